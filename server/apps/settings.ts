@@ -1,0 +1,33 @@
+// The shape of schema/app-config.schema.json, as the server stores it in apps.settings.
+
+export type Role = 'OWNER' | 'ADMIN' | 'MANAGER' | 'VIEWER';
+
+export interface CustomSignupField {
+  label: string;
+  type: 'email' | 'phone' | 'number' | 'integer' | 'text' | 'regex' | 'boolean';
+  userLabel: string;
+  regex?: string;
+}
+
+export interface AppSettings {
+  logo?: string | null;
+  uiUrl?: string | null;
+  websiteUrl?: string | null;
+  privacyPolicyUrl?: string | null;
+  termsOfServiceUrl?: string | null;
+  onboardingFlow?: 'B2B' | 'B2C' | null;
+  passkeysEnabled?: boolean;
+  magicLinkEnabled?: boolean;
+  mfaEnabled?: boolean;
+  tenantSelfSignup?: boolean;
+  googleSsoEnabled?: boolean;
+  azureAdSsoEnabled?: boolean;
+  linkedinSsoEnabled?: boolean;
+  facebookSsoEnabled?: boolean;
+  githubSsoEnabled?: boolean;
+  appleSsoEnabled?: boolean;
+  defaultRole?: Role;
+  branding?: { colors?: { primary?: string; secondary?: string; danger?: string }; customCss?: string };
+  translations?: Record<string, Record<string, string>>;
+  customSignupFields?: CustomSignupField[];
+}

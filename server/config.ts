@@ -1,0 +1,59 @@
+// Operator settings, read once from the environment (README "Configuration").
+import path from 'node:path';
+
+export type FoyerEnv = 'development' | 'production';
+
+export interface ServerConfig {
+  env: FoyerEnv;
+  dataDir: string;
+  /** PostgreSQL connection string; without it Foyer uses embedded PGlite in dataDir. */
+  databaseUrl?: string;
+  ports: { auth: number; api: number; ui: number };
+  /** Public origins as browsers see them (behind a proxy they differ from the listeners). */
+  urls: { auth: string; api: string; ui: string };
+  /** Signs the session cookies; must be set in production. */
+  secret: string;
+  logLevel: string;
+  /** Where the hosted UI's built files live. */
+  uiDist: string;
+}
+
+export const DEFAULT_SECRET = 'foyer-development-secret-change-me';
+
+function port(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535) throw new Error(`Invalid port: ${value}`);
+  return parsed;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const mode: FoyerEnv = env.FOYER_ENV === 'production' ? 'production' : 'development';
+  const ports = {
+    auth: port(env.FOYER_AUTH_PORT, 3070),
+    api: port(env.FOYER_API_PORT, 3000),
+    ui: port(env.FOYER_UI_PORT, 8080),
+  };
+  const config: ServerConfig = {
+    env: mode,
+    dataDir: path.resolve(env.FOYER_DATA_DIR ?? '.foyer'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    ports,
+    urls: {
+      auth: trimSlash(env.FOYER_PUBLIC_AUTH_URL ?? `http://localhost:${ports.auth}`),
+      api: trimSlash(env.FOYER_PUBLIC_API_URL ?? `http://localhost:${ports.api}`),
+      ui: trimSlash(env.FOYER_PUBLIC_UI_URL ?? `http://localhost:${ports.ui}`),
+    },
+    secret: env.FOYER_SECRET ?? DEFAULT_SECRET,
+    logLevel: env.LOG_LEVEL ?? (mode === 'production' ? 'info' : 'warn'),
+    uiDist: path.resolve(env.FOYER_UI_DIST ?? 'dist/ui'),
+  };
+  if (config.env === 'production' && (config.secret === DEFAULT_SECRET || config.secret.length < 32)) {
+    throw new Error('FOYER_ENV=production needs FOYER_SECRET set to a random value of at least 32 characters');
+  }
+  return config;
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}

@@ -1,0 +1,51 @@
+// One database handle for the whole server: embedded PGlite in the data folder by default, a
+// PostgreSQL server when DATABASE_URL is set. Both speak the same SQL and run the same migrations.
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import postgres from 'postgres';
+import * as schema from './schema.ts';
+
+export type Schema = typeof schema;
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface DatabaseHandle {
+  db: Database;
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/** Wraps an open PGlite (a folder, memory, or a clone of a migrated template). */
+export function pgliteHandle(client: PGlite): DatabaseHandle {
+  const db = drizzlePglite(client, { schema });
+  return {
+    db: db as unknown as Database,
+    migrate: () => migratePglite(db, { migrationsFolder }),
+    close: () => client.close(),
+  };
+}
+
+export function postgresHandle(url: string): DatabaseHandle {
+  const client = postgres(url, { max: 10, onnotice: () => {} });
+  const db = drizzlePostgres(client, { schema });
+  return {
+    db: db as unknown as Database,
+    migrate: () => migratePostgres(db, { migrationsFolder }),
+    close: () => client.end({ timeout: 5 }),
+  };
+}
+
+export async function openDatabase(options: { databaseUrl?: string; dataDir: string }): Promise<DatabaseHandle> {
+  if (options.databaseUrl) return postgresHandle(options.databaseUrl);
+  const folder = path.join(options.dataDir, 'pgdata');
+  await mkdir(folder, { recursive: true });
+  return pgliteHandle(await PGlite.create(folder));
+}

@@ -1,0 +1,176 @@
+// Foyer's tables. Identities (users) belong to one app; a user joins workspaces (tenants) of that app
+// through memberships (tenant_users), which carry the role.
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import type { AppSettings } from '../apps/settings.ts';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+export const apps = pgTable('apps', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  /** Public config, branding and sign-in options (schema/app-config.schema.json). */
+  settings: jsonb('settings').$type<AppSettings>().notNull(),
+  redirectUris: jsonb('redirect_uris').$type<string[]>().notNull(),
+  defaultCallbackUri: text('default_callback_uri').notNull(),
+  postLogoutRedirectUris: jsonb('post_logout_redirect_uris').$type<string[]>().notNull(),
+  accessTokenTtl: integer('access_token_ttl').notNull().default(3600),
+  refreshTokenTtl: integer('refresh_token_ttl').notNull().default(604800),
+  createdAt: createdAt(),
+});
+
+export const apiKeys = pgTable('api_keys', {
+  id: text('id').primaryKey(),
+  appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+  /** SHA-256 of the key; the key itself is shown once and never stored. */
+  keyHash: text('key_hash').notNull().unique(),
+  createdAt: createdAt(),
+});
+
+export const tenants = pgTable(
+  'tenants',
+  {
+    id: text('id').primaryKey(),
+    appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+    name: text('name').notNull().default(''),
+    locale: text('locale').notNull().default('en'),
+    logo: text('logo'),
+    plan: text('plan'),
+    mfa: boolean('mfa').notNull().default(false),
+    onboarded: boolean('onboarded').notNull().default(false),
+    shouldSelectPlan: boolean('should_select_plan').notNull().default(false),
+    shouldSetupPayments: boolean('should_setup_payments').notNull().default(false),
+    paymentsEnabled: boolean('payments_enabled').notNull().default(false),
+    paymentProvider: text('payment_provider').notNull().default('STRIPE'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('tenants_app_idx').on(t.appId)],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    passwordHash: text('password_hash'),
+    consentsToPrivacyPolicy: boolean('consents_to_privacy_policy').notNull().default(false),
+    onboarded: boolean('onboarded').notNull().default(false),
+    locale: text('locale'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('users_app_email_idx').on(t.appId, sql`lower(${t.email})`)],
+);
+
+export const tenantUsers = pgTable(
+  'tenant_users',
+  {
+    id: text('id').primaryKey(),
+    tenantId: text('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    onboarded: boolean('onboarded').notNull().default(false),
+    createdAt: createdAt(),
+    lastSeen: timestamp('last_seen', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('tenant_users_member_idx').on(t.tenantId, t.userId), index('tenant_users_user_idx').on(t.userId)],
+);
+
+export const plans = pgTable(
+  'plans',
+  {
+    id: text('id').primaryKey(),
+    appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    name: text('name').notNull(),
+    description: text('description'),
+    trialDays: integer('trial_days').notNull().default(0),
+    position: integer('position').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('plans_app_key_idx').on(t.appId, t.key)],
+);
+
+export const prices = pgTable(
+  'prices',
+  {
+    id: text('id').primaryKey(),
+    planId: text('plan_id').notNull().references(() => plans.id, { onDelete: 'cascade' }),
+    amount: numeric('amount', { precision: 12, scale: 2, mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    recurrenceInterval: text('recurrence_interval').notNull(),
+  },
+  (t) => [uniqueIndex('prices_offer_idx').on(t.planId, t.currency, t.recurrenceInterval)],
+);
+
+/** The auth service's browser session (cookie on the auth origin), between login and handover. */
+export const loginSessions = pgTable('login_sessions', {
+  /** SHA-256 of the cookie value. */
+  idHash: text('id_hash').primaryKey(),
+  appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+  userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  /** The pending oidc-provider interaction this browser came to log in for. */
+  interactionUid: text('interaction_uid'),
+  /** Set once every required factor has passed; until then no workspace can be chosen. */
+  authenticatedAt: timestamp('authenticated_at', { withTimezone: true }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  createdAt: createdAt(),
+});
+
+/** oidc-provider's artifacts (sessions, interactions, codes, grants, refresh tokens ...). */
+export const oidcPayloads = pgTable(
+  'oidc_payloads',
+  {
+    id: text('id').notNull(),
+    type: text('type').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    grantId: text('grant_id'),
+    userCode: text('user_code'),
+    uid: text('uid'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.id, t.type] }),
+    index('oidc_payloads_grant_idx').on(t.grantId),
+    index('oidc_payloads_uid_idx').on(t.uid),
+    index('oidc_payloads_user_code_idx').on(t.userCode),
+  ],
+);
+
+/** Token signing keys, shared by every instance so tokens verify after a restart. */
+export const signingKeys = pgTable('signing_keys', {
+  kid: text('kid').primaryKey(),
+  privateJwk: jsonb('private_jwk').$type<Record<string, unknown>>().notNull(),
+  createdAt: createdAt(),
+});
+
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: serial('id').primaryKey(),
+    appId: text('app_id'),
+    userId: text('user_id'),
+    tenantUserId: text('tenant_user_id'),
+    type: text('type').notNull(),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    ip: text('ip'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_events_app_idx').on(t.appId, t.createdAt)],
+);

@@ -1,0 +1,17 @@
+// A Fastify instance per origin, with the shared error shape and limits.
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { ServerConfig } from '../config.ts';
+import { installErrorHandling } from './errors.ts';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** `ownNotFound`: the listener's modules answer unknown paths themselves (the UI's page fallback). */
+export function createListener(config: ServerConfig, name: string, options = { ownNotFound: false }): FastifyInstance {
+  const app = Fastify({
+    logger: { level: config.logLevel, base: { origin: name } },
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: true,
+  });
+  installErrorHandling(app, { notFound: !options.ownNotFound });
+  return app;
+}

@@ -1,0 +1,53 @@
+// `npm start`: open and migrate the database, seed the demo on first start (development only),
+// start the three listeners, and shut down cleanly on Ctrl-C / SIGTERM.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { asc } from 'drizzle-orm';
+import { loadConfig } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { apps } from './db/schema.ts';
+import { createFoyer } from './app.ts';
+import { seedDemo, type DemoData } from './seed/demo.ts';
+
+const config = loadConfig();
+await mkdir(config.dataDir, { recursive: true });
+const database = await openDatabase(config);
+await database.migrate();
+
+const demoFile = path.join(config.dataDir, 'demo.json');
+const existingApps = await database.db.select({ id: apps.id }).from(apps).orderBy(asc(apps.createdAt));
+let demo: DemoData | undefined;
+if (existingApps.length === 0 && config.env === 'development') {
+  demo = await seedDemo(database.db, config.urls);
+  await writeFile(demoFile, `${JSON.stringify(demo, null, 2)}\n`);
+} else if (config.env === 'development') {
+  demo = await readFile(demoFile, 'utf8').then((text) => JSON.parse(text) as DemoData, () => undefined);
+}
+
+const appId = process.env.FOYER_APP_ID ?? demo?.appId ?? existingApps[0]?.id ?? '';
+const foyer = await createFoyer({ config, db: database.db, appId });
+await foyer.listen();
+
+const lines = [
+  `Foyer is running (${config.env})`,
+  `  hosted UI     ${config.urls.ui}`,
+  `  auth service  ${config.urls.auth}`,
+  `  API host      ${config.urls.api}`,
+];
+if (demo) {
+  lines.push(`  demo app id   ${demo.appId}`, '  demo users (written to ' + demoFile + '):');
+  for (const user of demo.users) lines.push(`    ${user.email} / ${user.password}  (${user.workspaces.join(', ')})`);
+}
+console.log(lines.join('\n'));
+
+let stopping = false;
+async function stop(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${signal}: stopping Foyer`);
+  await foyer.close();
+  await database.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -1,0 +1,105 @@
+// The demo data `npm start` seeds on first start (development mode only): an app, two workspaces,
+// three users and three plans, so every screen has something to show.
+import { randomUUID } from 'node:crypto';
+import type { ServerConfig } from '../config.ts';
+import type { Database } from '../db/client.ts';
+import { apps, plans, prices, tenants, tenantUsers, users } from '../db/schema.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import type { Role } from '../apps/settings.ts';
+
+export interface DemoUser {
+  email: string;
+  password: string;
+  workspaces: string[];
+}
+
+export interface DemoData {
+  appId: string;
+  urls: { auth: string; api: string; ui: string };
+  users: DemoUser[];
+}
+
+export const DEMO_PASSWORD = 'Foyer-demo-2026!';
+
+const memberships: { email: string; firstName: string; lastName: string; roles: [string, Role][] }[] = [
+  { email: 'owner@demo.foyer.test', firstName: 'Olivia', lastName: 'Owner', roles: [['Acme', 'OWNER'], ['Globex', 'OWNER']] },
+  { email: 'admin@acme.demo.foyer.test', firstName: 'Adam', lastName: 'Admin', roles: [['Acme', 'ADMIN']] },
+  { email: 'viewer@globex.demo.foyer.test', firstName: 'Vera', lastName: 'Viewer', roles: [['Globex', 'VIEWER']] },
+];
+
+const demoPlans = [
+  { key: 'FREEMIUM', name: 'Freemium', description: 'For trying things out', trialDays: 0, monthly: { USD: 0, EUR: 0 } },
+  { key: 'ESSENTIAL', name: 'Essential', description: 'For small teams', trialDays: 0, monthly: { USD: 19, EUR: 17 } },
+  { key: 'TEAM', name: 'Team', description: 'For growing companies', trialDays: 14, monthly: { USD: 49, EUR: 45 } },
+];
+
+export async function seedDemo(db: Database, urls: ServerConfig['urls']): Promise<DemoData> {
+  const appId = randomUUID();
+  const callback = `${urls.ui}/auth/oauth-callback`;
+  await db.insert(apps).values({
+    id: appId,
+    name: 'Demo app',
+    settings: {
+      uiUrl: urls.ui,
+      privacyPolicyUrl: `${urls.ui}/privacy`,
+      termsOfServiceUrl: `${urls.ui}/terms`,
+      onboardingFlow: 'B2B',
+      tenantSelfSignup: true,
+      passkeysEnabled: true,
+      magicLinkEnabled: true,
+      mfaEnabled: true,
+      defaultRole: 'VIEWER',
+    },
+    redirectUris: [callback],
+    defaultCallbackUri: callback,
+    postLogoutRedirectUris: [`${urls.ui}/auth/login`],
+  });
+
+  const tenantIds = new Map<string, string>();
+  for (const name of ['Acme', 'Globex']) {
+    const id = randomUUID();
+    tenantIds.set(name, id);
+    await db.insert(tenants).values({ id, appId, name, plan: 'FREEMIUM', onboarded: true });
+  }
+
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  for (const person of memberships) {
+    const userId = randomUUID();
+    await db.insert(users).values({
+      id: userId,
+      appId,
+      email: person.email,
+      firstName: person.firstName,
+      lastName: person.lastName,
+      passwordHash,
+      consentsToPrivacyPolicy: true,
+      onboarded: true,
+    });
+    for (const [workspace, role] of person.roles) {
+      await db
+        .insert(tenantUsers)
+        .values({ id: randomUUID(), tenantId: tenantIds.get(workspace)!, userId, role, onboarded: true });
+    }
+  }
+
+  for (const [position, plan] of demoPlans.entries()) {
+    const planId = randomUUID();
+    await db.insert(plans).values({ id: planId, appId, key: plan.key, name: plan.name, description: plan.description, trialDays: plan.trialDays, position });
+    for (const [currency, monthly] of Object.entries(plan.monthly)) {
+      await db.insert(prices).values([
+        { id: randomUUID(), planId, currency, amount: monthly, recurrenceInterval: 'month' },
+        { id: randomUUID(), planId, currency, amount: monthly * 10, recurrenceInterval: 'year' },
+      ]);
+    }
+  }
+
+  return {
+    appId,
+    urls,
+    users: memberships.map((person) => ({
+      email: person.email,
+      password: DEMO_PASSWORD,
+      workspaces: person.roles.map(([workspace]) => workspace),
+    })),
+  };
+}

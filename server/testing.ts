@@ -1,0 +1,96 @@
+// Starts a whole Foyer in-process for tests: fresh database (a clone of the run's migrated template),
+// demo seed, three listeners on free loopback ports.
+import { createServer } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import postgres from 'postgres';
+import { loadConfig, type ServerConfig } from './config.ts';
+import { pgliteHandle, postgresHandle, type Database, type DatabaseHandle } from './db/client.ts';
+import { createFoyer, type Foyer } from './app.ts';
+import { seedDemo, type DemoData } from './seed/demo.ts';
+
+export interface TestFoyer {
+  foyer: Foyer;
+  config: ServerConfig;
+  db: Database;
+  urls: { auth: string; api: string; ui: string };
+  demo: DemoData;
+  close(): Promise<void>;
+}
+
+/** Set by tests/server/global-setup.ts: a dumped, migrated PGlite, or a PostgreSQL template database. */
+export const TEMPLATE_ENV = 'FOYER_TEST_TEMPLATE';
+export const POSTGRES_ENV = 'FOYER_TEST_POSTGRES_URL';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A migrated, empty database of the kind this test run uses. */
+export async function openTestDatabase(): Promise<DatabaseHandle> {
+  const postgresUrl = process.env[POSTGRES_ENV];
+  if (postgresUrl) {
+    const name = `foyer_${randomUUID().replace(/-/g, '')}`;
+    const admin = postgres(postgresUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE foyer_template`);
+    await admin.end();
+    const url = new URL(postgresUrl);
+    url.pathname = `/${name}`;
+    const handle = postgresHandle(url.toString());
+    return {
+      ...handle,
+      async close() {
+        await handle.close();
+        const cleanup = postgres(postgresUrl, { max: 1, onnotice: () => {} });
+        await cleanup.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await cleanup.end();
+      },
+    };
+  }
+  const template = process.env[TEMPLATE_ENV];
+  if (template) {
+    const dump = new Blob([await readFile(template)]);
+    return pgliteHandle(await PGlite.create({ loadDataDir: dump }));
+  }
+  const handle = pgliteHandle(await PGlite.create());
+  await handle.migrate();
+  return handle;
+}
+
+export async function startFoyer(overrides: Partial<ServerConfig> = {}): Promise<TestFoyer> {
+  const ports = { auth: await freePort(), api: await freePort(), ui: await freePort() };
+  const base = loadConfig({ LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' });
+  const config: ServerConfig = {
+    ...base,
+    ports,
+    urls: {
+      auth: `http://localhost:${ports.auth}`,
+      api: `http://localhost:${ports.api}`,
+      ui: `http://localhost:${ports.ui}`,
+    },
+    ...overrides,
+  };
+  const database = await openTestDatabase();
+  const demo = await seedDemo(database.db, config.urls);
+  const foyer = await createFoyer({ config, db: database.db, appId: demo.appId });
+  await foyer.listen('127.0.0.1');
+  return {
+    foyer,
+    config,
+    db: database.db,
+    urls: config.urls,
+    demo,
+    async close() {
+      await foyer.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,82 @@
+// The one interface the runtime uses to authenticate. OAuth is the implementation today; the legacy
+// mode will be a second implementation of the same interface, so nothing outside src/auth branches
+// on the mode.
+
+export interface FederationConnection {
+  id: string;
+  name: string;
+  type: string;
+}
+
+export interface CredentialsConfig {
+  hasPassword: boolean;
+  hasPasskeys: boolean;
+  federationConnections: FederationConnection[];
+}
+
+export type MfaState = 'DISABLED' | 'REQUIRED' | 'SETUP';
+
+export interface AuthenticateResult {
+  /** False when the server did not open a session (wrong credentials). */
+  session: boolean;
+  mfaState: MfaState;
+  tenantUserId?: string;
+}
+
+export interface WorkspaceUser {
+  id: string;
+  role: string;
+  email: string;
+  username: string;
+  fullName?: string;
+  onboarded: boolean;
+  tenant: { id: string; name?: string | null; locale?: string | null; logo?: string | null };
+}
+
+export interface CurrentUserData {
+  id: string;
+  email: string;
+  username: string;
+  fullName: string;
+  role: string;
+  onboarded: boolean;
+  locale: string;
+  /** The workspace's plan (access-token `plan` claim), when the token names one. */
+  plan?: string;
+  tenant: { id: string; name?: string; locale?: string; logo?: string; onboarded?: boolean };
+}
+
+export type AuthListener = () => void;
+
+export interface AuthClient {
+  /** Start-up check: restores and verifies stored tokens, refreshing them when needed. */
+  init(): Promise<void>;
+  isAuthenticated(): boolean;
+  currentUser(): CurrentUserData;
+  /** Access token for API calls, when one is held. */
+  accessToken(): string | undefined;
+  /** Headers the API client adds to every call (SPEC.md section 7 rules). */
+  apiHeaders(): Record<string, string>;
+  /**
+   * Called by the API client before each call: renews credentials that have already expired (a
+   * sleeping laptop misses the refresh timer), so the call does not fail with a needless 401.
+   */
+  ensureFresh(): Promise<void>;
+
+  /** Sends the browser to the auth service's login, remembering `returnPath` (same-origin path). */
+  login(returnPath?: string): Promise<void>;
+  /** Finishes /auth/oauth-callback: exchanges the code and answers the path to go to next. */
+  handleCallback(query: URLSearchParams): Promise<string>;
+  /** Clears everything held locally, revokes what the server holds, then leaves for the logout URL. */
+  logout(): Promise<void>;
+  /** Clears local state only (401 handling, opening the login screen while signed in). */
+  clear(): void;
+
+  credentialsConfig(username: string): Promise<CredentialsConfig>;
+  authenticate(username: string, password: string): Promise<AuthenticateResult>;
+  tenantUsers(): Promise<WorkspaceUser[]>;
+  /** Finishes the sign-in for one workspace: a full-page move to the auth service's handover. */
+  switchUser(tenantUserId: string): void;
+
+  subscribe(listener: AuthListener): () => void;
+}

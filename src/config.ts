@@ -1,0 +1,62 @@
+// Client configuration (SPEC.md section 3). The hosted UI server injects the deployment's values as
+// JSON in index.html (<script id="foyer-config" type="application/json">); the rest are defaults.
+
+export interface ClientConfig {
+  appId: string;
+  authUrl: string;
+  apiUrl: string;
+  uiUrl: string;
+  graphqlPath: string;
+  oauthRedirectPath: string;
+  handoverRoute: string;
+  authLegacy: boolean;
+  passwordValidation: boolean;
+  passwordComplexityRegex?: string;
+  copyrightFooter?: string;
+  disableRedirects: boolean;
+  debug: boolean;
+  languages: string[];
+  openRoutes: string[];
+  env: 'development' | 'production';
+}
+
+export const defaultConfig: ClientConfig = {
+  appId: '',
+  authUrl: 'http://localhost:3070',
+  apiUrl: 'http://localhost:3000',
+  uiUrl: 'http://localhost:8080',
+  graphqlPath: '/graphql',
+  oauthRedirectPath: '/auth/oauth-callback',
+  handoverRoute: '/',
+  authLegacy: false,
+  passwordValidation: true,
+  disableRedirects: false,
+  debug: false,
+  languages: ['en'],
+  openRoutes: [],
+  env: 'production',
+};
+
+export const STORAGE_PREFIX = 'NB_';
+
+function injected(): Partial<ClientConfig> {
+  if (typeof document === 'undefined') return {};
+  const text = document.getElementById('foyer-config')?.textContent;
+  if (!text) return {};
+  try {
+    return JSON.parse(text) as Partial<ClientConfig>;
+  } catch {
+    return {};
+  }
+}
+
+/** The app id a handover stored wins over the injected one (SPEC.md: /handover stores appId). */
+function storedAppId(): string | undefined {
+  if (typeof localStorage === 'undefined') return undefined;
+  return localStorage.getItem(`${STORAGE_PREFIX}APP_ID`) ?? undefined;
+}
+
+export function loadConfig(overrides: Partial<ClientConfig> = {}): ClientConfig {
+  const merged = { ...defaultConfig, ...injected(), ...overrides };
+  return { ...merged, appId: overrides.appId ?? storedAppId() ?? merged.appId };
+}

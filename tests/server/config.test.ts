@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SECRET, loadConfig } from '../../server/config.ts';
+
+describe('operator settings', () => {
+  it('defaults to development on the documented ports and public URLs', () => {
+    const config = loadConfig({});
+    expect(config.env).toBe('development');
+    expect(config.ports).toEqual({ auth: 3070, api: 3000, ui: 8080 });
+    expect(config.urls).toEqual({ auth: 'http://localhost:3070', api: 'http://localhost:3000', ui: 'http://localhost:8080' });
+    expect(config.databaseUrl).toBeUndefined();
+  });
+
+  it('takes public URLs from the environment, without a trailing slash', () => {
+    const config = loadConfig({ FOYER_PUBLIC_AUTH_URL: 'https://auth.example.com/', FOYER_AUTH_PORT: '4000' });
+    expect(config.urls.auth).toBe('https://auth.example.com');
+    expect(config.ports.auth).toBe(4000);
+  });
+
+  it('refuses to start in production with the default or a short secret', () => {
+    expect(() => loadConfig({ FOYER_ENV: 'production' })).toThrow(/FOYER_SECRET/);
+    expect(() => loadConfig({ FOYER_ENV: 'production', FOYER_SECRET: DEFAULT_SECRET })).toThrow(/FOYER_SECRET/);
+    expect(() => loadConfig({ FOYER_ENV: 'production', FOYER_SECRET: 'short' })).toThrow(/FOYER_SECRET/);
+    expect(loadConfig({ FOYER_ENV: 'production', FOYER_SECRET: 'x'.repeat(40) }).env).toBe('production');
+  });
+
+  it('rejects a port that is not a port', () => {
+    expect(() => loadConfig({ FOYER_API_PORT: 'eighty' })).toThrow(/Invalid port/);
+    expect(() => loadConfig({ FOYER_API_PORT: '70000' })).toThrow(/Invalid port/);
+  });
+});
