@@ -1,0 +1,46 @@
+// Assembles Foyer: one Fastify listener per origin (auth service, API host, hosted UI), each with
+// the capability modules that belong to it.
+import type { FastifyInstance } from 'fastify';
+import type { ServerConfig } from './config.ts';
+import type { Database } from './db/client.ts';
+import type { FoyerContext } from './context.ts';
+import { createListener } from './http/listener.ts';
+import { brandingPlugin } from './branding/plugin.ts';
+import { uiPlugin } from './ui/plugin.ts';
+
+export interface Foyer {
+  auth: FastifyInstance;
+  api: FastifyInstance;
+  ui: FastifyInstance;
+  /** Listens on the configured ports (0 = any free port) and answers the bound URLs. */
+  listen(host?: string): Promise<{ auth: string; api: string; ui: string }>;
+  close(): Promise<void>;
+}
+
+export async function createFoyer(options: { config: ServerConfig; db: Database; appId: string }): Promise<Foyer> {
+  const { config, db } = options;
+  const context: FoyerContext = { config, db };
+
+  const auth = createListener(config, 'auth');
+
+  const api = createListener(config, 'api');
+  await api.register(brandingPlugin, context);
+
+  const ui = createListener(config, 'ui', { ownNotFound: true });
+  await ui.register(uiPlugin, { ...context, appId: options.appId });
+
+  const listeners = { auth, api, ui };
+  return {
+    ...listeners,
+    async listen(host = process.env.FOYER_HOST ?? '127.0.0.1') {
+      const bound = { auth: '', api: '', ui: '' };
+      for (const name of ['auth', 'api', 'ui'] as const) {
+        bound[name] = await listeners[name].listen({ port: config.ports[name], host });
+      }
+      return bound;
+    },
+    async close() {
+      await Promise.all([auth.close(), api.close(), ui.close()]);
+    },
+  };
+}
