@@ -53,6 +53,11 @@ export interface AuthClient {
   init(): Promise<void>;
   isAuthenticated(): boolean;
   currentUser(): CurrentUserData;
+  /**
+   * The workspace user to preselect in the picker: the one last chosen in this browser, else the
+   * signed-in one; undefined when neither is known.
+   */
+  currentTenantUserId(): string | undefined;
   /** Access token for API calls, when one is held. */
   accessToken(): string | undefined;
   /** Headers the API client adds to every call (SPEC.md section 7 rules). */

@@ -1,0 +1,259 @@
+// `npm run flows:check [flowsDir] [--forms dir] [--translations file]`
+// Validates every flow and form against schema/flow.schema.json, then cross-checks what the schema
+// cannot: steps named by transitions, form files, registered actions and components, and translation
+// keys in en.json. Prints `file#/json/pointer: sentence` per problem and exits 1 when there is any.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { Kind, parse } from 'graphql';
+import {
+  COMPONENT_NAMES,
+  GQL_ACTION_PREFIX,
+  REDIRECT_ACTIONS,
+  isActionName,
+  isComponentName,
+} from '../src/flow/registry-names.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface CheckOptions {
+  flowsDir?: string;
+  formsDir?: string;
+  translationsFile?: string;
+  graphqlDir?: string;
+}
+
+export interface Problem {
+  file: string;
+  pointer: string;
+  message: string;
+}
+
+export function formatProblem(problem: Problem): string {
+  return `${problem.file}#${problem.pointer}: ${problem.message}`;
+}
+
+function pointerOf(segments: (string | number)[]): string {
+  return segments.map((segment) => `/${String(segment).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}
+
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}
+
+function jsonFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+    .map((file) => path.join(dir, file));
+}
+
+function display(file: string): string {
+  const relative = path.relative(process.cwd(), file);
+  return relative.startsWith('..') ? file : relative;
+}
+
+function readJson(file: string, problems: Problem[]): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  } catch (error) {
+    problems.push({ file: display(file), pointer: '', message: sentence(`not valid JSON: ${(error as Error).message}`) });
+    return undefined;
+  }
+}
+
+/** Schema errors, without the "must match exactly one schema" summaries that more precise errors explain. */
+function schemaProblems(file: string, errors: ErrorObject[]): Problem[] {
+  const specific = errors.filter((error) => error.keyword !== 'oneOf' && error.keyword !== 'if');
+  const chosen = specific.length ? specific : errors;
+  const seen = new Set<string>();
+  const problems: Problem[] = [];
+  for (const error of chosen) {
+    let message = error.message ?? 'is invalid';
+    if (error.keyword === 'additionalProperties') message = `has unknown property "${String(error.params.additionalProperty)}"`;
+    if (error.keyword === 'enum') message = `must be one of ${(error.params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}`;
+    const problem = { file: display(file), pointer: error.instancePath, message: sentence(`value ${message}`) };
+    const key = formatProblem(problem);
+    if (!seen.has(key)) {
+      seen.add(key);
+      problems.push(problem);
+    }
+  }
+  return problems;
+}
+
+function lookupText(resources: unknown, key: string): boolean {
+  let node: unknown = resources;
+  for (const part of key.split('.')) {
+    if (typeof node !== 'object' || node === null) return false;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return typeof node === 'string';
+}
+
+function graphqlOperations(dir: string): Set<string> {
+  const names = new Set<string>();
+  if (!existsSync(dir)) return names;
+  for (const file of readdirSync(dir).filter((name) => name.endsWith('.graphql'))) {
+    const document = parse(readFileSync(path.join(dir, file), 'utf8'));
+    for (const definition of document.definitions) {
+      if (definition.kind === Kind.OPERATION_DEFINITION && definition.name) names.add(definition.name.value);
+    }
+  }
+  return names;
+}
+
+type Json = unknown;
+type Visit = (value: Json, segments: (string | number)[]) => void;
+
+/** Keys whose values are JSON Logic or free data: never walked for flow references. */
+const DATA_KEYS = new Set(['if', 'disabledIf', 'href', 'input', 'props', 'values', 'query', 'state', 'defaults']);
+
+function walk(value: Json, segments: (string | number)[], visit: Visit): void {
+  visit(value, segments);
+  if (Array.isArray(value)) value.forEach((item, index) => walk(item, [...segments, index], visit));
+  else if (typeof value === 'object' && value !== null) {
+    for (const [key, child] of Object.entries(value)) {
+      if (!DATA_KEYS.has(key)) walk(child, [...segments, key], visit);
+    }
+  }
+}
+
+/** Properties whose value is a text: a translation key, or {key, values}. */
+const TEXT_KEYS = new Set(['title', 'heading', 'subheading', 'label', 'prefix', 'message', 'default']);
+
+export function checkFlows(options: CheckOptions = {}): { problems: Problem[]; flowCount: number; formCount: number } {
+  const flowsDir = path.resolve(options.flowsDir ?? path.join(root, 'flows'));
+  const formsDir = path.resolve(options.formsDir ?? path.join(root, 'schema/forms'));
+  const translationsFile = path.resolve(options.translationsFile ?? path.join(root, 'src/i18n/locales/en.json'));
+  const graphqlDir = path.resolve(options.graphqlDir ?? path.join(root, 'src/graphql'));
+  const problems: Problem[] = [];
+
+  const metaSchema = JSON.parse(readFileSync(path.join(root, 'schema/flow.schema.json'), 'utf8')) as Record<string, unknown>;
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  ajv.addSchema(metaSchema);
+  const validateFlow = ajv.getSchema(metaSchema.$id as string) as ValidateFunction;
+  const validateForm = ajv.getSchema(`${metaSchema.$id as string}#/definitions/formFile`) as ValidateFunction;
+  const translations = readJson(translationsFile, problems);
+  const operations = graphqlOperations(graphqlDir);
+  const formNames = new Set(jsonFiles(formsDir).map((file) => path.basename(file, '.json')));
+
+  const checkText = (file: string, segments: (string | number)[], value: unknown) => {
+    const key = typeof value === 'string' ? value : (value as { key?: unknown } | null)?.key;
+    if (typeof key === 'string' && !lookupText(translations, key)) {
+      const at = typeof value === 'string' ? segments : [...segments, 'key'];
+      problems.push({ file: display(file), pointer: pointerOf(at), message: `Translation key "${key}" is missing from ${path.basename(translationsFile)}.` });
+    }
+  };
+
+  const checkAction = (file: string, segments: (string | number)[], name: unknown) => {
+    if (typeof name !== 'string' || isActionName(name)) return;
+    if (name.startsWith(GQL_ACTION_PREFIX)) {
+      const operation = name.slice(GQL_ACTION_PREFIX.length);
+      if (!operations.has(operation)) {
+        problems.push({ file: display(file), pointer: pointerOf(segments), message: `Action "${name}" names no GraphQL operation in src/graphql.` });
+      }
+      return;
+    }
+    problems.push({ file: display(file), pointer: pointerOf(segments), message: `Action "${name}" is not registered.` });
+  };
+
+  const routes = new Map<string, string>();
+  const flowFiles = jsonFiles(flowsDir);
+  for (const file of flowFiles) {
+    const flow = readJson(file, problems) as Record<string, unknown> | undefined;
+    if (flow === undefined) continue;
+    if (!validateFlow(flow)) {
+      problems.push(...schemaProblems(file, validateFlow.errors ?? []));
+      continue;
+    }
+    const steps = flow.steps as Record<string, Record<string, unknown>>;
+    if (flow.id !== path.basename(file, '.json')) {
+      problems.push({ file: display(file), pointer: '/id', message: `Flow id "${String(flow.id)}" differs from the file name.` });
+    }
+    if (!(String(flow.initial) in steps)) {
+      problems.push({ file: display(file), pointer: '/initial', message: `Step "${String(flow.initial)}" does not exist in this flow.` });
+    }
+    (flow.routes as string[]).forEach((route, index) => {
+      const owner = routes.get(route);
+      if (owner) problems.push({ file: display(file), pointer: pointerOf(['routes', index]), message: `Route "${route}" is also claimed by ${owner}.` });
+      else routes.set(route, display(file));
+    });
+    walk(flow, [], (value, segments) => {
+      const key = segments[segments.length - 1];
+      const parentKey = segments[segments.length - 2];
+      if (key === 'goto' && typeof value === 'string' && !(value in steps)) {
+        problems.push({ file: display(file), pointer: pointerOf(segments), message: `Step "${value}" does not exist in this flow.` });
+      }
+      if (key === 'redirect' && typeof value === 'string') checkAction(file, segments, REDIRECT_ACTIONS[value as keyof typeof REDIRECT_ACTIONS]);
+      if (key === 'action') checkAction(file, segments, value);
+      if (key === 'component' && typeof value === 'string' && !isComponentName(value)) {
+        problems.push({
+          file: display(file),
+          pointer: pointerOf(segments),
+          message: `Component "${value}" is not registered (known: ${COMPONENT_NAMES.join(', ')}).`,
+        });
+      }
+      if (key === 'form' && typeof value === 'string' && !formNames.has(value)) {
+        problems.push({ file: display(file), pointer: pointerOf(segments), message: `Form "${value}" has no file schema/forms/${value}.json.` });
+      }
+      if (typeof key === 'string' && TEXT_KEYS.has(key)) checkText(file, segments, value);
+      if (parentKey === 'codes' && typeof value === 'string') checkText(file, segments, value);
+    });
+  }
+
+  const formFiles = jsonFiles(formsDir);
+  for (const file of formFiles) {
+    const form = readJson(file, problems) as Record<string, unknown> | undefined;
+    if (form === undefined) continue;
+    if (!validateForm(form)) {
+      problems.push(...schemaProblems(file, validateForm.errors ?? []));
+      continue;
+    }
+    try {
+      new Ajv({ strict: false }).compile(form.schema as object);
+    } catch (error) {
+      problems.push({ file: display(file), pointer: '/schema', message: sentence(`not a valid JSON Schema: ${(error as Error).message}`) });
+    }
+    const properties = (form.schema as { properties: Record<string, Record<string, unknown>> }).properties;
+    for (const [name, property] of Object.entries(properties)) {
+      for (const textKey of ['title', 'description']) {
+        if (property[textKey] !== undefined) checkText(file, ['schema', 'properties', name, textKey], property[textKey]);
+      }
+    }
+    for (const [name, options] of Object.entries((form.uiSchema ?? {}) as Record<string, unknown>)) {
+      if (name.startsWith('ui:') || typeof options !== 'object' || options === null) continue;
+      for (const textKey of ['ui:placeholder', 'ui:help', 'ui:title', 'ui:description']) {
+        const value = (options as Record<string, unknown>)[textKey];
+        if (value !== undefined) checkText(file, ['uiSchema', name, textKey], value);
+      }
+    }
+  }
+
+  return { problems, flowCount: flowFiles.length, formCount: formFiles.length };
+}
+
+function parseArguments(argv: string[]): CheckOptions {
+  const options: CheckOptions = {};
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index]!;
+    if (argument === '--forms') options.formsDir = argv[++index];
+    else if (argument === '--translations') options.translationsFile = argv[++index];
+    else options.flowsDir = argument;
+  }
+  return options;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  const { problems, flowCount, formCount } = checkFlows(parseArguments(process.argv.slice(2)));
+  for (const problem of problems) console.error(formatProblem(problem));
+  if (problems.length) {
+    console.error(`flows:check: ${problems.length} problem${problems.length === 1 ? '' : 's'}`);
+    process.exit(1);
+  }
+  console.log(`flows:check: ${flowCount} flows and ${formCount} forms, no problems`);
+}

@@ -1,0 +1,88 @@
+// TanStack Query on top of the API client: a QueryClient factory and typed hooks for the documents
+// codegen writes to src/gql. Query keys start with the operation name, so invalidating
+// ['ListUsers'] refetches every page of the users table.
+
+import { QueryClient, useMutation, useQuery, type UseMutationOptions, type UseQueryOptions } from '@tanstack/react-query';
+import { createContext, useContext, type ReactNode } from 'react';
+import type { AuthClient } from '../auth/types.ts';
+import type { TypedDocumentString } from '../gql/graphql.ts';
+import { operationNameOf, type ApiClient } from './client.ts';
+import { ApiError } from './errors.ts';
+
+/** Network failures are retried; answers from the server (any ApiError) are not. */
+const MAX_NETWORK_RETRIES = 2;
+
+/**
+ * The data cache of one runtime. With an auth client, signing out (logout, a 401, a failed
+ * refresh) empties it, so no workspace data outlives the session (SPEC.md section 4).
+ */
+export function createQueryClient(auth?: AuthClient): QueryClient {
+  const queryClient = new QueryClient({
+    defaultOptions: {
+      queries: {
+        retry: (failureCount, error) => !(error instanceof ApiError) && failureCount < MAX_NETWORK_RETRIES,
+        refetchOnWindowFocus: false,
+      },
+      mutations: { retry: false },
+    },
+  });
+  if (auth) {
+    let wasAuthenticated = auth.isAuthenticated();
+    auth.subscribe(() => {
+      const authenticated = auth.isAuthenticated();
+      if (wasAuthenticated && !authenticated) queryClient.clear();
+      wasAuthenticated = authenticated;
+    });
+  }
+  return queryClient;
+}
+
+const ApiClientContext = createContext<ApiClient | null>(null);
+
+export function ApiClientProvider({ client, children }: { client: ApiClient; children?: ReactNode }) {
+  return <ApiClientContext.Provider value={client}>{children}</ApiClientContext.Provider>;
+}
+
+export function useApiClient(): ApiClient {
+  const client = useContext(ApiClientContext);
+  if (!client) throw new Error('useApiClient needs an <ApiClientProvider> above it');
+  return client;
+}
+
+export function graphQLQueryKey<TResult, TVariables>(
+  document: TypedDocumentString<TResult, TVariables>,
+  variables?: TVariables,
+): readonly unknown[] {
+  return [operationNameOf(document.toString()) ?? document.toString(), variables ?? {}];
+}
+
+export type GraphQLQueryOptions<TResult> = Omit<UseQueryOptions<TResult, Error, TResult>, 'queryKey' | 'queryFn'>;
+
+export function useGraphQL<TResult, TVariables>(
+  document: TypedDocumentString<TResult, TVariables>,
+  variables?: TVariables,
+  options?: GraphQLQueryOptions<TResult>,
+) {
+  const api = useApiClient();
+  return useQuery<TResult, Error, TResult>({
+    queryKey: graphQLQueryKey(document, variables),
+    queryFn: () => api.request(document, variables),
+    ...options,
+  });
+}
+
+export type GraphQLMutationOptions<TResult, TVariables> = Omit<
+  UseMutationOptions<TResult, Error, TVariables>,
+  'mutationFn'
+>;
+
+export function useGraphQLMutation<TResult, TVariables>(
+  document: TypedDocumentString<TResult, TVariables>,
+  options?: GraphQLMutationOptions<TResult, TVariables>,
+) {
+  const api = useApiClient();
+  return useMutation<TResult, Error, TVariables>({
+    mutationFn: (variables) => api.request(document, variables),
+    ...options,
+  });
+}

@@ -1,0 +1,69 @@
+// Routes: every flow's routes, the OAuth callback, logout, the handover, the signed-in home, and
+// fallbacks to the login. Screens other than the flows are lazy chunks.
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { createBrowserRouter, Navigate, Outlet, useLocation, type RouteObject } from 'react-router';
+import { flows } from '../flow/flows.ts';
+import { followLocale } from '../i18n/index.ts';
+import { useAppConfig, useAuthChanges, useRuntime } from './runtime.tsx';
+import { FlowScreen } from './screens/FlowScreen.tsx';
+import { RouteError } from './screens/RouteError.tsx';
+import { UnknownApp } from './screens/UnknownApp.tsx';
+
+const LOGIN_PATH = '/auth/login';
+
+/** Page title, language and the unknown-app gate for every route. */
+function Shell() {
+  const { t, i18n } = useTranslation();
+  const { appConfig } = useRuntime();
+  const app = useAppConfig();
+  const auth = useAuthChanges();
+  const location = useLocation();
+  const authenticated = auth.isAuthenticated();
+  const locale = authenticated ? auth.currentUser().tenant.locale || auth.currentUser().locale : undefined;
+
+  useEffect(() => {
+    document.title = app?.name || t('app.defaultTitle');
+  }, [app?.name, t]);
+
+  useEffect(() => {
+    followLocale(i18n, locale);
+  }, [i18n, locale]);
+
+  useEffect(() => {
+    document.documentElement.lang = i18n.resolvedLanguage ?? i18n.language;
+  }, [i18n.resolvedLanguage, i18n.language]);
+
+  if (appConfig.status === 'unknown-app' && !location.pathname.startsWith('/handover')) return <UnknownApp />;
+  return <Outlet />;
+}
+
+export function routes(): RouteObject[] {
+  const flowRoutes: RouteObject[] = flows.flatMap((flow) =>
+    flow.routes.map((path) => ({ path, element: <FlowScreen key={flow.id} flow={flow} /> })),
+  );
+  return [
+    {
+      element: <Shell />,
+      errorElement: <RouteError />,
+      // The runtime renders only after start-up, so there is no server-rendered markup to hydrate.
+      HydrateFallback: () => null,
+      children: [
+        { path: '/', lazy: async () => ({ Component: (await import('./screens/Home.tsx')).default }) },
+        ...flowRoutes,
+        {
+          path: '/auth/oauth-callback',
+          lazy: async () => ({ Component: (await import('./screens/OAuthCallback.tsx')).default }),
+        },
+        { path: '/auth/logout', lazy: async () => ({ Component: (await import('./screens/Logout.tsx')).default }) },
+        { path: '/handover/*', lazy: async () => ({ Component: (await import('./screens/Handover.tsx')).default }) },
+        { path: '/auth/*', element: <Navigate to={LOGIN_PATH} replace /> },
+        { path: '*', element: <Navigate to={LOGIN_PATH} replace /> },
+      ],
+    },
+  ];
+}
+
+export function createRouter() {
+  return createBrowserRouter(routes());
+}

@@ -1,0 +1,264 @@
+// Renders one flow: the current step's heading, alert, form or component, main button and slots.
+// All decisions come from the flow file through FlowRunner; this file only draws.
+import { Suspense, use, useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate } from 'react-router';
+import type { RJSFValidationError } from '@rjsf/utils';
+import { componentRegistry } from '../../components/registry.ts';
+import { createActionRunner } from '../../flow/actions.ts';
+import { stepOf, submitDisabled, type FlowRunner, type FlowState } from '../../flow/engine.ts';
+import { loadForm, validationMessageKey } from '../../flow/forms.ts';
+import { evaluate, evaluateMapping, holds, resolveText } from '../../flow/logic.ts';
+import { isComponentName } from '../../flow/registry-names.ts';
+import type { Flow, FlowContext, FlowEnvironment, Slot, Step, TextRef } from '../../flow/types.ts';
+import { useFlow } from '../../flow/useFlow.ts';
+import { Alert } from '../../theme/Alert.tsx';
+import { Button } from '../../theme/Button.tsx';
+import { Divider } from '../../theme/Divider.tsx';
+import { FoyerForm } from '../../theme/rjsf/index.ts';
+import { AuthLayout } from '../layouts/AuthLayout.tsx';
+import { TENANT_USER_ID_KEY, useAuthChanges, useAppConfig, useRuntime } from '../runtime.tsx';
+
+const FOCUSABLE_FIELD =
+  'input:not([type="hidden"]):not([readonly]):not([disabled]), select:not([disabled]), textarea:not([readonly]):not([disabled])';
+
+type Translate = (text: TextRef) => string;
+
+function useFlowEnvironment(): () => FlowEnvironment {
+  const { config } = useRuntime();
+  const app = useAppConfig();
+  const auth = useAuthChanges();
+  const location = useLocation();
+  const query = useMemo(() => Object.fromEntries(new URLSearchParams(location.search)), [location.search]);
+  return () => {
+    const authenticated = auth.isAuthenticated();
+    const user = authenticated ? auth.currentUser() : undefined;
+    const storedTenantUserId = globalThis.localStorage?.getItem(TENANT_USER_ID_KEY) ?? undefined;
+    return {
+      app: { ...(app ?? {}) },
+      config: { ...config },
+      query,
+      user: { ...(user ?? {}), authenticated, tenantUserId: storedTenantUserId ?? user?.id },
+      tenant: { ...(user?.tenant ?? {}) },
+    };
+  };
+}
+
+export function FlowScreen({ flow }: { flow: Flow }) {
+  const { t } = useTranslation();
+  const { auth, api, config } = useRuntime();
+  const navigate = useNavigate();
+  const environment = useFlowEnvironment();
+  const runAction = useMemo(
+    () => createActionRunner({ auth, api, config, assign: (url) => globalThis.location.assign(url) }),
+    [auth, api, config],
+  );
+  const { runner, state } = useFlow({
+    flow,
+    environment,
+    runAction,
+    navigate: (path, options) => void navigate(path, options),
+  });
+  const context = runner.context();
+  const step = stepOf(flow, state.step);
+  const translate: Translate = (text) => {
+    const { key, values } = resolveText(text, context);
+    return t(key, values);
+  };
+
+  const cardRef = useRef<HTMLDivElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const focusPending = useRef(true);
+  // Keyboard focus goes to the step's first editable field when a step opens or a failure cleared it;
+  // lazy forms call this again once mounted.
+  const focusFirstField = useCallback(() => {
+    if (!focusPending.current) return;
+    const field = cardRef.current?.querySelector<HTMLElement>(FOCUSABLE_FIELD);
+    if (field) {
+      field.focus();
+      focusPending.current = false;
+    }
+  }, []);
+  useEffect(() => {
+    focusPending.current = true;
+    focusFirstField();
+  }, [state.focusKey, focusFirstField]);
+  useEffect(() => {
+    // A step without fields: the heading takes focus so the new content is read from the top.
+    if (focusPending.current && state.status === 'idle' && !step.form && !step.component) {
+      headingRef.current?.focus();
+      focusPending.current = false;
+    }
+  }, [state.status, state.focusKey, step]);
+
+  const slots = (step.slots ?? []).filter((slot) => holds(slot.if, context));
+  const before = slots.filter((slot) => slot.placement === 'before');
+  const after = slots.filter((slot) => slot.placement !== 'before');
+
+  return (
+    <AuthLayout
+      heading={step.heading ? translate(step.heading) : t(flow.title)}
+      subheading={step.subheading ? translate(step.subheading) : undefined}
+      headingRef={headingRef}
+    >
+      <div ref={cardRef} className="foyer-stack">
+        {state.alert && (
+          <Alert variant={state.alert.variant} title={t(state.alert.title)}>
+            {t(state.alert.message)}
+          </Alert>
+        )}
+        {before.map((slot, index) => (
+          <SlotView key={`before-${index}`} slot={slot} runner={runner} state={state} context={context} translate={translate} />
+        ))}
+        <StepBody key={state.step} step={step} runner={runner} state={state} context={context} translate={translate} onMounted={focusFirstField} />
+        {after.map((slot, index) => (
+          <SlotView key={`after-${index}`} slot={slot} runner={runner} state={state} context={context} translate={translate} />
+        ))}
+      </div>
+    </AuthLayout>
+  );
+}
+
+interface StepViewProps {
+  step: Step;
+  runner: FlowRunner;
+  state: FlowState;
+  context: FlowContext;
+  translate: Translate;
+}
+
+function SubmitButton({ step, state, context, translate }: Omit<StepViewProps, 'runner'>) {
+  if (!step.submit || step.submit.hidden) return null;
+  const busy = state.status === 'submitting' || state.status === 'leaving';
+  return (
+    <Button
+      type="submit"
+      size={step.submit.size ?? 'lg'}
+      loading={busy}
+      disabled={!busy && (state.status !== 'idle' || submitDisabled(step, context))}
+    >
+      {translate(step.submit.label ?? 'actions.continue')}
+    </Button>
+  );
+}
+
+/** Runs `onMounted` after the (possibly lazy) content above it has mounted. */
+function Mounted({ onMounted }: { onMounted: () => void }) {
+  useEffect(onMounted, [onMounted]);
+  return null;
+}
+
+function StepBody(props: StepViewProps & { onMounted: () => void }) {
+  const { t } = useTranslation();
+  const { step, runner, state, context, onMounted } = props;
+  const fallback = <p role="status">{t('app.loading')}</p>;
+  if (step.form) {
+    return (
+      <Suspense fallback={fallback}>
+        <StepForm {...props} formName={step.form} />
+        <Mounted onMounted={onMounted} />
+      </Suspense>
+    );
+  }
+  const Component = step.component && isComponentName(step.component) ? componentRegistry[step.component] : undefined;
+  if (!Component && !step.submit) return null;
+  return (
+    <form
+      className="foyer-stack"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void runner.submit();
+      }}
+    >
+      {Component &&
+        (state.status === 'loading' || state.status === 'starting' ? (
+          fallback
+        ) : (
+          <Suspense fallback={fallback}>
+            <Component
+              props={evaluateMapping(step.props, context)}
+              form={state.form}
+              status={state.status}
+              setForm={(values) => runner.setForm(values)}
+              submit={(values) => void runner.submit(values)}
+            />
+            <Mounted onMounted={onMounted} />
+          </Suspense>
+        ))}
+      <SubmitButton {...props} />
+    </form>
+  );
+}
+
+function StepForm(props: StepViewProps & { formName: string }) {
+  const { t } = useTranslation();
+  const { runner, state, formName } = props;
+  const form = use(loadForm(formName));
+  const transformErrors = (errors: RJSFValidationError[]) =>
+    errors.map((error) => ({ ...error, message: t(validationMessageKey(error)) }));
+  return (
+    <FoyerForm
+      className="foyer-stack"
+      schema={form.schema}
+      uiSchema={form.uiSchema}
+      validator={form.validator}
+      formData={state.form}
+      noHtml5Validate
+      showErrorList={false}
+      transformErrors={transformErrors}
+      onChange={(event) => runner.setForm((event.formData ?? {}) as Record<string, unknown>)}
+      onSubmit={(event) => void runner.submit((event.formData ?? {}) as Record<string, unknown>)}
+    >
+      <SubmitButton {...props} />
+    </FoyerForm>
+  );
+}
+
+type SlotViewProps = Omit<StepViewProps, 'step'> & { slot: Slot };
+
+function SlotView({ slot, runner, state, context, translate }: SlotViewProps) {
+  const busy = state.status === 'submitting' || state.status === 'leaving';
+  switch (slot.type) {
+    case 'button':
+      return (
+        <Button variant={slot.variant ?? 'secondary'} size={slot.size ?? 'md'} disabled={busy} onClick={() => void runner.follow(slot.goto, slot.reset)}>
+          {translate(slot.label)}
+        </Button>
+      );
+    case 'link': {
+      const label = translate(slot.label);
+      const href = slot.href === undefined ? undefined : evaluate(slot.href, context);
+      const link: ReactNode = slot.to ? <Link to={slot.to}>{label}</Link> : <a href={typeof href === 'string' ? href : undefined}>{label}</a>;
+      return (
+        <p className="foyer-center">
+          {slot.prefix && <>{translate(slot.prefix)} </>}
+          {link}
+        </p>
+      );
+    }
+    case 'divider':
+      return <Divider>{slot.label ? translate(slot.label) : undefined}</Divider>;
+    case 'alert':
+      return (
+        <Alert variant={slot.variant ?? 'danger'} title={slot.title ? translate(slot.title) : undefined}>
+          {translate(slot.message)}
+        </Alert>
+      );
+    case 'component': {
+      const Component = isComponentName(slot.component) ? componentRegistry[slot.component] : undefined;
+      if (!Component) return null;
+      return (
+        <Suspense fallback={null}>
+          <Component
+            props={evaluateMapping(slot.props, context)}
+            form={state.form}
+            status={state.status}
+            setForm={(values) => runner.setForm(values)}
+            submit={(values) => void runner.submit(values)}
+          />
+        </Suspense>
+      );
+    }
+  }
+}

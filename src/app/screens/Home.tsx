@@ -1,0 +1,47 @@
+// "/" host content: the demo customer app. Signed-in users see who they are and in which workspace;
+// everyone else is sent to the login, coming back here afterwards.
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { AuthLayout } from '../layouts/AuthLayout.tsx';
+import { useAuthChanges } from '../runtime.tsx';
+
+export default function Home() {
+  const { t } = useTranslation();
+  const auth = useAuthChanges();
+  const location = useLocation();
+  const authenticated = auth.isAuthenticated();
+
+  useEffect(() => {
+    if (!authenticated) void auth.login(`${location.pathname}${location.search}`);
+  }, [auth, authenticated, location.pathname, location.search]);
+
+  if (!authenticated) {
+    return (
+      <AuthLayout heading={t('handover.redirecting')}>
+        <p role="status" className="foyer-center">
+          {t('handover.redirecting')}
+        </p>
+      </AuthLayout>
+    );
+  }
+
+  const user = auth.currentUser();
+  return (
+    <AuthLayout heading={t('home.title')}>
+      <dl className="foyer-details">
+        <dt>{t('home.name')}</dt>
+        <dd>{user.fullName}</dd>
+        <dt>{t('home.email')}</dt>
+        <dd>{user.email}</dd>
+        <dt>{t('home.workspace')}</dt>
+        <dd>{user.tenant.name || t('chooseUser.newAccount')}</dd>
+        <dt>{t('home.role')}</dt>
+        <dd>{t(`roles.${user.role}`, { defaultValue: user.role })}</dd>
+      </dl>
+      <Link className="foyer-button foyer-button--secondary foyer-button--md" to="/auth/logout">
+        {t('actions.logout')}
+      </Link>
+    </AuthLayout>
+  );
+}

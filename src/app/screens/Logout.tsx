@@ -1,0 +1,23 @@
+// /auth/logout: clears everything and leaves for the auth service's logout URL.
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { AuthLayout } from '../layouts/AuthLayout.tsx';
+import { useRuntime } from '../runtime.tsx';
+
+export default function Logout() {
+  const { t } = useTranslation();
+  const { auth } = useRuntime();
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    void auth.logout();
+  }, [auth]);
+  return (
+    <AuthLayout heading={t('logout.loggingOut')}>
+      <p role="status" className="foyer-center">
+        {t('logout.loggingOut')}
+      </p>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,46 @@
+// /auth/oauth-callback: finishes the OAuth sign-in, then goes to the return path. Failures show in the
+// danger alert with a way to start again, never a stuck spinner.
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { AuthError } from '../../auth/index.ts';
+import { Alert } from '../../theme/Alert.tsx';
+import { Button } from '../../theme/Button.tsx';
+import { AuthLayout } from '../layouts/AuthLayout.tsx';
+import { useRuntime } from '../runtime.tsx';
+
+export default function OAuthCallback() {
+  const { t } = useTranslation();
+  const { auth } = useRuntime();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [failure, setFailure] = useState<string | null>(null);
+  const started = useRef(false);
+
+  useEffect(() => {
+    // The code is single-use: exchange it once even if the effect runs twice.
+    if (started.current) return;
+    started.current = true;
+    auth
+      .handleCallback(new URLSearchParams(location.search))
+      .then((path) => void navigate(path, { replace: true }))
+      .catch((error: unknown) => setFailure(error instanceof AuthError ? error.key : 'login.errors.generic'));
+  }, [auth, location.search, navigate]);
+
+  return (
+    <AuthLayout heading={t('callback.loggingIn')}>
+      {failure ? (
+        <>
+          <Alert variant="danger" title={t('errors.title')}>
+            {t(failure)}
+          </Alert>
+          <Button onClick={() => void auth.login()}>{t('actions.tryAgain')}</Button>
+        </>
+      ) : (
+        <p role="status" className="foyer-center">
+          <span className="foyer-spinner foyer-inline" aria-hidden="true" /> {t('callback.loggingIn')}
+        </p>
+      )}
+    </AuthLayout>
+  );
+}

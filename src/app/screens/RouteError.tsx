@@ -1,0 +1,21 @@
+import { useTranslation } from 'react-i18next';
+import { Link, useRouteError } from 'react-router';
+
+/** The router's error screen: kept free of the runtime context so it renders whatever broke. */
+export function RouteError() {
+  const { t } = useTranslation();
+  const error = useRouteError();
+  if (error) console.error(error);
+  return (
+    <div className="foyer-auth">
+      <main className="foyer-card" aria-labelledby="foyer-route-error">
+        <h1 id="foyer-route-error" className="foyer-heading">
+          {t('errors.unexpected')}
+        </h1>
+        <p className="foyer-center">
+          <Link to="/auth/login">{t('login.title')}</Link>
+        </p>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,314 @@
+// The OAuth implementation of AuthClient: authorization code with PKCE against the auth service,
+// tokens verified against its key set, one refresh timer, and the auth origin's session calls.
+
+import type { JWTPayload } from 'jose';
+import { apiHeaderRules } from '../../api/headers.ts';
+import type { ClientConfig } from '../../config.ts';
+import { AuthError, AuthErrorKeys } from '../errors.ts';
+import { safeReturnPath } from '../return-path.ts';
+import type { BrowserRuntime } from '../runtime.ts';
+import { StorageKeys } from '../storage-keys.ts';
+import type {
+  AuthClient,
+  AuthenticateResult,
+  AuthListener,
+  CredentialsConfig,
+  CurrentUserData,
+  WorkspaceUser,
+} from '../types.ts';
+import { fallbackUserData } from '../user.ts';
+import { userFromClaims } from './claims.ts';
+import { randomToken, s256Challenge } from './pkce.ts';
+import { RefreshTimer, refreshDelayMs } from './refresh-timer.ts';
+import { SessionApi } from './session-api.ts';
+import {
+  TokenEndpointError,
+  exchangeCode,
+  refreshTokens,
+  revokeRefreshToken,
+  type TokenEndpointOptions,
+  type TokenSet,
+} from './token-endpoint.ts';
+import {
+  clearPendingAuthorizations,
+  clearSessionKeys,
+  readStoredTokens,
+  storePendingAuthorization,
+  takePendingAuthorization,
+  writeStoredTokens,
+} from './token-store.ts';
+import { createTokenVerifier, type TokenVerifier } from './token-verifier.ts';
+
+/** Access tokens this close to expiry are renewed before an API call rather than sent. */
+const EXPIRY_MARGIN_MS = 5_000;
+/** How long logout waits for each best-effort server call before leaving anyway. */
+const LOGOUT_CALL_LIMIT_MS = 5_000;
+
+interface Session {
+  tokens: Required<TokenSet>;
+  accessClaims: JWTPayload;
+  idClaims: JWTPayload;
+}
+
+export function trimTrailingSlashes(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+export class OAuthClient implements AuthClient {
+  private readonly config: ClientConfig;
+  private readonly runtime: BrowserRuntime;
+  private readonly authUrl: string;
+  private readonly redirectUri: string;
+  private readonly tokenEndpoint: TokenEndpointOptions;
+  private readonly verify: TokenVerifier;
+  private readonly sessionApi: SessionApi;
+  private readonly refreshTimer: RefreshTimer;
+  private readonly listeners = new Set<AuthListener>();
+  private session: Session | undefined;
+  private refreshInFlight: Promise<void> | undefined;
+  private watchingOtherTabs = false;
+
+  constructor(config: ClientConfig, runtime: BrowserRuntime) {
+    this.config = config;
+    this.runtime = runtime;
+    this.authUrl = trimTrailingSlashes(config.authUrl);
+    this.redirectUri = `${trimTrailingSlashes(config.uiUrl)}${config.oauthRedirectPath}`;
+    const fetch = runtime.fetch;
+    this.tokenEndpoint = { authUrl: this.authUrl, appId: config.appId, fetch };
+    this.verify = createTokenVerifier({ authUrl: this.authUrl, appId: config.appId, fetch, now: runtime.now });
+    this.sessionApi = new SessionApi(this.authUrl, fetch);
+    this.refreshTimer = new RefreshTimer(runtime);
+  }
+
+  async init(): Promise<void> {
+    if (!this.watchingOtherTabs) {
+      this.watchingOtherTabs = true;
+      this.runtime.onStorageChange((key) => this.followOtherTab(key));
+    }
+    try {
+      const stored = readStoredTokens(this.runtime.localStorage);
+      if (stored.accessToken && stored.refreshToken && stored.idToken) {
+        try {
+          await this.adopt({ accessToken: stored.accessToken, refreshToken: stored.refreshToken, idToken: stored.idToken });
+          return;
+        } catch {
+          // Expired or otherwise unverifiable: the refresh token below may still renew the session.
+        }
+      }
+      if (stored.refreshToken) {
+        await this.refresh();
+        return;
+      }
+      // Leftovers without a refresh token cannot become a session.
+      this.clear();
+    } catch {
+      this.clear();
+    }
+  }
+
+  isAuthenticated(): boolean {
+    return this.session !== undefined;
+  }
+
+  currentUser(): CurrentUserData {
+    return this.session ? userFromClaims(this.session.idClaims, this.session.accessClaims) : fallbackUserData();
+  }
+
+  currentTenantUserId(): string | undefined {
+    return this.runtime.localStorage.getItem(StorageKeys.tenantUserId) ?? this.session?.idClaims.sub;
+  }
+
+  accessToken(): string | undefined {
+    return this.session?.tokens.accessToken;
+  }
+
+  apiHeaders(): Record<string, string> {
+    // The tenant user travels inside the access token; the stored NB_TENANT_USER_ID is not sent
+    // (the server takes the tenant only from the token).
+    return apiHeaderRules({ accessToken: this.accessToken(), appId: this.config.appId });
+  }
+
+  async ensureFresh(): Promise<void> {
+    const expiresAt = this.session?.accessClaims.exp;
+    if (expiresAt === undefined || expiresAt * 1000 - this.runtime.now() > EXPIRY_MARGIN_MS) return;
+    try {
+      await this.refresh();
+    } catch {
+      this.clear();
+    }
+  }
+
+  async login(returnPath?: string): Promise<void> {
+    const state = randomToken(this.runtime);
+    const codeVerifier = randomToken(this.runtime);
+    const codeChallenge = await s256Challenge(this.runtime, codeVerifier);
+    storePendingAuthorization(this.runtime.sessionStorage, state, {
+      codeVerifier,
+      returnPath: safeReturnPath(returnPath, this.config.uiUrl),
+    });
+    const query = new URLSearchParams({
+      redirectUri: this.redirectUri,
+      state,
+      code_challenge: codeChallenge,
+      code_challenge_method: 'S256',
+    });
+    this.runtime.redirect(`${this.authUrl}/url/login/${encodeURIComponent(this.config.appId)}?${query.toString()}`);
+  }
+
+  async handleCallback(query: URLSearchParams): Promise<string> {
+    const state = query.get('state');
+    // Taken before anything else so a state value can never be replayed, whatever happens next.
+    const pending = state ? takePendingAuthorization(this.runtime.sessionStorage, state) : undefined;
+    if (query.get('error') !== null || !pending) throw new AuthError(AuthErrorKeys.loginFailed);
+    const code = query.get('code');
+    if (!code) throw new AuthError(AuthErrorKeys.missingCode);
+
+    let tokens: TokenSet;
+    try {
+      tokens = await exchangeCode(this.tokenEndpoint, {
+        code,
+        redirectUri: this.redirectUri,
+        codeVerifier: pending.codeVerifier,
+      });
+    } catch (error) {
+      if (error instanceof TokenEndpointError) throw new AuthError(AuthErrorKeys.wrongCredentials, { cause: error });
+      throw new AuthError(AuthErrorKeys.loginFailed, { cause: error });
+    }
+    if (!tokens.accessToken && !tokens.refreshToken) throw new AuthError(AuthErrorKeys.wrongCredentials);
+
+    try {
+      if (tokens.accessToken && tokens.refreshToken && tokens.idToken) {
+        await this.adopt({ accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, idToken: tokens.idToken });
+      } else if (tokens.refreshToken) {
+        this.runtime.localStorage.setItem(StorageKeys.oauthRefreshToken, tokens.refreshToken);
+        await this.refresh();
+      } else {
+        throw new Error('The token answer has no refresh token');
+      }
+    } catch (error) {
+      this.clear();
+      throw new AuthError(AuthErrorKeys.authenticationFailed, { cause: error });
+    }
+    clearPendingAuthorizations(this.runtime.sessionStorage);
+    return safeReturnPath(pending.returnPath, this.config.uiUrl) ?? this.config.handoverRoute;
+  }
+
+  async logout(): Promise<void> {
+    const refreshToken =
+      this.runtime.localStorage.getItem(StorageKeys.oauthRefreshToken) ?? this.session?.tokens.refreshToken;
+    this.clear();
+    if (refreshToken) await this.bestEffort(revokeRefreshToken(this.tokenEndpoint, refreshToken));
+    await this.bestEffort(this.sessionApi.endSession());
+    this.runtime.redirect(`${this.authUrl}/url/logout/${encodeURIComponent(this.config.appId)}`);
+  }
+
+  clear(): void {
+    this.refreshTimer.cancel();
+    const hadSession = this.session !== undefined;
+    this.session = undefined;
+    const hadStoredKeys = clearSessionKeys(this.runtime.localStorage);
+    if (hadSession || hadStoredKeys) this.notify();
+  }
+
+  credentialsConfig(username: string): Promise<CredentialsConfig> {
+    return this.sessionApi.credentialsConfig(username);
+  }
+
+  authenticate(username: string, password: string): Promise<AuthenticateResult> {
+    return this.sessionApi.authenticate(username, password);
+  }
+
+  tenantUsers(): Promise<WorkspaceUser[]> {
+    return this.sessionApi.tenantUsers();
+  }
+
+  switchUser(tenantUserId: string): void {
+    this.runtime.localStorage.setItem(StorageKeys.tenantUserId, tenantUserId);
+    this.runtime.redirect(`${this.authUrl}/auth/chooseTenantUser/${encodeURIComponent(tenantUserId)}`);
+  }
+
+  subscribe(listener: AuthListener): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  /** Tabs share the tokens: a logout elsewhere ends this tab's session, a sign-in or refresh elsewhere is adopted. */
+  private followOtherTab(key: string | null): void {
+    if (key !== null && key !== StorageKeys.oauthRefreshToken) return;
+    const stored = readStoredTokens(this.runtime.localStorage);
+    if (!stored.refreshToken) {
+      if (this.session) this.clear();
+      return;
+    }
+    if (!stored.accessToken || !stored.idToken || stored.accessToken === this.session?.tokens.accessToken) return;
+    const tokens = { accessToken: stored.accessToken, refreshToken: stored.refreshToken, idToken: stored.idToken };
+    // Not written back: the other tab owns what is stored, and may already have moved on.
+    this.adopt(tokens, { persist: false }).catch(() => undefined);
+  }
+
+  /** Verifies a full token set, then makes it the session, stores it and schedules its refresh. */
+  private async adopt(tokens: Required<TokenSet>, { persist } = { persist: true }): Promise<void> {
+    const [accessClaims, idClaims] = await Promise.all([this.verify(tokens.accessToken), this.verify(tokens.idToken)]);
+    this.session = { tokens, accessClaims, idClaims };
+    if (persist) writeStoredTokens(this.runtime.localStorage, tokens);
+    this.scheduleRefresh(accessClaims.exp as number);
+    this.notify();
+  }
+
+  private scheduleRefresh(expiresAtSeconds: number): void {
+    this.refreshTimer.set(refreshDelayMs(expiresAtSeconds, this.runtime.now()), () => {
+      this.refresh().catch(() => this.clear());
+    });
+  }
+
+  /** One refresh at a time: refresh tokens rotate, so a second concurrent use would kill the session. */
+  private refresh(): Promise<void> {
+    this.refreshInFlight ??= this.runRefresh().finally(() => {
+      this.refreshInFlight = undefined;
+    });
+    return this.refreshInFlight;
+  }
+
+  private async runRefresh(): Promise<void> {
+    // Storage, not memory, is the truth: another tab may have rotated the tokens since.
+    const stored = readStoredTokens(this.runtime.localStorage);
+    const refreshToken = stored.refreshToken;
+    if (!refreshToken) throw new AuthError(AuthErrorKeys.tokenRefreshFailed);
+    try {
+      const renewed = await refreshTokens(this.tokenEndpoint, refreshToken);
+      const idToken = renewed.idToken ?? stored.idToken;
+      if (!renewed.accessToken || !idToken) throw new Error('The refresh answer lacks tokens');
+      await this.adopt({ accessToken: renewed.accessToken, refreshToken: renewed.refreshToken ?? refreshToken, idToken });
+    } catch (error) {
+      const now = readStoredTokens(this.runtime.localStorage);
+      // Another tab refreshed at the same moment and won the rotation: take its tokens.
+      if (now.refreshToken && now.refreshToken !== refreshToken && now.accessToken && now.idToken) {
+        try {
+          await this.adopt({ accessToken: now.accessToken, refreshToken: now.refreshToken, idToken: now.idToken });
+          return;
+        } catch {
+          // Fall through to the failure below.
+        }
+      }
+      throw new AuthError(AuthErrorKeys.tokenRefreshFailed, { cause: error });
+    }
+  }
+
+  private async bestEffort(call: Promise<void>): Promise<void> {
+    let timer: ReturnType<BrowserRuntime['setTimeout']> | undefined;
+    const limit = new Promise<void>((resolve) => {
+      timer = this.runtime.setTimeout(resolve, LOGOUT_CALL_LIMIT_MS);
+    });
+    try {
+      await Promise.race([call.catch(() => undefined), limit]);
+    } finally {
+      if (timer !== undefined) this.runtime.clearTimeout(timer);
+    }
+  }
+
+  private notify(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+}

@@ -1,0 +1,62 @@
+// The auth service's session endpoints (SERVER-CONTRACT "Auth service"). They work on the login
+// session cookie of the auth origin, so every call includes credentials.
+
+import { UnauthenticatedError } from '../../api/errors.ts';
+import { requestJson, type FetchFn } from '../../api/http.ts';
+import type { AuthenticateResult, CredentialsConfig, MfaState, WorkspaceUser } from '../types.ts';
+
+interface AuthenticateAnswer {
+  session?: boolean;
+  mfaState?: MfaState;
+  tenantUserId?: string;
+}
+
+export class SessionApi {
+  private readonly authUrl: string;
+  private readonly fetch: FetchFn;
+
+  constructor(authUrl: string, fetch: FetchFn) {
+    this.authUrl = authUrl;
+    this.fetch = fetch;
+  }
+
+  credentialsConfig(username: string): Promise<CredentialsConfig> {
+    return requestJson<CredentialsConfig>(this.fetch, `${this.authUrl}/auth/credentialsConfig`, {
+      method: 'POST',
+      body: { username },
+      credentials: 'include',
+    });
+  }
+
+  /** Wrong credentials (a 401, or an answer without a session) come back as `session: false`. */
+  async authenticate(username: string, password: string): Promise<AuthenticateResult> {
+    let answer: AuthenticateAnswer | undefined;
+    try {
+      answer = await requestJson<AuthenticateAnswer>(this.fetch, `${this.authUrl}/auth/authenticate`, {
+        method: 'POST',
+        body: { username, password },
+        credentials: 'include',
+      });
+    } catch (error) {
+      if (error instanceof UnauthenticatedError) return { session: false, mfaState: 'DISABLED' };
+      throw error;
+    }
+    if (!answer?.session) return { session: false, mfaState: 'DISABLED' };
+    return {
+      session: true,
+      mfaState: answer.mfaState ?? 'DISABLED',
+      ...(answer.tenantUserId ? { tenantUserId: answer.tenantUserId } : {}),
+    };
+  }
+
+  tenantUsers(): Promise<WorkspaceUser[]> {
+    return requestJson<WorkspaceUser[]>(this.fetch, `${this.authUrl}/auth/tenantUsers`, {
+      credentials: 'include',
+    });
+  }
+
+  /** Ends the login session on the auth origin. */
+  async endSession(): Promise<void> {
+    await this.fetch(`${this.authUrl}/auth/logout`, { method: 'GET', credentials: 'include' });
+  }
+}

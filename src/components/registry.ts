@@ -1,0 +1,9 @@
+// The component registry: every component a flow may name, each its own lazy chunk.
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { FlowComponentProps } from '../flow/component-types.ts';
+import type { ComponentName } from '../flow/registry-names.ts';
+
+export const componentRegistry: Record<ComponentName, LazyExoticComponent<ComponentType<FlowComponentProps>>> = {
+  FederationConnections: lazy(() => import('./FederationConnections.tsx')),
+  WorkspacePicker: lazy(() => import('./WorkspacePicker.tsx')),
+};

@@ -1,0 +1,58 @@
+// The one action registry. Flows name actions; only the names in registry-names.ts exist, plus
+// gql.<Operation> for every generated GraphQL document.
+import type { ApiClient } from '../api/index.ts';
+import type { AuthClient } from '../auth/types.ts';
+import * as generatedDocuments from '../gql/graphql.ts';
+import type { TypedDocumentString } from '../gql/graphql.ts';
+import type { ClientConfig } from '../config.ts';
+import type { ActionRunner } from './engine.ts';
+import { GQL_ACTION_PREFIX, isActionName, type ActionName } from './registry-names.ts';
+
+export interface ActionServices {
+  auth: AuthClient;
+  api: Pick<ApiClient, 'request'>;
+  config: ClientConfig;
+  /** Full-page navigation to another origin. */
+  assign(url: string): void;
+}
+
+type ActionHandler = (input: Record<string, unknown>, services: ActionServices) => unknown;
+
+function text(input: Record<string, unknown>, name: string): string {
+  const value = input[name];
+  if (typeof value !== 'string' || value === '') throw new Error(`Action input ${name} must be a non-empty string`);
+  return value;
+}
+
+/** Enterprise connections (SAML, OIDC) are addressed by id; social providers by type alone. */
+export function federationLoginUrl(authUrl: string, type: string, id?: string): string {
+  const base = `${authUrl}/federated/${encodeURIComponent(type)}/login`;
+  return (type === 'saml' || type === 'oidc') && id ? `${base}/${encodeURIComponent(id)}` : base;
+}
+
+const handlers: Record<ActionName, ActionHandler> = {
+  'auth.credentialsConfig': (input, { auth }) => auth.credentialsConfig(text(input, 'username').trim()),
+  'auth.authenticate': (input, { auth }) => auth.authenticate(text(input, 'username').trim(), text(input, 'password')),
+  'auth.tenantUsers': (_input, { auth }) => auth.tenantUsers(),
+  'auth.clear': (_input, { auth }) => auth.clear(),
+  'auth.logout': (_input, { auth }) => auth.logout(),
+  'nav.handover': (input, { auth }) => auth.switchUser(text(input, 'tenantUserId')),
+  'nav.login': (input, { auth }) =>
+    auth.login(typeof input.returnPath === 'string' ? input.returnPath : undefined),
+  'nav.federation': (input, { config, assign }) =>
+    assign(federationLoginUrl(config.authUrl, text(input, 'type'), typeof input.id === 'string' ? input.id : undefined)),
+};
+
+async function runOperation(operation: string, input: Record<string, unknown>, api: ActionServices['api']): Promise<unknown> {
+  const document = (generatedDocuments as unknown as Record<string, unknown>)[`${operation}Document`];
+  if (!(document instanceof String)) throw new Error(`No generated GraphQL operation ${operation}`);
+  return api.request(document as TypedDocumentString<unknown, Record<string, unknown>>, input);
+}
+
+export function createActionRunner(services: ActionServices): ActionRunner {
+  return async (name, input) => {
+    if (isActionName(name)) return handlers[name](input, services);
+    if (name.startsWith(GQL_ACTION_PREFIX)) return runOperation(name.slice(GQL_ACTION_PREFIX.length), input, services.api);
+    throw new Error(`Unknown action ${name}`);
+  };
+}

@@ -1,0 +1,78 @@
+// Vite plugin that precompiles every schema/forms/*.json validator at build time (also in Vitest), so
+// the runtime validates forms without ajv's runtime compiler: no eval / new Function under a strict CSP.
+//   virtual:foyer-forms         → { formLoaders: { <name>: () => import('virtual:foyer-forms/<name>') } }
+//   virtual:foyer-forms/<name>  → default export { schema, uiSchema, validateFns }
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { schemaParser, type RJSFSchema } from '@rjsf/utils';
+import createAjvInstance from '@rjsf/validator-ajv8/lib/createAjvInstance.js';
+import standaloneCode from 'ajv/dist/standalone/index.js';
+import type { Plugin } from 'vite';
+
+const INDEX_ID = 'virtual:foyer-forms';
+const RESOLVED_PREFIX = '\0';
+
+function formNames(formsDir: string): string[] {
+  return readdirSync(formsDir)
+    .filter((file) => file.endsWith('.json'))
+    .map((file) => file.slice(0, -'.json'.length))
+    .sort();
+}
+
+/** ESM source of the validators of one form schema, keyed the way createPrecompiledValidator looks them up. */
+export function validatorModuleCode(schema: RJSFSchema): string {
+  const schemaMap = schemaParser(schema);
+  const ajv = createAjvInstance(undefined, undefined, {
+    code: { source: true, esm: true, lines: false },
+    schemas: Object.values(schemaMap),
+  });
+  const exportNames = Object.fromEntries(Object.keys(schemaMap).map((id) => [`v_${id.replace(/\W/g, '_')}`, id]));
+  // ajv's standalone output still calls require() for its runtime helpers even in ESM mode; turn those calls
+  // into static imports. A CommonJS helper arrives either as its exports object (bundler) or wrapped in
+  // `default` (Node), hence the unwrap.
+  const requires: string[] = [];
+  const body = standaloneCode(ajv, exportNames).replace(/\brequire\("([^"]+)"\)/g, (_match, specifier: string) => {
+    if (!requires.includes(specifier)) requires.push(specifier);
+    return `__foyerRequire(${JSON.stringify(specifier)})`;
+  });
+  const imports = requires.map((specifier, index) => `import * as __dep${index} from ${JSON.stringify(specifier)};`);
+  const table = requires.map((specifier, index) => `${JSON.stringify(specifier)}: __dep${index}`).join(', ');
+  const functions = Object.entries(exportNames)
+    .map(([exportName, id]) => `${JSON.stringify(id)}: ${exportName}`)
+    .join(', ');
+  return [
+    ...imports,
+    `const __deps = { ${table} };`,
+    'function __foyerRequire(specifier) { const ns = __deps[specifier]; return ns.default && ns.default.__esModule ? ns.default : ns; }',
+    body.replace(/^"use strict";/, ''),
+    `export const validateFns = { ${functions} };`,
+  ].join('\n');
+}
+
+export function foyerForms(options: { formsDir: string }): Plugin {
+  const formsDir = path.resolve(options.formsDir);
+  return {
+    name: 'foyer-forms',
+    resolveId(id) {
+      if (id === INDEX_ID || id.startsWith(`${INDEX_ID}/`)) return RESOLVED_PREFIX + id;
+      return undefined;
+    },
+    load(id) {
+      if (!id.startsWith(RESOLVED_PREFIX + INDEX_ID)) return undefined;
+      const name = id.slice(RESOLVED_PREFIX.length + INDEX_ID.length + 1);
+      if (!name) {
+        const loaders = formNames(formsDir)
+          .map((form) => `  ${JSON.stringify(form)}: () => import(${JSON.stringify(`${INDEX_ID}/${form}`)}),`)
+          .join('\n');
+        return `export const formLoaders = {\n${loaders}\n};\n`;
+      }
+      const file = path.join(formsDir, `${name}.json`);
+      this.addWatchFile(file);
+      const form = JSON.parse(readFileSync(file, 'utf8')) as { schema: RJSFSchema; uiSchema?: Record<string, unknown> };
+      return [
+        validatorModuleCode(form.schema),
+        `export default { schema: ${JSON.stringify(form.schema)}, uiSchema: ${JSON.stringify(form.uiSchema ?? {})}, validateFns };`,
+      ].join('\n');
+    },
+  };
+}

@@ -1,0 +1,243 @@
+// The flow state machine: pure functions that read a flow, plus FlowRunner, which holds one open flow's
+// state and performs its moves. No markup here; the renderer subscribes to FlowRunner.
+import { alertFor, FlowError } from './errors.ts';
+import { evaluateMapping, holds } from './logic.ts';
+import { REDIRECT_ACTIONS } from './registry-names.ts';
+import type { Flow, FlowAlert, FlowContext, FlowEnvironment, Step, Target, Transition } from './types.ts';
+
+export type ActionRunner = (name: string, input: Record<string, unknown>) => Promise<unknown>;
+export type Navigate = (path: string, options: { state: Record<string, unknown>; replace: boolean }) => void;
+
+export type FlowStatus = 'starting' | 'loading' | 'idle' | 'submitting' | 'leaving';
+
+export interface FlowState {
+  step: string;
+  form: Record<string, unknown>;
+  /** The answer of the last action. */
+  result: unknown;
+  /** Answers by the step that produced them. */
+  results: Record<string, unknown>;
+  alert: FlowAlert | null;
+  status: FlowStatus;
+  /** Changes whenever keyboard focus should go back to the step's first field. */
+  focusKey: number;
+}
+
+export type Move =
+  | { kind: 'step'; step: string }
+  | { kind: 'route'; path: string; state: Record<string, unknown>; replace: boolean }
+  | { kind: 'redirect'; action: string; input: Record<string, unknown> };
+
+export function initialState(flow: Flow): FlowState {
+  return { step: flow.initial, form: {}, result: undefined, results: {}, alert: null, status: 'starting', focusKey: 0 };
+}
+
+export function buildContext(environment: FlowEnvironment, state: FlowState): FlowContext {
+  return {
+    ...environment,
+    form: state.form,
+    result: state.result,
+    results: state.results,
+    step: state.step,
+    error: state.alert,
+  };
+}
+
+export function stepOf(flow: Flow, name: string): Step {
+  const step = flow.steps[name];
+  if (!step) throw new Error(`Flow ${flow.id} has no step ${name}`);
+  return step;
+}
+
+/** The first transition whose condition holds. */
+export function pickTransition(transitions: Transition[] | undefined, context: FlowContext): Transition | undefined {
+  return transitions?.find((transition) => holds(transition.if, context));
+}
+
+export function pathWithQuery(route: string, query: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.set(name, String(value));
+  }
+  const search = params.toString();
+  return search ? `${route}${route.includes('?') ? '&' : '?'}${search}` : route;
+}
+
+export function resolveTarget(target: Target, context: FlowContext): Move {
+  if (typeof target === 'string') return { kind: 'step', step: target };
+  if ('route' in target) {
+    return {
+      kind: 'route',
+      path: pathWithQuery(target.route, evaluateMapping(target.query, context)),
+      state: evaluateMapping(target.state, context),
+      replace: target.replace ?? false,
+    };
+  }
+  return { kind: 'redirect', action: REDIRECT_ACTIONS[target.redirect], input: evaluateMapping(target.input, context) };
+}
+
+/** True while the step's main button must stay disabled. */
+export function submitDisabled(step: Step, context: FlowContext): boolean {
+  return step.submit?.disabledIf !== undefined && holds(step.submit.disabledIf, context);
+}
+
+export interface FlowRunnerOptions {
+  flow: Flow;
+  /** Read on every evaluation, so a signed-in user or a loaded app config is seen at once. */
+  environment: () => FlowEnvironment;
+  runAction: ActionRunner;
+  navigate: Navigate;
+}
+
+export class FlowRunner {
+  readonly flow: Flow;
+  private state: FlowState;
+  private readonly listeners = new Set<() => void>();
+  private readonly options: FlowRunnerOptions;
+  private started = false;
+
+  constructor(options: FlowRunnerOptions) {
+    this.options = options;
+    this.flow = options.flow;
+    this.state = initialState(options.flow);
+  }
+
+  getState = (): FlowState => this.state;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  context(): FlowContext {
+    return buildContext(this.options.environment(), this.state);
+  }
+
+  currentStep(): Step {
+    return stepOf(this.flow, this.state.step);
+  }
+
+  /** Runs the flow's onEnter actions, shows the first matching notice, then opens the initial step. */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    try {
+      for (const entry of this.flow.onEnter ?? []) {
+        const context = this.context();
+        if (holds(entry.if, context)) await this.options.runAction(entry.action, evaluateMapping(entry.input, context));
+      }
+    } catch (error) {
+      this.update({ alert: alertFor(error, undefined) });
+    }
+    const context = this.context();
+    const notice = this.flow.notices?.find((item) => holds(item.if, context));
+    if (notice) {
+      this.update({
+        alert: { variant: notice.variant ?? 'danger', title: notice.title ?? 'errors.title', message: notice.message },
+      });
+    }
+    await this.enterStep(this.flow.initial, true);
+  }
+
+  setForm(values: Record<string, unknown>): void {
+    this.update({ form: { ...this.state.form, ...values } });
+  }
+
+  /** The step's main action: runs its submit action, then takes the first matching `next` transition. */
+  async submit(values?: Record<string, unknown>): Promise<void> {
+    if (this.state.status !== 'idle') return;
+    if (values) this.setForm(values);
+    const step = this.currentStep();
+    if (submitDisabled(step, this.context())) return;
+    this.update({ status: 'submitting', alert: null });
+    try {
+      if (step.submit?.action) {
+        const context = this.context();
+        const result = await this.options.runAction(step.submit.action, evaluateMapping(step.submit.input, context));
+        this.update({ result, results: { ...this.state.results, [this.state.step]: result } });
+      }
+      const transition = pickTransition(step.next, this.context());
+      if (transition) await this.take(transition);
+      else this.update({ status: 'idle' });
+    } catch (error) {
+      this.fail(error, step);
+    }
+  }
+
+  /** A side button's move (e.g. 'Try a different email'). */
+  async follow(target: Target, reset = false): Promise<void> {
+    if (this.state.status === 'submitting' || this.state.status === 'leaving') return;
+    const step = this.currentStep();
+    try {
+      await this.take({ goto: target, reset });
+    } catch (error) {
+      this.fail(error, step);
+    }
+  }
+
+  private async take(transition: Transition): Promise<void> {
+    if (transition.reset) this.update({ form: {}, result: undefined, results: {}, alert: null });
+    if (transition.error) throw new FlowError(transition.error);
+    if (transition.goto === undefined) return;
+    const move = resolveTarget(transition.goto, this.context());
+    switch (move.kind) {
+      case 'step':
+        await this.enterStep(move.step, false);
+        return;
+      case 'route':
+        this.update({ status: 'leaving' });
+        this.options.navigate(move.path, { state: move.state, replace: move.replace });
+        return;
+      case 'redirect':
+        this.update({ status: 'leaving' });
+        await this.options.runAction(move.action, move.input);
+        return;
+    }
+  }
+
+  private async enterStep(name: string, keepAlert: boolean): Promise<void> {
+    const step = stepOf(this.flow, name);
+    this.update({
+      step: name,
+      status: step.load ? 'loading' : 'idle',
+      alert: keepAlert ? this.state.alert : null,
+      focusKey: this.state.focusKey + 1,
+    });
+    try {
+      if (step.load && holds(step.load.if, this.context())) {
+        const result = await this.options.runAction(step.load.action, evaluateMapping(step.load.input, this.context()));
+        this.update({ result, results: { ...this.state.results, [name]: result } });
+      }
+      this.applyDefaults(step);
+      const transition = pickTransition(step.auto, this.context());
+      if (transition) {
+        this.update({ status: 'submitting' });
+        await this.take(transition);
+      } else {
+        this.update({ status: 'idle' });
+      }
+    } catch (error) {
+      this.fail(error, step);
+    }
+  }
+
+  private applyDefaults(step: Step): void {
+    const defaults = evaluateMapping(step.defaults, this.context());
+    const form = { ...this.state.form };
+    for (const [field, value] of Object.entries(defaults)) {
+      if ((form[field] === undefined || form[field] === '') && value !== null && value !== undefined) form[field] = value;
+    }
+    this.update({ form });
+  }
+
+  private fail(error: unknown, step: Step): void {
+    const form = { ...this.state.form };
+    for (const field of step.onError?.clear ?? []) delete form[field];
+    this.update({ alert: alertFor(error, step.onError), form, status: 'idle', focusKey: this.state.focusKey + 1 });
+  }
+
+  private update(patch: Partial<FlowState>): void {
+    this.state = { ...this.state, ...patch };
+    for (const listener of this.listeners) listener();
+  }
+}

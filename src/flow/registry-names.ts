@@ -1,0 +1,40 @@
+// The names flows may use, kept free of React and browser code so that `npm run flows:check` can read
+// them in Node. src/flow/actions.ts and src/components/registry.ts implement exactly these names.
+
+export const ACTION_NAMES = [
+  'auth.credentialsConfig',
+  'auth.authenticate',
+  'auth.tenantUsers',
+  'auth.clear',
+  'auth.logout',
+  'nav.handover',
+  'nav.login',
+  'nav.federation',
+] as const;
+
+export type ActionName = (typeof ACTION_NAMES)[number];
+
+/** `gql.<OperationName>` runs the generated document of that operation (src/graphql/*.graphql). */
+export const GQL_ACTION_PREFIX = 'gql.';
+
+/** The action each named redirect target runs. */
+export const REDIRECT_ACTIONS = {
+  handover: 'nav.handover',
+  login: 'nav.login',
+  logout: 'auth.logout',
+  federation: 'nav.federation',
+} as const satisfies Record<string, ActionName>;
+
+export type RedirectName = keyof typeof REDIRECT_ACTIONS;
+
+export const COMPONENT_NAMES = ['FederationConnections', 'WorkspacePicker'] as const;
+
+export type ComponentName = (typeof COMPONENT_NAMES)[number];
+
+export function isActionName(name: string): name is ActionName {
+  return (ACTION_NAMES as readonly string[]).includes(name);
+}
+
+export function isComponentName(name: string): name is ComponentName {
+  return (COMPONENT_NAMES as readonly string[]).includes(name);
+}

@@ -1,0 +1,67 @@
+// i18next set-up: `en` ships in the bundle (SPEC.md texts); an app's translations.json overrides or adds
+// languages at start-up, and the language follows the signed-in user's workspace locale.
+import i18next, { type i18n as I18n } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import en from './locales/en.json';
+
+export type TranslationResources = Record<string, Record<string, unknown>>;
+
+export function createI18n(language = 'en'): I18n {
+  const instance = i18next.createInstance();
+  void instance.use(initReactI18next).init({
+    resources: { en: { translation: en } },
+    lng: language,
+    fallbackLng: 'en',
+    initAsync: false,
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
+  return instance;
+}
+
+/** Per-app texts from the branding storage; any failure means the app has none. */
+export async function loadAppTranslations(apiUrl: string, appId: string): Promise<TranslationResources> {
+  if (!appId) return {};
+  try {
+    const response = await fetch(`${apiUrl}/${encodeURIComponent(appId)}/translations.json`);
+    if (!response.ok) return {};
+    const body: unknown = await response.json();
+    return isResources(body) ? body : {};
+  } catch {
+    return {};
+  }
+}
+
+function isResources(value: unknown): value is TranslationResources {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((texts) => typeof texts === 'object' && texts !== null && !Array.isArray(texts))
+  );
+}
+
+export function applyTranslations(instance: I18n, resources: TranslationResources): void {
+  for (const [language, texts] of Object.entries(resources)) {
+    instance.addResourceBundle(language, 'translation', texts, true, true);
+  }
+}
+
+/** Switches to the workspace (or user) locale once known; unknown languages fall back to `en` per key. */
+export function followLocale(instance: I18n, locale: string | undefined): void {
+  const language = locale?.trim();
+  if (language && instance.language !== language) void instance.changeLanguage(language);
+}
+
+/** Loads the app's custom stylesheet after Foyer's own so its token overrides win; a failing load leaves none. */
+export function loadCustomCss(apiUrl: string, appId: string): void {
+  if (!appId || typeof document === 'undefined') return;
+  const id = 'foyer-custom-css';
+  if (document.getElementById(id)) return;
+  const link = document.createElement('link');
+  link.id = id;
+  link.rel = 'stylesheet';
+  link.href = `${apiUrl}/${encodeURIComponent(appId)}/custom.css`;
+  link.addEventListener('error', () => link.remove());
+  document.head.appendChild(link);
+}

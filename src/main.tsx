@@ -1,0 +1,18 @@
+import { createRoot } from 'react-dom/client';
+import { createApiClient } from './api/index.ts';
+import { App } from './app/App.tsx';
+import { createAuthClient } from './auth/index.ts';
+import { loadConfig } from './config.ts';
+import { createI18n, loadCustomCss } from './i18n/index.ts';
+import './theme/tokens.css';
+import './theme/foyer.css';
+
+const config = loadConfig();
+const auth = createAuthClient(config);
+const api = createApiClient(config, auth);
+const i18n = createI18n();
+loadCustomCss(config.apiUrl, config.appId);
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root');
+createRoot(container).render(<App config={config} auth={auth} api={api} i18n={i18n} />);

@@ -1,0 +1,35 @@
+import { defineConfig, mergeConfig } from 'vitest/config';
+import viteConfig from './vite.config.ts';
+
+export default mergeConfig(
+  viteConfig,
+  defineConfig({
+    test: {
+      projects: [
+        {
+          extends: true,
+          test: {
+            name: 'unit',
+            environment: 'jsdom',
+            include: ['tests/unit/**/*.test.{ts,tsx}'],
+          },
+        },
+        {
+          extends: true,
+          // Node loads graphql's CommonJS build for graphql-yoga; Vite would pick its ESM build for
+          // server code, and two copies of graphql break instanceof checks between them.
+          resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
+          test: {
+            name: 'server',
+            environment: 'node',
+            include: ['tests/server/**/*.test.ts'],
+            // Migrates one template database per run; every test file clones it.
+            globalSetup: ['tests/server/global-setup.ts'],
+            testTimeout: 30_000,
+            hookTimeout: 30_000,
+          },
+        },
+      ],
+    },
+  }),
+);
