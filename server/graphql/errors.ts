@@ -1,0 +1,100 @@
+// GraphQL errors as Foyer's clients read them (SPEC.md section 8): extensions.code is the machine
+// code and extensions.response.statusCode the HTTP status the runtime maps (401 → sign out, 403 →
+// forbidden handler). The HTTP response carries the highest status among its errors, so plain HTTP
+// tooling sees the same answer.
+import { GraphQLError, type ExecutionResult } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+
+export type FoyerErrorCode =
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'UNKNOWN_APP'
+  | 'BAD_USER_INPUT'
+  | 'BAD_REQUEST'
+  | 'GRAPHQL_PARSE_FAILED'
+  | 'GRAPHQL_VALIDATION_FAILED'
+  | 'NOT_FOUND'
+  | 'NOT_IMPLEMENTED'
+  | 'INTERNAL_SERVER_ERROR';
+
+const statusOf: Record<FoyerErrorCode, number> = {
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  UNKNOWN_APP: 404,
+  BAD_USER_INPUT: 400,
+  BAD_REQUEST: 400,
+  GRAPHQL_PARSE_FAILED: 400,
+  GRAPHQL_VALIDATION_FAILED: 400,
+  NOT_FOUND: 404,
+  NOT_IMPLEMENTED: 501,
+  INTERNAL_SERVER_ERROR: 500,
+};
+
+function isFoyerErrorCode(code: unknown): code is FoyerErrorCode {
+  return typeof code === 'string' && code in statusOf;
+}
+
+function extensionsFor(code: FoyerErrorCode, extra: Record<string, unknown> = {}) {
+  const statusCode = statusOf[code];
+  // `http` is read by the HTTP layer and stripped from the answer; `spec: false` keeps the status
+  // even for clients that accept plain application/json.
+  return { ...extra, code, response: { statusCode }, http: { status: statusCode, spec: false } };
+}
+
+export function foyerError(code: FoyerErrorCode, message: string, path?: readonly (string | number)[]): GraphQLError {
+  return new GraphQLError(message, { path, extensions: extensionsFor(code) });
+}
+
+export const unauthenticated = (message = 'Sign in to do this') => foyerError('UNAUTHENTICATED', message);
+export const notImplemented = (field: string) =>
+  foyerError('NOT_IMPLEMENTED', `${field} is not available on this server yet`);
+
+export interface ErrorShapeOptions {
+  /** Drop graphql-js's "Did you mean ...?" hints, which would spell out a schema that is not public. */
+  hideSuggestions: boolean;
+}
+
+const SUGGESTION = / Did you mean .+\?$/;
+
+/**
+ * Gives every error of an answer a code and a status. Errors graphql-js and Yoga raise before
+ * execution (unreadable documents, validation, variables that do not fit their types) are the
+ * caller's fault: 400. A field error without a code is a server fault: 500.
+ */
+export function normalizeError(error: GraphQLError, options: ErrorShapeOptions): GraphQLError {
+  const code = error.extensions?.code;
+  const hasResponse = typeof error.extensions?.response === 'object';
+  const message = options.hideSuggestions ? error.message.replace(SUGGESTION, '') : error.message;
+  if (isFoyerErrorCode(code) && hasResponse && message === error.message) return error;
+  const resolved: FoyerErrorCode = isFoyerErrorCode(code)
+    ? code
+    : error.path === undefined
+      ? 'BAD_USER_INPUT'
+      : 'INTERNAL_SERVER_ERROR';
+  const { http: _http, unexpected: _unexpected, originalError: _originalError, ...kept } = error.extensions ?? {};
+  return new GraphQLError(message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: extensionsFor(resolved, kept),
+  });
+}
+
+function normalizeResult(result: ExecutionResult, options: ErrorShapeOptions): ExecutionResult {
+  if (!result.errors?.length) return result;
+  return { ...result, errors: result.errors.map((error) => normalizeError(error, options)) };
+}
+
+/** The one place answers get their error shape, whatever phase raised the error. */
+export function useFoyerErrorShape(options: ErrorShapeOptions): Plugin {
+  return {
+    onResultProcess({ result, setResult }) {
+      if (Array.isArray(result)) setResult(result.map((item) => normalizeResult(item as ExecutionResult, options)));
+      else if (result && typeof result === 'object' && 'errors' in result) {
+        setResult(normalizeResult(result as ExecutionResult, options));
+      }
+    },
+  };
+}

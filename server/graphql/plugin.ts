@@ -1,0 +1,133 @@
+// POST /graphql on the API host. Fastify reads the request (JSON only, size-limited, its own
+// malformed-body errors); Yoga runs the operation with Foyer's authorization, limits and error shape.
+//
+// CORS: the callers are browsers on the hosted UI's origin and on every app's own origins, which the
+// operator may not list anywhere. The endpoint is answered with `Access-Control-Allow-Origin: *` and
+// never with credentials: it reads no cookies, the caller is only what the Authorization header
+// proves, so a foreign page can do nothing here that it could not do with its own token. With `*`
+// browsers also withhold any cookie-carrying response from the page, should a cookie ever appear.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import type { FoyerContext } from '../context.ts';
+import { badRequest, HttpError, toErrorBody, type ErrorBody } from '../http/errors.ts';
+import type { GraphQLContext } from './context.ts';
+import { resolveCaller } from './access/caller.ts';
+import { useFieldAuthorization } from './access/authorization.ts';
+import { readRequirements } from './access/requirements.ts';
+import { AccessTokenVerifier } from './access/tokens.ts';
+import { useFoyerErrorShape } from './errors.ts';
+import { MAX_QUERY_LENGTH, queryLimitPlugins } from './limits.ts';
+import { capabilityResolvers, mergeResolvers } from './resolvers.ts';
+import { buildFoyerSchema } from './schema.ts';
+
+export const GRAPHQL_PATH = '/graphql';
+
+const CORS_HEADERS = { 'access-control-allow-origin': '*' };
+
+interface ServerContext {
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/**
+ * Refuses (400) a body that is not a GraphQL request object before Yoga sees it: Yoga would try to
+ * re-read the already consumed request stream for an empty object, and a clear message beats that.
+ */
+function checkBody(body: unknown): void {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw badRequest('Send a JSON object: {"query": "...", "variables": {...}, "operationName": "..."}');
+  }
+  const { query } = body as { query?: unknown };
+  if (typeof query !== 'string' || query.trim() === '') throw badRequest('The body needs a "query" string');
+  if (query.length > MAX_QUERY_LENGTH) throw badRequest(`The query is longer than ${MAX_QUERY_LENGTH} characters`);
+}
+
+/** REST clients read {statusCode, message, error}; GraphQL clients read errors[].extensions. */
+function graphqlErrorBody(body: ErrorBody) {
+  return {
+    ...body,
+    errors: [{ message: body.message, extensions: { code: body.error, response: { statusCode: body.statusCode } } }],
+  };
+}
+
+function createFoyerYoga({ config, db }: FoyerContext, app: FastifyInstance): YogaServerInstance<ServerContext, GraphQLContext> {
+  const schema = buildFoyerSchema(mergeResolvers(capabilityResolvers));
+  const verifier = new AccessTokenVerifier(db, config.urls.auth);
+  const development = config.env === 'development';
+  return createYoga<ServerContext, GraphQLContext>({
+    schema,
+    graphqlEndpoint: GRAPHQL_PATH,
+    // Answered by the Fastify route below, so error answers get the headers too.
+    cors: false,
+    graphiql: development,
+    landingPage: false,
+    batching: false,
+    // Unexpected errors become "Unexpected error." and are logged; never a stack or SQL text.
+    maskedErrors: { isDev: false },
+    logging: {
+      debug: (...args) => app.log.debug({ args }, 'graphql'),
+      info: (...args) => app.log.info({ args }, 'graphql'),
+      warn: (...args) => app.log.warn({ args }, 'graphql'),
+      // Masked errors arrive here with their stack and SQL: for the operator's log only.
+      error: (error, ...args) => app.log.error({ err: error, args }, 'graphql request failed'),
+    },
+    context: async ({ request }) => {
+      const caller = await resolveCaller(db, verifier, request.headers);
+      if (caller.kind === 'rejected') app.log.info({ reason: caller.reason }, 'access token rejected');
+      return { config, db, caller };
+    },
+    plugins: [
+      ...queryLimitPlugins({ introspection: development }),
+      useFieldAuthorization(readRequirements(schema)),
+      useFoyerErrorShape({ hideSuggestions: !development }),
+    ],
+  });
+}
+
+export async function graphqlPlugin(app: FastifyInstance, context: FoyerContext): Promise<void> {
+  const yoga = createFoyerYoga(context, app);
+
+  // Only JSON bodies reach /graphql; anything else is 415 from Fastify.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const body = toErrorBody(error);
+    if (body.statusCode >= 500) request.log.error({ err: error }, 'graphql request failed');
+    return reply.status(body.statusCode).headers(CORS_HEADERS).send(graphqlErrorBody(body));
+  });
+
+  const runYoga = async (request: FastifyRequest, reply: FastifyReply) => {
+    const response = await yoga.handleNodeRequestAndResponse(request, reply, { request, reply });
+    response.headers.forEach((value, key) => reply.header(key, value));
+    return reply.status(response.status).headers(CORS_HEADERS).send(await response.text());
+  };
+
+  // Preflight: whatever headers the runtime adds are let through; the server reads only
+  // Authorization, x-app-id and Content-Type and ignores the rest.
+  app.options(GRAPHQL_PATH, async (request, reply) =>
+    reply
+      .status(204)
+      .headers({
+        ...CORS_HEADERS,
+        'access-control-allow-methods': 'POST',
+        'access-control-allow-headers': request.headers['access-control-request-headers'] ?? 'content-type',
+        'access-control-max-age': '600',
+        vary: 'Access-Control-Request-Headers',
+      })
+      .send(),
+  );
+
+  app.post(GRAPHQL_PATH, async (request, reply) => {
+    checkBody(request.body);
+    return runYoga(request, reply);
+  });
+
+  // Operations only over POST. In development a browser opening /graphql gets GraphiQL.
+  app.get(GRAPHQL_PATH, async (request, reply) => {
+    const wantsPage = request.headers.accept?.includes('text/html') ?? false;
+    if (context.config.env === 'development' && wantsPage) return runYoga(request, reply);
+    reply.header('allow', 'POST');
+    throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'Send GraphQL operations with POST');
+  });
+}

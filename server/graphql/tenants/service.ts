@@ -1,0 +1,60 @@
+// The caller's workspace. Only ever looked up by the tenant id of a verified access token.
+import { and, eq } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { plans, tenants } from '../../db/schema.ts';
+import type { Tenant, TenantAnonymous } from '../generated/resolvers.ts';
+
+type TenantRecord = typeof tenants.$inferSelect;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+async function findTenant(db: Database, appId: string, tenantId: string): Promise<TenantRecord> {
+  const [tenant] = await db
+    .select()
+    .from(tenants)
+    .where(and(eq(tenants.id, tenantId), eq(tenants.appId, appId)))
+    .limit(1);
+  // The membership check that admitted the caller found this tenant a moment ago.
+  if (!tenant) throw new Error(`Tenant ${tenantId} vanished during the request`);
+  return tenant;
+}
+
+/** A workspace is on trial while its plan's trial days since the workspace was created last. */
+async function isOnTrial(db: Database, tenant: TenantRecord): Promise<boolean> {
+  if (!tenant.plan) return false;
+  const [plan] = await db
+    .select({ trialDays: plans.trialDays })
+    .from(plans)
+    .where(and(eq(plans.appId, tenant.appId), eq(plans.key, tenant.plan)))
+    .limit(1);
+  if (!plan || plan.trialDays <= 0) return false;
+  return Date.now() < tenant.createdAt.getTime() + plan.trialDays * DAY_MS;
+}
+
+export async function getTenantSummary(db: Database, appId: string, tenantId: string): Promise<TenantAnonymous> {
+  const tenant = await findTenant(db, appId, tenantId);
+  return { id: tenant.id, name: tenant.name, locale: tenant.locale };
+}
+
+export async function getTenant(db: Database, appId: string, tenantId: string): Promise<Tenant> {
+  const tenant = await findTenant(db, appId, tenantId);
+  return {
+    id: tenant.id,
+    name: tenant.name,
+    locale: tenant.locale,
+    logo: tenant.logo,
+    plan: tenant.plan,
+    createdAt: tenant.createdAt.toISOString(),
+    // Federation connections arrive with the federation issue; until then no workspace has one.
+    federationConnection: null,
+    mfa: tenant.mfa,
+    onboarded: tenant.onboarded,
+    trial: await isOnTrial(db, tenant),
+    paymentStatus: {
+      paymentsEnabled: tenant.paymentsEnabled,
+      shouldSelectPlan: tenant.shouldSelectPlan,
+      shouldSetupPayments: tenant.shouldSetupPayments,
+      provider: tenant.paymentProvider,
+    },
+  };
+}

@@ -1,0 +1,211 @@
+// Signed-in members: their own user and workspace, privileges from the token's scope narrowed by the
+// membership's current role, and memberships that stop counting the moment they change.
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
+import { tenants, tenantUsers } from '../../../server/db/schema.ts';
+import { bearer, errorCodes, postGraphQL } from '../support/graphql.ts';
+import { findMembership, mintAccessToken, type Membership } from '../support/tokens.ts';
+
+let foyer: TestFoyer;
+let admin: Membership;
+let viewer: Membership;
+let ownerAtAcme: Membership;
+
+beforeAll(async () => {
+  foyer = await startFoyer();
+  admin = await findMembership(foyer.db, 'admin@acme.demo.foyer.test', 'Acme');
+  viewer = await findMembership(foyer.db, 'viewer@globex.demo.foyer.test', 'Globex');
+  ownerAtAcme = await findMembership(foyer.db, 'owner@demo.foyer.test', 'Acme');
+});
+afterAll(() => foyer?.close());
+
+const tokenFor = (membership: Membership, claims = {}) =>
+  mintAccessToken(foyer.db, membership, { issuer: foyer.urls.auth, claims });
+
+async function ask(membership: Membership, query: string, variables?: Record<string, unknown>) {
+  return postGraphQL(foyer.urls.api, { query, variables }, bearer(await tokenFor(membership)));
+}
+
+const TENANT_FIELDS = `id name locale logo plan createdAt federationConnection mfa onboarded trial
+  paymentStatus { paymentsEnabled shouldSelectPlan shouldSetupPayments provider }`;
+
+describe('reading', () => {
+  it('getMe answers the caller as a member of the workspace', async () => {
+    const answer = await ask(admin, `{ getMe { id email username firstName lastName fullName role createdAt lastSeen
+      enabled onboarded consentsToPrivacyPolicy teams } }`);
+    expect(answer.status).toBe(200);
+    const me = answer.body.data?.getMe as Record<string, unknown>;
+    expect(me).toEqual({
+      id: admin.tenantUserId,
+      email: 'admin@acme.demo.foyer.test',
+      username: 'admin@acme.demo.foyer.test',
+      firstName: 'Adam',
+      lastName: 'Admin',
+      fullName: 'Adam Admin',
+      role: 'ADMIN',
+      createdAt: expect.any(String),
+      lastSeen: null,
+      enabled: true,
+      onboarded: true,
+      consentsToPrivacyPolicy: true,
+      teams: [],
+    });
+    expect(Number.isNaN(Date.parse(me.createdAt as string))).toBe(false);
+  });
+
+  it("getTenant answers the token's workspace with its payment status", async () => {
+    const answer = await ask(admin, `{ getTenant { ${TENANT_FIELDS} } }`);
+    expect(answer.body.errors).toBeUndefined();
+    expect(answer.body.data?.getTenant).toEqual({
+      id: admin.tenantId,
+      name: 'Acme',
+      locale: 'en',
+      logo: null,
+      plan: 'FREEMIUM',
+      createdAt: expect.any(String),
+      federationConnection: null,
+      mfa: false,
+      onboarded: true,
+      trial: false,
+      paymentStatus: { paymentsEnabled: false, shouldSelectPlan: false, shouldSetupPayments: false, provider: 'STRIPE' },
+    });
+  });
+
+  it('getTenant reports a trial while the plan’s trial days last', async () => {
+    await foyer.db.update(tenants).set({ plan: 'TEAM' }).where(eq(tenants.id, admin.tenantId));
+    try {
+      expect((await ask(admin, '{ getTenant { plan trial } }')).body.data?.getTenant).toEqual({ plan: 'TEAM', trial: true });
+      const longAgo = new Date(Date.now() - 15 * 24 * 60 * 60 * 1000);
+      await foyer.db.update(tenants).set({ createdAt: longAgo }).where(eq(tenants.id, admin.tenantId));
+      expect((await ask(admin, '{ getTenant { trial } }')).body.data?.getTenant).toEqual({ trial: false });
+    } finally {
+      await foyer.db.update(tenants).set({ plan: 'FREEMIUM', createdAt: new Date() }).where(eq(tenants.id, admin.tenantId));
+    }
+  });
+
+  it('getTenantAnonymous answers id, name and locale of the caller’s workspace', async () => {
+    const answer = await ask(viewer, '{ getTenantAnonymous { id name locale } }');
+    expect(answer.body.data?.getTenantAnonymous).toEqual({ id: viewer.tenantId, name: 'Globex', locale: 'en' });
+  });
+
+  it('listUserRoles answers the role keys', async () => {
+    const answer = await ask(viewer, '{ listUserRoles }');
+    expect(answer.body.data?.listUserRoles).toEqual(['OWNER', 'ADMIN', 'MANAGER', 'VIEWER']);
+  });
+
+  it("getAppAnonymous with a token answers the token's app", async () => {
+    const answer = await ask(viewer, '{ getAppAnonymous { id name } }');
+    expect(answer.body.data?.getAppAnonymous).toEqual({ id: foyer.demo.appId, name: 'Demo app' });
+  });
+});
+
+describe('privileges', () => {
+  const UPDATE_TENANT = 'mutation { updateTenant(tenant: { name: "Taken over" }) { id name } }';
+
+  it('a VIEWER is FORBIDDEN (403) to update the workspace, before any resolver runs', async () => {
+    const answer = await ask(viewer, UPDATE_TENANT);
+    expect(answer.status).toBe(403);
+    expect(answer.body.errors).toEqual([
+      expect.objectContaining({ path: ['updateTenant'], extensions: { code: 'FORBIDDEN', response: { statusCode: 403 } } }),
+    ]);
+    const [tenant] = await foyer.db.select().from(tenants).where(eq(tenants.id, viewer.tenantId));
+    expect(tenant?.name).toBe('Globex');
+  });
+
+  it('a field without a resolver answers NOT_IMPLEMENTED (501) to a caller it admits', async () => {
+    const viewerAnswer = await ask(viewer, '{ listUsers { id } }');
+    expect(viewerAnswer.status).toBe(501);
+    expect(viewerAnswer.body.errors?.[0]?.extensions).toEqual({ code: 'NOT_IMPLEMENTED', response: { statusCode: 501 } });
+    expect(errorCodes(await ask(ownerAtAcme, UPDATE_TENANT))).toEqual(['NOT_IMPLEMENTED']);
+  });
+
+  it('one denied field stops the whole mutation', async () => {
+    const answer = await ask(viewer, 'mutation { updateMe(user: { firstName: "V" }) { id } updateTenant(tenant: { name: "X" }) { id } }');
+    expect(answer.body.data ?? null).toBeNull();
+    expect(answer.body.errors?.map((error) => [error.path, error.extensions?.code])).toEqual([[['updateTenant'], 'FORBIDDEN']]);
+  });
+
+  it('variables that do not fit their types answer BAD_USER_INPUT (400)', async () => {
+    const answer = await ask(ownerAtAcme, 'mutation ($tenant: TenantInput!) { updateTenant(tenant: $tenant) { id } }', {
+      tenant: { mfa: 'sometimes' },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors?.[0]?.extensions).toEqual({ code: 'BAD_USER_INPUT', response: { statusCode: 400 } });
+  });
+
+  it("a token's narrower scope limits what its role would allow", async () => {
+    const token = await tokenFor(admin, { scope: 'AUTHENTICATED' });
+    const me = await postGraphQL(foyer.urls.api, { query: '{ getMe { role } }' }, bearer(token));
+    expect(me.body.data?.getMe).toEqual({ role: 'ADMIN' });
+    const tenant = await postGraphQL(foyer.urls.api, { query: '{ getTenant { id } }' }, bearer(token));
+    expect(errorCodes(tenant)).toEqual(['FORBIDDEN']);
+  });
+
+  it('a role lowered after the token was issued counts at once', async () => {
+    const token = await tokenFor(ownerAtAcme);
+    await foyer.db.update(tenantUsers).set({ role: 'VIEWER' }).where(eq(tenantUsers.id, ownerAtAcme.tenantUserId));
+    try {
+      const update = await postGraphQL(foyer.urls.api, { query: UPDATE_TENANT }, bearer(token));
+      expect(errorCodes(update)).toEqual(['FORBIDDEN']);
+      const me = await postGraphQL(foyer.urls.api, { query: '{ getMe { role } }' }, bearer(token));
+      expect(me.body.data?.getMe).toEqual({ role: 'VIEWER' });
+    } finally {
+      await foyer.db.update(tenantUsers).set({ role: 'OWNER' }).where(eq(tenantUsers.id, ownerAtAcme.tenantUserId));
+    }
+  });
+});
+
+describe('memberships that stop counting', () => {
+  it("a disabled membership's token stops working, and works again once re-enabled", async () => {
+    const token = await tokenFor(viewer);
+    await foyer.db.update(tenantUsers).set({ enabled: false }).where(eq(tenantUsers.id, viewer.tenantUserId));
+    try {
+      const answer = await postGraphQL(foyer.urls.api, { query: '{ getMe { id } }' }, bearer(token));
+      expect(answer.status).toBe(401);
+      expect(errorCodes(answer)).toEqual(['UNAUTHENTICATED']);
+    } finally {
+      await foyer.db.update(tenantUsers).set({ enabled: true }).where(eq(tenantUsers.id, viewer.tenantUserId));
+    }
+    const again = await postGraphQL(foyer.urls.api, { query: '{ getMe { id } }' }, bearer(token));
+    expect(again.body.data?.getMe).toEqual({ id: viewer.tenantUserId });
+  });
+
+  it("a deleted membership's token stops working", async () => {
+    const [user] = await foyer.db.select({ userId: tenantUsers.userId }).from(tenantUsers).where(eq(tenantUsers.id, admin.tenantUserId));
+    const id = randomUUID();
+    await foyer.db.insert(tenantUsers).values({ id, tenantId: viewer.tenantId, userId: user!.userId, role: 'MANAGER' });
+    const manager: Membership = { ...admin, tenantUserId: id, tenantId: viewer.tenantId, role: 'MANAGER' };
+    const token = await tokenFor(manager);
+    const before = await postGraphQL(foyer.urls.api, { query: '{ getTenant { name } }' }, bearer(token));
+    expect(before.body.data?.getTenant).toEqual({ name: 'Globex' });
+    await foyer.db.delete(tenantUsers).where(eq(tenantUsers.id, id));
+    const after = await postGraphQL(foyer.urls.api, { query: '{ getTenant { name } }' }, bearer(token));
+    expect(after.status).toBe(401);
+    expect(errorCodes(after)).toEqual(['UNAUTHENTICATED']);
+  });
+});
+
+describe('unexpected failures', () => {
+  it('are masked: no SQL, no stack, status 500', async () => {
+    await foyer.db.execute(sql`ALTER TABLE plans RENAME TO plans_away`);
+    try {
+      await foyer.db.update(tenants).set({ plan: 'TEAM' }).where(eq(tenants.id, admin.tenantId));
+      const response = await fetch(`${foyer.urls.api}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...bearer(await tokenFor(admin)) },
+        body: JSON.stringify({ query: '{ getTenant { trial } }' }),
+      });
+      const text = await response.text();
+      expect(response.status).toBe(500);
+      expect(JSON.parse(text).errors).toEqual([
+        expect.objectContaining({ message: 'Unexpected error.', extensions: { code: 'INTERNAL_SERVER_ERROR', response: { statusCode: 500 } } }),
+      ]);
+      expect(text).not.toMatch(/plans|relation|select|stack|\.ts:/i);
+    } finally {
+      await foyer.db.execute(sql`ALTER TABLE plans_away RENAME TO plans`);
+      await foyer.db.update(tenants).set({ plan: 'FREEMIUM' }).where(eq(tenants.id, admin.tenantId));
+    }
+  });
+});
