@@ -23,10 +23,26 @@ export default mergeConfig(
             name: 'server',
             environment: 'node',
             include: ['tests/server/**/*.test.ts'],
+            // The start command always runs on embedded PGlite; the PostgreSQL pass skips it.
+            exclude: process.env.FOYER_TEST_DB === 'postgres' ? ['tests/server/start.test.ts'] : [],
             // Migrates one template database per run; every test file clones it.
             globalSetup: ['tests/server/global-setup.ts'],
             testTimeout: 30_000,
             hookTimeout: 30_000,
+          },
+        },
+        {
+          extends: true,
+          resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
+          test: {
+            name: 'e2e',
+            environment: 'node',
+            include: ['e2e/**/*.e2e.ts'],
+            globalSetup: ['tests/server/global-setup.ts'],
+            // One Chromium at a time on a 2-core machine.
+            fileParallelism: false,
+            testTimeout: 60_000,
+            hookTimeout: 60_000,
           },
         },
       ],

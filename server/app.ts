@@ -6,7 +6,9 @@ import type { Database } from './db/client.ts';
 import type { FoyerContext } from './context.ts';
 import { createListener } from './http/listener.ts';
 import { brandingPlugin } from './branding/plugin.ts';
+import { graphqlPlugin } from './graphql/plugin.ts';
 import { uiPlugin } from './ui/plugin.ts';
+import { authServicePlugin } from './auth/plugin.ts';
 
 export interface Foyer {
   auth: FastifyInstance;
@@ -22,9 +24,11 @@ export async function createFoyer(options: { config: ServerConfig; db: Database;
   const context: FoyerContext = { config, db };
 
   const auth = createListener(config, 'auth');
+  await auth.register(authServicePlugin, context);
 
   const api = createListener(config, 'api');
   await api.register(brandingPlugin, context);
+  await api.register(graphqlPlugin, context);
 
   const ui = createListener(config, 'ui', { ownNotFound: true });
   await ui.register(uiPlugin, { ...context, appId: options.appId });

@@ -14,6 +14,8 @@ export interface ServerConfig {
   /** Signs the session cookies; must be set in production. */
   secret: string;
   logLevel: string;
+  /** Proxy addresses whose X-Forwarded-For is believed (client IPs feed the login limits); none by default. */
+  trustProxy: string[];
   /** Where the hosted UI's built files live. */
   uiDist: string;
 }
@@ -46,6 +48,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
     secret: env.FOYER_SECRET ?? DEFAULT_SECRET,
     logLevel: env.LOG_LEVEL ?? (mode === 'production' ? 'info' : 'warn'),
+    trustProxy: (env.FOYER_TRUST_PROXY ?? '').split(',').map((entry) => entry.trim()).filter(Boolean),
     uiDist: path.resolve(env.FOYER_UI_DIST ?? 'dist/ui'),
   };
   if (config.env === 'production' && (config.secret === DEFAULT_SECRET || config.secret.length < 32)) {

@@ -17,6 +17,12 @@ function brandingCss(settings: AppSettings): string | undefined {
 }
 
 export async function brandingPlugin(app: FastifyInstance, { db }: FoyerContext): Promise<void> {
+  // Public files any page may read, missing ones included, so a 404 reads as "none" and not a CORS failure.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('access-control-allow-origin', '*');
+    return payload;
+  });
+
   const settingsOf = async (appId: string) => {
     const [row] = await db.select({ settings: apps.settings }).from(apps).where(eq(apps.id, appId)).limit(1);
     if (!row) throw notFound('Unknown app id', 'UNKNOWN_APP');
@@ -26,12 +32,12 @@ export async function brandingPlugin(app: FastifyInstance, { db }: FoyerContext)
   app.get<{ Params: { appId: string } }>('/:appId/custom.css', async (request, reply) => {
     const css = brandingCss(await settingsOf(request.params.appId));
     if (css === undefined) throw notFound('This app has no custom stylesheet');
-    return reply.type('text/css; charset=utf-8').header('access-control-allow-origin', '*').send(css);
+    return reply.type('text/css; charset=utf-8').send(css);
   });
 
-  app.get<{ Params: { appId: string } }>('/:appId/translations.json', async (request, reply) => {
+  app.get<{ Params: { appId: string } }>('/:appId/translations.json', async (request) => {
     const translations = (await settingsOf(request.params.appId)).translations;
     if (!translations || Object.keys(translations).length === 0) throw notFound('This app has no translations');
-    return reply.header('access-control-allow-origin', '*').send(translations);
+    return translations;
   });
 }

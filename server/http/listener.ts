@@ -10,7 +10,7 @@ export function createListener(config: ServerConfig, name: string, options = { o
   const app = Fastify({
     logger: { level: config.logLevel, base: { origin: name } },
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: true,
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
   });
   installErrorHandling(app, { notFound: !options.ownNotFound });
   return app;

@@ -76,7 +76,7 @@ export class OAuthClient implements AuthClient {
     const fetch = runtime.fetch;
     this.tokenEndpoint = { authUrl: this.authUrl, appId: config.appId, fetch };
     this.verify = createTokenVerifier({ authUrl: this.authUrl, appId: config.appId, fetch, now: runtime.now });
-    this.sessionApi = new SessionApi(this.authUrl, fetch);
+    this.sessionApi = new SessionApi(this.authUrl, config.appId, fetch);
     this.refreshTimer = new RefreshTimer(runtime);
   }
 

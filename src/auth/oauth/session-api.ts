@@ -14,16 +14,20 @@ interface AuthenticateAnswer {
 export class SessionApi {
   private readonly authUrl: string;
   private readonly fetch: FetchFn;
+  /** Names the app when the login page was opened without a pending authorization. */
+  private readonly headers: Record<string, string>;
 
-  constructor(authUrl: string, fetch: FetchFn) {
+  constructor(authUrl: string, appId: string, fetch: FetchFn) {
     this.authUrl = authUrl;
     this.fetch = fetch;
+    this.headers = appId ? { 'x-app-id': appId } : {};
   }
 
   credentialsConfig(username: string): Promise<CredentialsConfig> {
     return requestJson<CredentialsConfig>(this.fetch, `${this.authUrl}/auth/credentialsConfig`, {
       method: 'POST',
       body: { username },
+      headers: this.headers,
       credentials: 'include',
     });
   }
@@ -35,6 +39,7 @@ export class SessionApi {
       answer = await requestJson<AuthenticateAnswer>(this.fetch, `${this.authUrl}/auth/authenticate`, {
         method: 'POST',
         body: { username, password },
+        headers: this.headers,
         credentials: 'include',
       });
     } catch (error) {
@@ -51,6 +56,7 @@ export class SessionApi {
 
   tenantUsers(): Promise<WorkspaceUser[]> {
     return requestJson<WorkspaceUser[]>(this.fetch, `${this.authUrl}/auth/tenantUsers`, {
+      headers: this.headers,
       credentials: 'include',
     });
   }

@@ -1,0 +1,78 @@
+// Workspace memberships (tenant users) as the auth service sees them: who may sign in to which
+// workspace of which app. Only enabled memberships count anywhere.
+import { and, asc, count, eq } from 'drizzle-orm';
+import type { Database } from '../db/client.ts';
+import { tenants, tenantUsers, users } from '../db/schema.ts';
+
+export interface Membership {
+  id: string;
+  role: string;
+  onboarded: boolean;
+  appId: string;
+  user: typeof users.$inferSelect;
+  tenant: typeof tenants.$inferSelect;
+}
+
+const selection = { membership: tenantUsers, user: users, tenant: tenants };
+
+function toMembership(row: {
+  membership: typeof tenantUsers.$inferSelect;
+  user: typeof users.$inferSelect;
+  tenant: typeof tenants.$inferSelect;
+}): Membership {
+  return {
+    id: row.membership.id,
+    role: row.membership.role,
+    onboarded: row.membership.onboarded,
+    appId: row.tenant.appId,
+    user: row.user,
+    tenant: row.tenant,
+  };
+}
+
+/** An enabled membership by id, optionally required to belong to a user and an app. */
+export async function findEnabledMembership(
+  db: Database,
+  tenantUserId: string,
+  expect: { userId?: string; appId?: string } = {},
+): Promise<Membership | undefined> {
+  const [row] = await db
+    .select(selection)
+    .from(tenantUsers)
+    .innerJoin(users, eq(users.id, tenantUsers.userId))
+    .innerJoin(tenants, eq(tenants.id, tenantUsers.tenantId))
+    .where(and(eq(tenantUsers.id, tenantUserId), eq(tenantUsers.enabled, true)))
+    .limit(1);
+  if (!row) return undefined;
+  const membership = toMembership(row);
+  if (expect.userId !== undefined && membership.user.id !== expect.userId) return undefined;
+  if (expect.appId !== undefined && membership.appId !== expect.appId) return undefined;
+  // A user belongs to one app; a membership crossing apps would be corrupt data.
+  if (membership.user.appId !== membership.appId) return undefined;
+  return membership;
+}
+
+/** A user's enabled memberships in an app, in the order the workspace picker shows them. */
+export async function listEnabledMemberships(db: Database, userId: string, appId: string): Promise<Membership[]> {
+  const rows = await db
+    .select(selection)
+    .from(tenantUsers)
+    .innerJoin(users, eq(users.id, tenantUsers.userId))
+    .innerJoin(tenants, eq(tenants.id, tenantUsers.tenantId))
+    .where(and(eq(tenantUsers.userId, userId), eq(tenantUsers.enabled, true), eq(tenants.appId, appId)))
+    .orderBy(asc(tenants.name), asc(tenants.createdAt), asc(tenants.id));
+  return rows.map(toMembership);
+}
+
+export async function countEnabledMemberships(db: Database, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ total: count() })
+    .from(tenantUsers)
+    .where(and(eq(tenantUsers.userId, userId), eq(tenantUsers.enabled, true)));
+  return row?.total ?? 0;
+}
+
+export function fullNameOf(user: { firstName: string | null; lastName: string | null }): string | undefined {
+  const name = [user.firstName, user.lastName].filter(Boolean).join(' ');
+  return name || undefined;
+}

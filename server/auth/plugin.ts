@@ -1,0 +1,39 @@
+// The auth service (auth origin): oidc-provider with its interaction UI and shorthands, and the
+// session endpoints the hosted login screens call with the login session cookie.
+import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
+import type { FastifyInstance } from 'fastify';
+import type { FoyerContext } from '../context.ts';
+import { createOidcProvider } from '../oidc/provider.ts';
+import { purgeExpiredPayloads } from '../oidc/adapter.ts';
+import { oidcPlugin } from '../oidc/plugin.ts';
+import { sessionRoutes } from './session/routes.ts';
+import { LoginSessions } from './session/service.ts';
+
+const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+
+export async function authServicePlugin(app: FastifyInstance, context: FoyerContext) {
+  await app.register(cookie);
+  // Only the hosted UI may call the session endpoints with the cookie. oidc-provider's own
+  // endpoints opt out (they answer CORS themselves) and the token shorthands open up per route.
+  await app.register(cors, {
+    origin: context.config.urls.ui,
+    credentials: true,
+    methods: ['GET', 'POST'],
+    allowedHeaders: ['content-type', 'x-app-id'],
+  });
+
+  const provider = await createOidcProvider(context);
+  provider.on('server_error', (_ctx, error) => app.log.error({ err: error }, 'oidc-provider failed'));
+  const sessions = new LoginSessions(context);
+  await app.register(oidcPlugin, { context, provider, sessions });
+  await app.register(sessionRoutes, { context, provider, sessions });
+
+  const purge = setInterval(() => {
+    Promise.all([purgeExpiredPayloads(context.db), sessions.purgeExpired()]).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'purging expired sign-in data failed'),
+    );
+  }, PURGE_INTERVAL_MS);
+  purge.unref();
+  app.addHook('onClose', async () => clearInterval(purge));
+}

@@ -1,0 +1,94 @@
+// The auth service's login session: a random id in an httpOnly cookie on the auth origin, stored
+// only as a SHA-256 hash. It remembers the app, the pending authorization (interaction) and, once
+// every factor passed, the user — everything between "start sign-in" and the handover.
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FoyerContext } from '../../context.ts';
+import { loginSessions } from '../../db/schema.ts';
+
+export const LOGIN_SESSION_COOKIE = 'foyer_login';
+export const LOGIN_SESSION_TTL_SECONDS = 24 * 60 * 60;
+
+export type LoginSession = typeof loginSessions.$inferSelect;
+
+const hashId = (id: string) => createHash('sha256').update(id).digest('hex');
+
+export class LoginSessions {
+  constructor(private readonly context: FoyerContext) {}
+
+  private cookieOptions() {
+    return {
+      httpOnly: true,
+      sameSite: 'lax' as const,
+      path: '/',
+      secure: this.context.config.urls.auth.startsWith('https:'),
+    };
+  }
+
+  /** The browser's live session, if its cookie names one. */
+  async read(request: FastifyRequest): Promise<LoginSession | undefined> {
+    const id = request.cookies[LOGIN_SESSION_COOKIE];
+    if (!id || id.length > 100) return undefined;
+    const [row] = await this.context.db
+      .select()
+      .from(loginSessions)
+      .where(and(eq(loginSessions.idHash, hashId(id)), gt(loginSessions.expiresAt, sql`now()`)))
+      .limit(1);
+    return row;
+  }
+
+  /**
+   * Opens a fresh session (new id, new cookie) and ends `previous`. Called when a browser starts
+   * signing in to an app and again when it authenticates, so an id seen before login is worthless after.
+   */
+  async start(
+    reply: FastifyReply,
+    fields: { appId: string; userId?: string | null; authenticated?: boolean; interactionUid?: string | null },
+    previous?: LoginSession,
+  ): Promise<LoginSession> {
+    const id = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(Date.now() + LOGIN_SESSION_TTL_SECONDS * 1000);
+    const [row] = await this.context.db
+      .insert(loginSessions)
+      .values({
+        idHash: hashId(id),
+        appId: fields.appId,
+        userId: fields.userId ?? null,
+        interactionUid: fields.interactionUid ?? null,
+        authenticatedAt: fields.authenticated ? new Date() : null,
+        expiresAt,
+      })
+      .returning();
+    if (previous) await this.remove(previous);
+    reply.setCookie(LOGIN_SESSION_COOKIE, id, { ...this.cookieOptions(), expires: expiresAt });
+    return row!;
+  }
+
+  async update(session: LoginSession, fields: { interactionUid?: string | null }): Promise<void> {
+    await this.context.db.update(loginSessions).set(fields).where(eq(loginSessions.idHash, session.idHash));
+  }
+
+  async remove(session: LoginSession): Promise<void> {
+    await this.context.db.delete(loginSessions).where(eq(loginSessions.idHash, session.idHash));
+  }
+
+  /** Ends whatever session the browser holds and clears its cookie. */
+  async end(request: FastifyRequest, reply: FastifyReply): Promise<LoginSession | undefined> {
+    const session = await this.read(request);
+    if (session) await this.remove(session);
+    if (request.cookies[LOGIN_SESSION_COOKIE] !== undefined) {
+      reply.clearCookie(LOGIN_SESSION_COOKIE, this.cookieOptions());
+    }
+    return session;
+  }
+
+  async purgeExpired(): Promise<void> {
+    await this.context.db.delete(loginSessions).where(lt(loginSessions.expiresAt, sql`now()`));
+  }
+}
+
+/** Signed in with every required factor, so a workspace may be chosen. */
+export function isAuthenticated(session: LoginSession | undefined): session is LoginSession & { userId: string } {
+  return Boolean(session?.userId && session.authenticatedAt);
+}

@@ -1,0 +1,129 @@
+// oidc-provider's storage in Foyer's database: one row per artifact (session, interaction, code,
+// grant, tokens ...) in oidc_payloads, keyed by (id, model). Clients are not stored there: the
+// `Client` model reads the apps table, so an app's registration is the only source of truth.
+import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import type { Database } from '../db/client.ts';
+import { apps, oidcPayloads } from '../db/schema.ts';
+
+type AppRow = typeof apps.$inferSelect;
+
+/** An app as oidc-provider client metadata: a public browser client using PKCE. */
+export function clientMetadataOf(app: AppRow): AdapterPayload {
+  return {
+    client_id: app.id,
+    client_name: app.name,
+    application_type: 'web',
+    token_endpoint_auth_method: 'none',
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    redirect_uris: app.redirectUris,
+    post_logout_redirect_uris: app.postLogoutRedirectUris,
+    id_token_signed_response_alg: 'RS256',
+    access_token_ttl: app.accessTokenTtl,
+    refresh_token_ttl: app.refreshTokenTtl,
+  };
+}
+
+const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+function notExpired() {
+  return or(isNull(oidcPayloads.expiresAt), gt(oidcPayloads.expiresAt, sql`now()`));
+}
+
+class ClientAdapter implements Adapter {
+  constructor(private readonly db: Database) {}
+
+  async find(id: string): Promise<AdapterPayload | undefined> {
+    const [app] = await this.db.select().from(apps).where(eq(apps.id, id)).limit(1);
+    return app ? clientMetadataOf(app) : undefined;
+  }
+
+  // Apps are registered through Foyer's own admin paths, never through oidc-provider.
+  async upsert(): Promise<void> {
+    throw new Error('clients are read from the apps table');
+  }
+  async findByUid(): Promise<undefined> {
+    return undefined;
+  }
+  async findByUserCode(): Promise<undefined> {
+    return undefined;
+  }
+  async consume(): Promise<void> {}
+  async destroy(): Promise<void> {}
+  async revokeByGrantId(): Promise<void> {}
+}
+
+class PayloadAdapter implements Adapter {
+  constructor(
+    private readonly db: Database,
+    private readonly type: string,
+  ) {}
+
+  async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+    const row = {
+      payload: payload as Record<string, unknown>,
+      // A Grant is its own family, so revoking a grant id also removes the Grant itself.
+      grantId: payload.grantId ?? (this.type === 'Grant' ? id : null),
+      userCode: payload.userCode ?? null,
+      uid: payload.uid ?? null,
+      expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
+    };
+    await this.db
+      .insert(oidcPayloads)
+      .values({ id, type: this.type, ...row })
+      .onConflictDoUpdate({ target: [oidcPayloads.id, oidcPayloads.type], set: row });
+  }
+
+  private async findWhere(condition: ReturnType<typeof eq>): Promise<AdapterPayload | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(oidcPayloads)
+      .where(and(eq(oidcPayloads.type, this.type), condition, notExpired()))
+      .limit(1);
+    if (!row) return undefined;
+    const payload = row.payload as AdapterPayload;
+    return row.consumedAt ? { ...payload, consumed: epochSeconds(row.consumedAt) } : payload;
+  }
+
+  find(id: string) {
+    return this.findWhere(eq(oidcPayloads.id, id));
+  }
+
+  findByUid(uid: string) {
+    return this.findWhere(eq(oidcPayloads.uid, uid));
+  }
+
+  findByUserCode(userCode: string) {
+    return this.findWhere(eq(oidcPayloads.userCode, userCode));
+  }
+
+  async consume(id: string): Promise<void> {
+    await this.db
+      .update(oidcPayloads)
+      .set({ consumedAt: sql`now()` })
+      .where(and(eq(oidcPayloads.id, id), eq(oidcPayloads.type, this.type)));
+  }
+
+  async destroy(id: string): Promise<void> {
+    await this.db.delete(oidcPayloads).where(and(eq(oidcPayloads.id, id), eq(oidcPayloads.type, this.type)));
+  }
+
+  async revokeByGrantId(grantId: string): Promise<void> {
+    await this.db.delete(oidcPayloads).where(and(eq(oidcPayloads.grantId, grantId), eq(oidcPayloads.type, this.type)));
+  }
+}
+
+export function createAdapterFactory(db: Database): (model: string) => Adapter {
+  return (model) => (model === 'Client' ? new ClientAdapter(db) : new PayloadAdapter(db, model));
+}
+
+/** Removes a whole grant family at once: the Grant and every code and token issued under it. */
+export async function revokeGrantFamily(db: Database, grantId: string): Promise<void> {
+  await db.delete(oidcPayloads).where(eq(oidcPayloads.grantId, grantId));
+}
+
+/** Expired artifacts are never read again; this keeps the table small. */
+export async function purgeExpiredPayloads(db: Database): Promise<void> {
+  await db.delete(oidcPayloads).where(lt(oidcPayloads.expiresAt, sql`now()`));
+}

@@ -1,0 +1,94 @@
+// oidc-provider's interaction UI. /interaction/{uid} is on the auth origin so the browser shows its
+// interaction cookie (proving the authorization request is its own); it binds the request to
+// Foyer's login session and sends the browser to the hosted login screens. The workspace choice
+// comes back to /interaction/{uid}/finish/{tenantUserId}, which completes the authorization.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
+import type { Interaction } from 'oidc-provider';
+import type { FoyerContext } from '../context.ts';
+import { HttpError } from '../http/errors.ts';
+import { findEnabledMembership } from '../auth/memberships.ts';
+import { isAuthenticated, type LoginSessions } from '../auth/session/service.ts';
+import { grantFor } from './grants.ts';
+
+export interface InteractionRoutesOptions {
+  context: FoyerContext;
+  provider: Provider;
+  sessions: LoginSessions;
+}
+
+const uidParams = {
+  type: 'object',
+  required: ['uid'],
+  properties: { uid: { type: 'string', minLength: 1, maxLength: 100 } },
+} as const;
+
+const finishParams = {
+  type: 'object',
+  required: ['uid', 'tenantUserId'],
+  properties: { ...uidParams.properties, tenantUserId: { type: 'string', minLength: 1, maxLength: 100 } },
+} as const;
+
+const expired = () =>
+  new HttpError(400, 'AUTHORIZATION_EXPIRED', 'This sign-in request has expired or belongs to another browser; start again from the app');
+
+export async function interactionRoutes(app: FastifyInstance, { context, provider, sessions }: InteractionRoutesOptions) {
+  const { db, config } = context;
+
+  /** The interaction named in the path, if this browser's interaction cookie names it too. */
+  async function ownInteraction(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply): Promise<Interaction> {
+    let interaction: Interaction;
+    try {
+      interaction = await provider.interactionDetails(request.raw, reply.raw);
+    } catch {
+      throw expired();
+    }
+    if (interaction.uid !== request.params.uid) throw expired();
+    return interaction;
+  }
+
+  async function finish(reply: FastifyReply, request: FastifyRequest, result: Parameters<Provider['interactionFinished']>[2]) {
+    reply.hijack();
+    await provider.interactionFinished(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
+  }
+
+  app.get<{ Params: { uid: string } }>('/interaction/:uid', { schema: { params: uidParams } }, async (request, reply) => {
+    const interaction = await ownInteraction(request, reply);
+    const appId = String(interaction.params.client_id);
+
+    // Signed in already (single sign-on) and only consent is missing: consent is implicit.
+    const accountId = interaction.session?.accountId;
+    if (interaction.prompt.name === 'consent' && accountId) {
+      const membership = await findEnabledMembership(db, accountId, { appId });
+      if (membership) {
+        const grantId = await grantFor(provider, interaction, membership);
+        return finish(reply, request, { login: { accountId: membership.id }, consent: { grantId } });
+      }
+    }
+
+    const session = await sessions.read(request);
+    if (session && session.appId === appId) await sessions.update(session, { interactionUid: interaction.uid });
+    else await sessions.start(reply, { appId, interactionUid: interaction.uid }, session);
+    const screen = interaction.params.signup === 'true' ? 'signup' : 'login';
+    return reply.redirect(`${config.urls.ui}/auth/${screen}`, 303);
+  });
+
+  app.get<{ Params: { uid: string; tenantUserId: string } }>(
+    '/interaction/:uid/finish/:tenantUserId',
+    { schema: { params: finishParams } },
+    async (request, reply) => {
+      const interaction = await ownInteraction(request, reply);
+      const appId = String(interaction.params.client_id);
+      const session = await sessions.read(request);
+      if (!isAuthenticated(session) || session.interactionUid !== interaction.uid || session.appId !== appId) {
+        throw new HttpError(403, 'FORBIDDEN', 'This workspace is not available');
+      }
+      const membership = await findEnabledMembership(db, request.params.tenantUserId, { userId: session.userId, appId });
+      if (!membership) throw new HttpError(403, 'FORBIDDEN', 'This workspace is not available');
+
+      const grantId = await grantFor(provider, interaction, membership);
+      await sessions.update(session, { interactionUid: null });
+      return finish(reply, request, { login: { accountId: membership.id }, consent: { grantId } });
+    },
+  );
+}

@@ -1,0 +1,176 @@
+// The original product's shorthand URLs (ORIGINAL-CONTRACT 2.4) on top of the standard endpoints:
+// /url/login|signup/{appId} build an /authorize request, /url/logout/{appId} signs the browser out,
+// /token/code|refresh/{appId} are JSON front doors to /token.
+import type { FastifyInstance } from 'fastify';
+import { decodeJwt } from 'jose';
+import type Provider from 'oidc-provider';
+import type { FoyerContext } from '../context.ts';
+import { HttpError } from '../http/errors.ts';
+import { recordAudit } from '../audit/service.ts';
+import { requireApp } from '../auth/app-lookup.ts';
+import type { LoginSessions } from '../auth/session/service.ts';
+import { revokeGrantFamily } from './adapter.ts';
+import { DEFAULT_SCOPE } from './provider.ts';
+import { callTokenEndpoint, tokenError } from './token-endpoint.ts';
+
+export interface ShorthandRoutesOptions {
+  context: FoyerContext;
+  provider: Provider;
+  sessions: LoginSessions;
+}
+
+const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength }) as const;
+const appParams = { type: 'object', required: ['appId'], properties: { appId: text(100) } } as const;
+
+const authorizeQuery = {
+  type: 'object',
+  properties: {
+    redirectUri: text(2048),
+    state: text(2048),
+    forceFederation: text(100),
+    code_challenge: text(128),
+    code_challenge_method: { type: 'string', enum: ['S256'] },
+  },
+} as const;
+
+const logoutQuery = {
+  type: 'object',
+  properties: { redirectUri: text(2048), state: text(2048) },
+} as const;
+
+interface AuthorizeQuery {
+  redirectUri?: string;
+  state?: string;
+  forceFederation?: string;
+  code_challenge?: string;
+  code_challenge_method?: string;
+}
+
+const invalidRedirect = () =>
+  new HttpError(400, 'INVALID_REDIRECT_URI', 'The redirect URI is not registered for this app');
+
+// Token endpoints authenticate by code verifier or refresh token, never by cookie: any origin may call.
+const openCors = { cors: { origin: '*', credentials: false } };
+
+export async function shorthandRoutes(app: FastifyInstance, { context, provider, sessions }: ShorthandRoutesOptions) {
+  const { db, config } = context;
+
+  function authorizeShorthand(signup: boolean) {
+    return async (request: { params: { appId: string }; query: AuthorizeQuery }, reply: import('fastify').FastifyReply) => {
+      const target = await requireApp(db, request.params.appId);
+      const redirectUri = request.query.redirectUri ?? target.defaultCallbackUri;
+      if (!target.redirectUris.includes(redirectUri)) throw invalidRedirect();
+      const query = new URLSearchParams({
+        client_id: target.id,
+        response_type: 'code',
+        scope: DEFAULT_SCOPE,
+        redirect_uri: redirectUri,
+      });
+      const { state, forceFederation, code_challenge, code_challenge_method } = request.query;
+      if (state) query.set('state', state);
+      if (forceFederation) query.set('force_federation', forceFederation);
+      if (code_challenge) query.set('code_challenge', code_challenge);
+      if (code_challenge_method) query.set('code_challenge_method', code_challenge_method);
+      if (signup) query.set('signup', 'true');
+      return reply.redirect(`${config.urls.auth}/authorize?${query.toString()}`, 303);
+    };
+  }
+
+  const authorizeSchema = { params: appParams, querystring: authorizeQuery };
+  app.get<{ Params: { appId: string }; Querystring: AuthorizeQuery }>('/url/login/:appId', { schema: authorizeSchema }, authorizeShorthand(false));
+  app.get<{ Params: { appId: string }; Querystring: AuthorizeQuery }>('/url/signup/:appId', { schema: authorizeSchema }, authorizeShorthand(true));
+
+  app.get<{ Params: { appId: string }; Querystring: { redirectUri?: string; state?: string } }>(
+    '/url/logout/:appId',
+    { schema: { params: appParams, querystring: logoutQuery } },
+    async (request, reply) => {
+      const target = await requireApp(db, request.params.appId);
+      const { redirectUri, state } = request.query;
+      if (redirectUri !== undefined && !target.postLogoutRedirectUris.includes(redirectUri)) throw invalidRedirect();
+
+      const loginSession = await sessions.end(request, reply);
+      // oidc-provider's single sign-on session of this browser: its grant for this app is revoked
+      // (every refresh token under it dies) and the session itself ends.
+      const ssoSession = await provider.Session.get(provider.createContext(request.raw, reply.raw));
+      const accountId = ssoSession.accountId;
+      if (accountId) {
+        const grantId = ssoSession.authorizations?.[target.id]?.grantId;
+        if (grantId) await revokeGrantFamily(db, grantId);
+        await ssoSession.destroy();
+      }
+      if (loginSession || accountId) {
+        await recordAudit(db, {
+          type: 'logout',
+          appId: target.id,
+          userId: loginSession?.userId,
+          tenantUserId: accountId,
+          ip: request.ip,
+        });
+      }
+
+      if (!redirectUri) return reply.redirect(`${config.urls.ui}/auth/login`, 303);
+      const destination = new URL(redirectUri);
+      if (state) destination.searchParams.set('state', state);
+      return reply.redirect(destination.toString(), 303);
+    },
+  );
+
+  app.post<{ Params: { appId: string }; Body: { code: string; redirectUri?: string; codeVerifier: string } }>(
+    '/token/code/:appId',
+    {
+      config: openCors,
+      schema: {
+        params: appParams,
+        body: {
+          type: 'object',
+          required: ['code', 'codeVerifier'],
+          properties: { code: text(2048), redirectUri: text(2048), codeVerifier: text(128) },
+        },
+      },
+    },
+    async (request, reply) => {
+      const target = await requireApp(db, request.params.appId);
+      const answer = await callTokenEndpoint(
+        app,
+        {
+          grant_type: 'authorization_code',
+          client_id: target.id,
+          code: request.body.code,
+          redirect_uri: request.body.redirectUri ?? target.defaultCallbackUri,
+          code_verifier: request.body.codeVerifier,
+        },
+        request.ip,
+      );
+      if (answer.statusCode !== 200) throw tokenError(answer);
+      const idToken = answer.body.id_token;
+      const profile = typeof idToken === 'string' ? decodeJwt(idToken) : undefined;
+      return reply.headers(answer.headers).send({ ...answer.body, ...(profile ? { user_profile: profile } : {}) });
+    },
+  );
+
+  app.post<{ Params: { appId: string }; Body: { refreshToken: string } }>(
+    '/token/refresh/:appId',
+    {
+      config: openCors,
+      schema: {
+        params: appParams,
+        body: { type: 'object', required: ['refreshToken'], properties: { refreshToken: text(2048) } },
+      },
+    },
+    async (request, reply) => {
+      const target = await requireApp(db, request.params.appId);
+      const answer = await callTokenEndpoint(
+        app,
+        { grant_type: 'refresh_token', client_id: target.id, refresh_token: request.body.refreshToken },
+        request.ip,
+      );
+      if (answer.statusCode !== 200) throw tokenError(answer);
+      return reply.headers(answer.headers).send(answer.body);
+    },
+  );
+
+  // Preflights for the JSON token shorthands; @fastify/cors answers them from the route's settings.
+  for (const url of ['/token/code/:appId', '/token/refresh/:appId']) {
+    app.options(url, { config: openCors }, async (_request, reply) => reply.status(204).send());
+  }
+}

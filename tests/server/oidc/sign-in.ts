@@ -1,0 +1,105 @@
+// Drives Foyer's sign-in the way the hosted UI and an app do: openid-client as the relying party,
+// the Browser for the full-page hops, the session endpoints for the login screens.
+import * as client from 'openid-client';
+import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { expect } from 'vitest';
+import type { TestFoyer } from '../../../server/testing.ts';
+import { Browser } from './browser.ts';
+
+export const SCOPE = 'openid profile email';
+
+export function callbackUri(foyer: TestFoyer): string {
+  return `${foyer.urls.ui}/auth/oauth-callback`;
+}
+
+export function relyingParty(foyer: TestFoyer, appId = foyer.demo.appId): Promise<client.Configuration> {
+  return client.discovery(new URL(foyer.urls.auth), appId, undefined, client.None(), {
+    execute: [client.allowInsecureRequests],
+  });
+}
+
+export interface PendingAuthorization {
+  url: string;
+  state: string;
+  verifier: string;
+}
+
+export async function authorizationRequest(
+  config: client.Configuration,
+  redirectUri: string,
+  extra: Record<string, string> = {},
+): Promise<PendingAuthorization> {
+  const verifier = client.randomPKCECodeVerifier();
+  const state = client.randomState();
+  const url = client.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope: SCOPE,
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    ...extra,
+  });
+  return { url: url.toString(), state, verifier };
+}
+
+export async function postJson(browser: Browser, url: string, body: unknown, origin?: string): Promise<Response> {
+  return browser.request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify(body),
+    origin,
+  });
+}
+
+/** The login screens: e-mail, password; answers the authenticate answer. */
+export async function logIn(foyer: TestFoyer, browser: Browser, email: string, password: string) {
+  const ui = foyer.urls.ui;
+  const config = await postJson(browser, `${foyer.urls.auth}/auth/credentialsConfig`, { username: email }, ui);
+  expect(config.status).toBe(200);
+  const authenticated = await postJson(browser, `${foyer.urls.auth}/auth/authenticate`, { username: email, password }, ui);
+  expect(authenticated.status).toBe(200);
+  return (await authenticated.json()) as { session: boolean; expiresIn: number; mfaState: string; tenantUserId?: string };
+}
+
+export async function workspaces(foyer: TestFoyer, browser: Browser) {
+  const response = await browser.request(`${foyer.urls.auth}/auth/tenantUsers`, { origin: foyer.urls.ui });
+  expect(response.status).toBe(200);
+  return (await response.json()) as { id: string; role: string; email: string; tenant: { id: string; name: string } }[];
+}
+
+/** Picks a workspace and follows the handover until the browser lands on the app's callback. */
+export async function choose(foyer: TestFoyer, browser: Browser, tenantUserId: string, redirectUri: string) {
+  const landing = await browser.navigate(
+    `${foyer.urls.auth}/auth/chooseTenantUser/${tenantUserId}`,
+    (url) => url.toString().startsWith(redirectUri),
+  );
+  return landing.url;
+}
+
+/**
+ * The whole browser part of a sign-in: authorize → hosted login → credentials → workspace → the
+ * app's callback URL (with code and state).
+ */
+export async function signIn(
+  foyer: TestFoyer,
+  options: { authorizeUrl: string; redirectUri: string; email: string; password: string; workspace: string; browser?: Browser },
+) {
+  const browser = options.browser ?? new Browser();
+  const toLogin = await browser.navigate(options.authorizeUrl, (url) => url.origin === foyer.urls.ui);
+  expect(toLogin.url).toBe(`${foyer.urls.ui}/auth/login`);
+  await logIn(foyer, browser, options.email, options.password);
+  const chosen = (await workspaces(foyer, browser)).find((workspace) => workspace.tenant.name === options.workspace);
+  expect(chosen).toBeDefined();
+  const callback = await choose(foyer, browser, chosen!.id, options.redirectUri);
+  return { browser, callback: new URL(callback), tenantUserId: chosen!.id };
+}
+
+export function verifier(foyer: TestFoyer) {
+  const jwks = createRemoteJWKSet(new URL(`${foyer.urls.auth}/.well-known/jwks.json`));
+  return async (token: string, audience = foyer.demo.appId): Promise<JWTPayload> =>
+    (await jwtVerify(token, jwks, { issuer: foyer.urls.auth, audience, algorithms: ['RS256'] })).payload;
+}
+
+export function demoUser(foyer: TestFoyer, index: number) {
+  return foyer.demo.users[index]!;
+}
