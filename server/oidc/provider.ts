@@ -224,8 +224,8 @@ export async function createOidcProvider(context: FoyerContext): Promise<Provide
   };
 
   const provider = new Provider(config.urls.auth, configuration);
-  // Behind a TLS-terminating proxy the forwarded protocol decides whether cookies are Secure.
-  provider.proxy = true;
+  // Behind a configured TLS-terminating proxy the forwarded protocol decides whether cookies are Secure.
+  provider.proxy = config.trustProxy.length > 0;
   provider.use(async (ctx, next) => {
     await next();
     if (ctx.oidc?.route === 'token') await auditTokenAnswer(context, ctx as KoaContextWithOIDC);
