@@ -71,6 +71,8 @@ export const users = pgTable(
     consentsToPrivacyPolicy: boolean('consents_to_privacy_policy').notNull().default(false),
     onboarded: boolean('onboarded').notNull().default(false),
     locale: text('locale'),
+    /** Values of the app's custom signup fields, by field label. */
+    customParams: jsonb('custom_params').$type<Record<string, string>>().notNull().default({}),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('users_app_email_idx').on(t.appId, sql`lower(${t.email})`)],
@@ -131,6 +133,30 @@ export const loginSessions = pgTable('login_sessions', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * Single-use links mailed to a user: password reset, signup confirmation, invitations, magic links.
+ * Only a hash of the token is stored.
+ */
+export const userTokens = pgTable(
+  'user_tokens',
+  {
+    idHash: text('id_hash').primaryKey(),
+    appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').$type<'reset' | 'signup' | 'invite' | 'magic-link'>().notNull(),
+    /** The membership a signup or invitation link activates. */
+    tenantUserId: text('tenant_user_id').references(() => tenantUsers.id, { onDelete: 'cascade' }),
+    /** A password chosen on the signup form, set once the link proves the e-mail. */
+    pendingPasswordHash: text('pending_password_hash'),
+    /** A magic link works only in the browser (login session) that asked for it. */
+    loginSessionHash: text('login_session_hash'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('user_tokens_user_idx').on(t.userId, t.purpose)],
+);
 
 /** oidc-provider's artifacts (sessions, interactions, codes, grants, refresh tokens ...). */
 export const oidcPayloads = pgTable(

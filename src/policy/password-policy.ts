@@ -1,0 +1,59 @@
+// The password policy of SPEC.md section 5, in one place: the runtime shows its answers as a
+// warning list while the user types, and the server refuses any password it does not accept.
+
+export interface PasswordPolicy {
+  /** On by default; an app may switch the checks off. */
+  enabled: boolean;
+  /** When set, replaces the five checks: the password must match it. */
+  complexityRegex?: string | null;
+}
+
+export const MIN_PASSWORD_LENGTH = 10;
+
+export const defaultPasswordPolicy: PasswordPolicy = { enabled: true };
+
+/** Translation keys, in the order the warning list shows them. */
+export type PasswordProblem =
+  | 'password.policy.empty'
+  | 'password.policy.minLength'
+  | 'password.policy.uppercase'
+  | 'password.policy.lowercase'
+  | 'password.policy.digit'
+  | 'password.policy.special'
+  | 'password.policy.complexity';
+
+const checks: [PasswordProblem, (password: string) => boolean][] = [
+  ['password.policy.minLength', (p) => [...p].length >= MIN_PASSWORD_LENGTH],
+  ['password.policy.uppercase', (p) => /\p{Lu}/u.test(p)],
+  ['password.policy.lowercase', (p) => /\p{Ll}/u.test(p)],
+  ['password.policy.digit', (p) => /\p{Nd}/u.test(p)],
+  ['password.policy.special', (p) => /[\p{P}\p{S}]/u.test(p)],
+];
+
+function matchesWhole(regex: string, password: string): boolean {
+  try {
+    return new RegExp(`^(?:${regex})$`, 'u').test(password);
+  } catch {
+    // A broken configured pattern must not lock everyone out; the configurator validates it on save.
+    return true;
+  }
+}
+
+/** What is wrong with `password`; an empty list means the policy accepts it. */
+export function passwordProblems(password: string, policy: PasswordPolicy = defaultPasswordPolicy): PasswordProblem[] {
+  if (!policy.enabled) return [];
+  if (password.length === 0) return ['password.policy.empty'];
+  if (policy.complexityRegex) return matchesWhole(policy.complexityRegex, password) ? [] : ['password.policy.complexity'];
+  return checks.filter(([, passes]) => !passes(password)).map(([problem]) => problem);
+}
+
+/** SPEC.md's exact English texts, for answers the server writes (the runtime translates the keys). */
+export const passwordProblemTexts: Record<PasswordProblem, string> = {
+  'password.policy.empty': 'Password field can not be empty.',
+  'password.policy.minLength': 'Minimal length: 10 characters',
+  'password.policy.uppercase': 'Should contain uppercase letter',
+  'password.policy.lowercase': 'Should contain lowercase letter',
+  'password.policy.digit': 'Should contain digit',
+  'password.policy.special': 'Should contain special character',
+  'password.policy.complexity': 'The password must be hard to guess!',
+};
