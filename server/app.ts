@@ -8,6 +8,7 @@ import { createListener } from './http/listener.ts';
 import { brandingPlugin } from './branding/plugin.ts';
 import { graphqlPlugin } from './graphql/plugin.ts';
 import { uiPlugin } from './ui/plugin.ts';
+import { createNotifier } from './notify/service.ts';
 import { authServicePlugin } from './auth/plugin.ts';
 
 export interface Foyer {
@@ -21,7 +22,7 @@ export interface Foyer {
 
 export async function createFoyer(options: { config: ServerConfig; db: Database; appId: string }): Promise<Foyer> {
   const { config, db } = options;
-  const context: FoyerContext = { config, db };
+  const context: FoyerContext = { config, db, notifier: createNotifier({ config, db }) };
 
   const auth = createListener(config, 'auth');
   await auth.register(authServicePlugin, context);

@@ -2,8 +2,11 @@
 // on the listener (origin) they belong to.
 import type { ServerConfig } from './config.ts';
 import type { Database } from './db/client.ts';
+import type { Notifier } from './notify/types.ts';
 
 export interface FoyerContext {
   config: ServerConfig;
   db: Database;
+  /** Sends every mail (and later SMS) Foyer sends. */
+  notifier: Notifier;
 }

@@ -71,6 +71,8 @@ export const users = pgTable(
     consentsToPrivacyPolicy: boolean('consents_to_privacy_policy').notNull().default(false),
     onboarded: boolean('onboarded').notNull().default(false),
     locale: text('locale'),
+    /** When a mailed link proved the user owns the address. */
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     /** Values of the app's custom signup fields, by field label. */
     customParams: jsonb('custom_params').$type<Record<string, string>>().notNull().default({}),
     createdAt: createdAt(),
@@ -156,6 +158,23 @@ export const userTokens = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('user_tokens_user_idx').on(t.userId, t.purpose)],
+);
+
+/** Messages kept instead of sent when no SMTP server is configured (the development mailbox). */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: text('id').primaryKey(),
+    appId: text('app_id').references(() => apps.id, { onDelete: 'cascade' }),
+    channel: text('channel').$type<'email' | 'sms'>().notNull().default('email'),
+    recipient: text('recipient').notNull(),
+    kind: text('kind').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('outbox_created_idx').on(t.createdAt)],
 );
 
 /** oidc-provider's artifacts (sessions, interactions, codes, grants, refresh tokens ...). */

@@ -1,0 +1,34 @@
+// What the rest of the server asks of the mail module. Every message Foyer sends is one of these
+// kinds; the module brands it for the app, translates it into the recipient's locale, and delivers it
+// over SMTP (SMTP_URL) or into the outbox.
+
+export type MessageKind =
+  /** A password reset link (/auth/set-password/{token}). */
+  | 'reset'
+  /** A new identity's signup link: set (or confirm) the password and sign in. */
+  | 'signup'
+  /** Someone signed up with an e-mail that already has an account: say what happened, link to confirm. */
+  | 'signup-existing'
+  /** A magic sign-in link, valid 15 minutes. */
+  | 'magic-link'
+  /** A new identity was invited to {workspace}: set a password. */
+  | 'invite'
+  /** An existing identity was invited to {workspace}: sign in. */
+  | 'invite-existing';
+
+export interface OutgoingMessage {
+  appId: string;
+  to: string;
+  kind: MessageKind;
+  /** Language of the recipient (tenant or user locale); falls back to English. */
+  locale?: string | null;
+  /** The call to action, absolute URL. */
+  link: string;
+  /** Workspace name, for invitations. */
+  workspace?: string;
+}
+
+export interface Notifier {
+  /** Renders and hands the message to the transport; resolves when delivered or stored. */
+  send(message: OutgoingMessage): Promise<void>;
+}
