@@ -1,4 +1,5 @@
 // The shape of schema/app-config.schema.json, as the server stores it in apps.settings.
+import { defaultPasswordPolicy, type PasswordPolicy } from '../../src/policy/password-policy.ts';
 
 export type Role = 'OWNER' | 'ADMIN' | 'MANAGER' | 'VIEWER';
 
@@ -7,6 +8,14 @@ export interface CustomSignupField {
   type: 'email' | 'phone' | 'number' | 'integer' | 'text' | 'regex' | 'boolean';
   userLabel: string;
   regex?: string;
+  /** Signup is refused without a value; optional by default. */
+  required?: boolean;
+}
+
+export interface PasswordPolicySettings {
+  /** On unless switched off. */
+  enabled?: boolean;
+  complexityRegex?: string | null;
 }
 
 export interface AppSettings {
@@ -30,4 +39,14 @@ export interface AppSettings {
   branding?: { colors?: { primary?: string; secondary?: string; danger?: string }; customCss?: string };
   translations?: Record<string, Record<string, string>>;
   customSignupFields?: CustomSignupField[];
+  passwordPolicy?: PasswordPolicySettings;
+}
+
+/** The policy every new password of the app is checked with, on the server and in the runtime. */
+export function passwordPolicyOf(settings: AppSettings): PasswordPolicy {
+  const configured = settings.passwordPolicy ?? {};
+  return {
+    enabled: configured.enabled ?? defaultPasswordPolicy.enabled,
+    complexityRegex: configured.complexityRegex || null,
+  };
 }

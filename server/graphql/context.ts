@@ -1,11 +1,13 @@
-// What every resolver gets: settings, the database, and who is calling. The caller is settled once
-// per request from the verified access token (or, for anonymous calls, the x-app-id header) before
-// any field resolves; resolvers never read request headers themselves.
+// What every resolver gets: settings, the database, the mail module, and who is calling. The caller
+// is settled once per request from the verified access token (or, for anonymous calls, the x-app-id
+// header) before any field resolves; resolvers never read request headers themselves.
+import type { FastifyBaseLogger } from 'fastify';
 import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import type { apps } from '../db/schema.ts';
 import type { Privilege } from '../auth/privileges.ts';
 import type { Role } from '../apps/settings.ts';
+import type { Notifier } from '../notify/types.ts';
 
 export type AppRecord = typeof apps.$inferSelect;
 
@@ -36,5 +38,9 @@ export type Caller =
 export interface GraphQLContext {
   config: ServerConfig;
   db: Database;
+  notifier: Notifier;
   caller: Caller;
+  /** The client's address as Fastify sees it: X-Forwarded-For counts only from config.trustProxy. */
+  clientIp: string;
+  log: FastifyBaseLogger;
 }

@@ -14,8 +14,11 @@ export type FoyerErrorCode =
   | 'GRAPHQL_PARSE_FAILED'
   | 'GRAPHQL_VALIDATION_FAILED'
   | 'NOT_FOUND'
+  | 'SELF_SIGNUP_DISABLED'
+  | 'TOO_MANY_REQUESTS'
   | 'NOT_IMPLEMENTED'
-  | 'INTERNAL_SERVER_ERROR';
+  | 'INTERNAL_SERVER_ERROR'
+  | 'SERVICE_UNAVAILABLE';
 
 const statusOf: Record<FoyerErrorCode, number> = {
   UNAUTHENTICATED: 401,
@@ -26,23 +29,40 @@ const statusOf: Record<FoyerErrorCode, number> = {
   GRAPHQL_PARSE_FAILED: 400,
   GRAPHQL_VALIDATION_FAILED: 400,
   NOT_FOUND: 404,
+  SELF_SIGNUP_DISABLED: 403,
+  TOO_MANY_REQUESTS: 429,
   NOT_IMPLEMENTED: 501,
   INTERNAL_SERVER_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
 };
 
 function isFoyerErrorCode(code: unknown): code is FoyerErrorCode {
   return typeof code === 'string' && code in statusOf;
 }
 
-function extensionsFor(code: FoyerErrorCode, extra: Record<string, unknown> = {}) {
+function extensionsFor(code: FoyerErrorCode, extra: Record<string, unknown> = {}, headers?: Record<string, string>) {
   const statusCode = statusOf[code];
   // `http` is read by the HTTP layer and stripped from the answer; `spec: false` keeps the status
   // even for clients that accept plain application/json.
-  return { ...extra, code, response: { statusCode }, http: { status: statusCode, spec: false } };
+  return { ...extra, code, response: { statusCode }, http: { status: statusCode, spec: false, headers } };
 }
 
 export function foyerError(code: FoyerErrorCode, message: string, path?: readonly (string | number)[]): GraphQLError {
   return new GraphQLError(message, { path, extensions: extensionsFor(code) });
+}
+
+/** What is wrong with each named input field: one message, or a list (the password policy's problems). */
+export type FieldErrors = Record<string, string | string[]>;
+
+/** 400 naming the fields at fault in extensions.fields, so forms can show each message at its input. */
+export function fieldErrors(fields: FieldErrors, message = 'Some fields are not valid'): GraphQLError {
+  return new GraphQLError(message, { extensions: extensionsFor('BAD_USER_INPUT', { fields }) });
+}
+
+export function tooManyRequests(message: string, retryAfterSeconds: number): GraphQLError {
+  return new GraphQLError(message, {
+    extensions: extensionsFor('TOO_MANY_REQUESTS', {}, { 'retry-after': String(retryAfterSeconds) }),
+  });
 }
 
 export const unauthenticated = (message = 'Sign in to do this') => foyerError('UNAUTHENTICATED', message);

@@ -24,8 +24,9 @@ export const GRAPHQL_PATH = '/graphql';
 
 const CORS_HEADERS = { 'access-control-allow-origin': '*' };
 
+/** Yoga's own context takes `request` for the Fetch API request, so Fastify's goes by another name. */
 interface ServerContext {
-  request: FastifyRequest;
+  fastifyRequest: FastifyRequest;
   reply: FastifyReply;
 }
 
@@ -50,7 +51,7 @@ function graphqlErrorBody(body: ErrorBody) {
   };
 }
 
-function createFoyerYoga({ config, db }: FoyerContext, app: FastifyInstance): YogaServerInstance<ServerContext, GraphQLContext> {
+function createFoyerYoga({ config, db, notifier }: FoyerContext, app: FastifyInstance): YogaServerInstance<ServerContext, GraphQLContext> {
   const schema = buildFoyerSchema(mergeResolvers(capabilityResolvers));
   const verifier = new AccessTokenVerifier(db, config.urls.auth);
   const development = config.env === 'development';
@@ -71,10 +72,10 @@ function createFoyerYoga({ config, db }: FoyerContext, app: FastifyInstance): Yo
       // Masked errors arrive here with their stack and SQL: for the operator's log only.
       error: (error, ...args) => app.log.error({ err: error, args }, 'graphql request failed'),
     },
-    context: async ({ request }) => {
+    context: async ({ request, fastifyRequest }) => {
       const caller = await resolveCaller(db, verifier, request.headers);
       if (caller.kind === 'rejected') app.log.info({ reason: caller.reason }, 'access token rejected');
-      return { config, db, caller };
+      return { config, db, notifier, caller, clientIp: fastifyRequest.ip, log: fastifyRequest.log };
     },
     plugins: [
       ...queryLimitPlugins({ introspection: development }),
@@ -98,7 +99,7 @@ export async function graphqlPlugin(app: FastifyInstance, context: FoyerContext)
   });
 
   const runYoga = async (request: FastifyRequest, reply: FastifyReply) => {
-    const response = await yoga.handleNodeRequestAndResponse(request, reply, { request, reply });
+    const response = await yoga.handleNodeRequestAndResponse(request, reply, { fastifyRequest: request, reply });
     response.headers.forEach((value, key) => reply.header(key, value));
     return reply.status(response.status).headers(CORS_HEADERS).send(await response.text());
   };

@@ -2,11 +2,20 @@
 // service, plus one line here.
 import type { Resolvers } from './generated/resolvers.ts';
 import { appResolvers } from './apps/resolvers.ts';
+import { customParamResolvers } from './custom-params/resolvers.ts';
 import { roleResolvers } from './roles/resolvers.ts';
+import { signupResolvers } from './signup/resolvers.ts';
 import { tenantResolvers } from './tenants/resolvers.ts';
 import { userResolvers } from './users/resolvers.ts';
 
-export const capabilityResolvers: Resolvers[] = [appResolvers, tenantResolvers, userResolvers, roleResolvers];
+export const capabilityResolvers: Resolvers[] = [
+  appResolvers,
+  tenantResolvers,
+  userResolvers,
+  roleResolvers,
+  signupResolvers,
+  customParamResolvers,
+];
 
 /** Merges resolver maps type by type; two capabilities resolving the same field is a startup error. */
 export function mergeResolvers(modules: Resolvers[]): Resolvers {

@@ -1,6 +1,7 @@
 // Apps as the GraphQL API sees them: looked up by id, and their public configuration.
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
+import { passwordPolicyOf } from '../../apps/settings.ts';
 import { apps } from '../../db/schema.ts';
 import type { AppRecord } from '../context.ts';
 import type { App } from '../generated/resolvers.ts';
@@ -17,6 +18,7 @@ export async function findApp(db: Database, appId: string): Promise<AppRecord | 
 /** What any visitor of the app may know: name, links and which sign-in options are on. */
 export function publicAppConfig(app: AppRecord): App {
   const settings = app.settings;
+  const passwordPolicy = passwordPolicyOf(settings);
   return {
     id: app.id,
     name: app.name,
@@ -36,5 +38,7 @@ export function publicAppConfig(app: AppRecord): App {
     facebookSsoEnabled: settings.facebookSsoEnabled ?? false,
     githubSsoEnabled: settings.githubSsoEnabled ?? false,
     appleSsoEnabled: settings.appleSsoEnabled ?? false,
+    passwordValidation: passwordPolicy.enabled,
+    passwordComplexityRegex: passwordPolicy.complexityRegex ?? null,
   };
 }

@@ -1,6 +1,6 @@
 import type { Resolvers } from '../generated/resolvers.ts';
 import { memberOf } from '../access/caller.ts';
-import { getTenant, getTenantSummary } from './service.ts';
+import { getTenant, getTenantSummary, updateTenant } from './service.ts';
 
 export const tenantResolvers: Resolvers = {
   Query: {
@@ -11,6 +11,12 @@ export const tenantResolvers: Resolvers = {
     getTenant: (_parent, _args, { db, caller }) => {
       const member = memberOf(caller);
       return getTenant(db, member.app.id, member.tenantId);
+    },
+  },
+  Mutation: {
+    updateTenant: (_parent, { tenant }, { db, caller }) => {
+      const member = memberOf(caller);
+      return updateTenant(db, member.app, member.tenantId, tenant);
     },
   },
 };

@@ -1,8 +1,11 @@
-// The caller's workspace. Only ever looked up by the tenant id of a verified access token.
+// The caller's workspace. Only ever looked up, and changed, by the tenant id of a verified access
+// token (or, at signup, the one just created).
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { plans, tenants } from '../../db/schema.ts';
-import type { Tenant, TenantAnonymous } from '../generated/resolvers.ts';
+import type { AppRecord } from '../context.ts';
+import type { Tenant, TenantAnonymous, TenantInput } from '../generated/resolvers.ts';
+import { checkLocale, checkLogo, checkName, InputProblems } from '../input.ts';
 
 type TenantRecord = typeof tenants.$inferSelect;
 
@@ -57,4 +60,37 @@ export async function getTenant(db: Database, appId: string, tenantId: string): 
       provider: tenant.paymentProvider,
     },
   };
+}
+
+/** The columns `input` changes; a field left out (or null, except logo) keeps its value. */
+function checkTenantInput(app: AppRecord, input: TenantInput): Partial<TenantRecord> {
+  const problems = new InputProblems();
+  const changes: Partial<TenantRecord> = {};
+  if (input.name != null) {
+    changes.name = checkName(problems, 'name', input.name, true);
+    // A workspace is onboarded once it has a name.
+    changes.onboarded = true;
+  }
+  if (input.locale != null) changes.locale = checkLocale(problems, 'locale', input.locale);
+  if (input.logo !== undefined) changes.logo = checkLogo(problems, 'logo', input.logo);
+  if (input.mfa != null) {
+    if (app.settings.mfaEnabled) changes.mfa = input.mfa;
+    else problems.add('mfa', 'Two-factor authentication is not available for this app');
+  }
+  if (input.federationConnection != null) {
+    problems.add('federationConnection', 'This app has no federation connections');
+  }
+  problems.throwIfAny();
+  return changes;
+}
+
+export async function updateTenant(db: Database, app: AppRecord, tenantId: string, input: TenantInput): Promise<Tenant> {
+  const changes = checkTenantInput(app, input);
+  if (Object.keys(changes).length > 0) {
+    await db
+      .update(tenants)
+      .set(changes)
+      .where(and(eq(tenants.id, tenantId), eq(tenants.appId, app.id)));
+  }
+  return getTenant(db, app.id, tenantId);
 }

@@ -1,0 +1,120 @@
+// An app's custom signup fields (app settings customSignupFields): the form's configuration, the
+// check of submitted values by type and regex, and the stored values as a user's custom params.
+import type { AppSettings, CustomSignupField } from '../../apps/settings.ts';
+import type { CustomParam, CustomParamInput, CustomParamsConfigGraphql } from '../generated/resolvers.ts';
+import { isEmail, type InputProblems } from '../input.ts';
+
+export const MAX_CUSTOM_VALUE_LENGTH = 1000;
+
+const fieldsOf = (settings: AppSettings): CustomSignupField[] => settings.customSignupFields ?? [];
+
+export function customParamsConfig(settings: AppSettings): CustomParamsConfigGraphql {
+  return {
+    params: fieldsOf(settings).map((field) => ({
+      label: field.label,
+      type: field.type,
+      userLabel: field.userLabel,
+      regex: field.regex ?? '',
+      required: field.required ?? false,
+    })),
+  };
+}
+
+// E.164: a plus, the country code and at most 15 digits; spaces, dots, dashes and brackets are
+// allowed between the digits as people type them.
+const PHONE_SEPARATORS = /[\s.\-()]/g;
+const E164 = /^\+[1-9]\d{6,14}$/;
+const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
+const INTEGER = /^[-+]?\d+$/;
+
+function matchesWhole(regex: string, value: string): boolean {
+  let pattern: RegExp;
+  try {
+    pattern = new RegExp(`^(?:${regex})$`, 'u');
+  } catch {
+    // As with the password policy: a broken configured pattern must not lock everyone out; the
+    // app settings schema marks it as a regex so the configurator refuses it on save.
+    return true;
+  }
+  return pattern.test(value);
+}
+
+/** The problem with `value` for `field`, or null; `value` is trimmed and not empty. */
+function problemOf(field: CustomSignupField, value: string): string | null {
+  if ([...value].length > MAX_CUSTOM_VALUE_LENGTH) return `At most ${MAX_CUSTOM_VALUE_LENGTH} characters`;
+  switch (field.type) {
+    case 'email':
+      if (!isEmail(value)) return 'Enter a valid e-mail address';
+      break;
+    case 'phone':
+      if (!E164.test(value.replace(PHONE_SEPARATORS, ''))) {
+        return 'Enter the phone number in international format, starting with + and the country code';
+      }
+      break;
+    case 'number':
+      if (!NUMBER.test(value)) return 'Enter a number';
+      break;
+    case 'integer':
+      if (!INTEGER.test(value)) return 'Enter a whole number';
+      break;
+    case 'boolean':
+      if (value !== 'true' && value !== 'false') return 'Answer true or false';
+      break;
+    case 'text':
+    case 'regex':
+      break;
+  }
+  if (field.regex && !matchesWhole(field.regex, value)) return 'The value does not have the expected format';
+  return null;
+}
+
+/**
+ * Checks submitted values against the app's fields and answers the values to store, by label.
+ * Problems go under the field's label; values for fields the form does not have are refused.
+ */
+export function checkCustomParams(
+  settings: AppSettings,
+  submitted: readonly CustomParamInput[],
+  problems: InputProblems,
+): Record<string, string> {
+  const fields = new Map(fieldsOf(settings).map((field) => [field.label, field]));
+  const given = new Map<string, string>();
+  for (const { label, value } of submitted) {
+    if (!fields.has(label)) {
+      // The label is not echoed: it is whatever the caller sent.
+      problems.add('customParams', 'A value names a field the signup form does not have');
+    } else if (given.has(label)) {
+      problems.add(label, 'Given more than once');
+    } else {
+      given.set(label, value.trim());
+    }
+  }
+  const values: [string, string][] = [];
+  for (const field of fields.values()) {
+    const value = given.get(field.label) ?? '';
+    // A required checkbox must be ticked; any other required field must have a value.
+    const missing = value === '' || (field.type === 'boolean' && value !== 'true');
+    if (field.required && missing) {
+      problems.add(field.label, 'This field is required');
+      continue;
+    }
+    if (value === '') continue;
+    const problem = problemOf(field, value);
+    if (problem) problems.add(field.label, problem);
+    else values.push([field.label, value]);
+  }
+  return Object.fromEntries(values);
+}
+
+/** A user's stored values with their field's configuration; values of fields since removed are left out. */
+export function customParamsOf(settings: AppSettings, stored: Record<string, string>): CustomParam[] {
+  return fieldsOf(settings)
+    .filter((field) => Object.hasOwn(stored, field.label))
+    .map((field) => ({
+      label: field.label,
+      type: field.type,
+      userLabel: field.userLabel,
+      regex: field.regex ?? '',
+      value: stored[field.label]!,
+    }));
+}

@@ -1,0 +1,62 @@
+// Checks on what callers type, shared by the mutations. Each check records its message under the
+// field's name and answers the cleaned value; a mutation throws all collected messages at once, so a
+// form can show every problem at its input (errors.ts fieldErrors).
+import { isSupportedLocale, SUPPORTED_LOCALES } from '../../src/policy/locales.ts';
+import { fieldErrors, type FieldErrors } from './errors.ts';
+
+export const MAX_NAME_LENGTH = 100;
+export const MAX_EMAIL_LENGTH = 320;
+export const MAX_URL_LENGTH = 2048;
+
+// Deliberately loose (the mailed link is the real proof of an address), but one plain address: no
+// list separators, display names or quoting, which the mail module refuses as well.
+const EMAIL = /^[^\s@,;<>"()[\]\\]+@[^\s@,;<>"()[\]\\.]+(\.[^\s@,;<>"()[\]\\.]+)+$/;
+
+export function isEmail(value: string): boolean {
+  return value.length <= MAX_EMAIL_LENGTH && EMAIL.test(value);
+}
+
+/** The messages of one mutation's input, by field name. */
+export class InputProblems {
+  // Field names include app-configured labels: no prototype, so no label can reach one.
+  readonly fields: FieldErrors = Object.create(null) as FieldErrors;
+
+  add(field: string, message: string | string[]): void {
+    this.fields[field] ??= message;
+  }
+
+  /** Throws BAD_USER_INPUT (400) with every recorded message, if any. */
+  throwIfAny(): void {
+    if (Object.keys(this.fields).length > 0) throw fieldErrors(this.fields);
+  }
+}
+
+/** A name trimmed of surrounding space, at most MAX_NAME_LENGTH characters; at least one when `required`. */
+export function checkName(problems: InputProblems, field: string, value: string, required = false): string {
+  const trimmed = value.trim();
+  if (required && trimmed === '') problems.add(field, 'Enter a name');
+  else if ([...trimmed].length > MAX_NAME_LENGTH) problems.add(field, `At most ${MAX_NAME_LENGTH} characters`);
+  return trimmed;
+}
+
+/** An http(s) address, or null for none (empty counts as none). */
+export function checkLogo(problems: InputProblems, field: string, value: string | null): string | null {
+  const trimmed = value?.trim() ?? '';
+  if (trimmed === '') return null;
+  let url: URL | undefined;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || trimmed.length > MAX_URL_LENGTH) {
+    problems.add(field, 'Enter an address starting with https:// or http://');
+  }
+  return trimmed;
+}
+
+export function checkLocale(problems: InputProblems, field: string, value: string): string {
+  const trimmed = value.trim();
+  if (!isSupportedLocale(trimmed)) problems.add(field, `Choose one of: ${SUPPORTED_LOCALES.join(', ')}`);
+  return trimmed;
+}

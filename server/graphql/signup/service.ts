@@ -1,0 +1,212 @@
+// Self-signup (createTenantAnonymous): a visitor creates a workspace and becomes its owner once the
+// mailed link proves the address. The answer is the created workspace whether or not the address
+// already has an identity; only the mail differs, and only the address's owner reads it. An existing
+// identity is never changed here: its password, names and custom values stay as they are.
+import { randomUUID } from 'node:crypto';
+import { and, count, eq, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { plans, prices, tenants, tenantUsers, users } from '../../db/schema.ts';
+import { passwordPolicyOf } from '../../apps/settings.ts';
+import { hashPassword } from '../../auth/passwords.ts';
+import { issueToken } from '../../auth/tokens/service.ts';
+import { recordAudit } from '../../audit/service.ts';
+import { passwordProblems, passwordProblemTexts } from '../../../src/policy/password-policy.ts';
+import { DEFAULT_LOCALE } from '../../../src/policy/locales.ts';
+import type { AppRecord, GraphQLContext } from '../context.ts';
+import type { CreateTenantInput, Tenant } from '../generated/resolvers.ts';
+import { foyerError, tooManyRequests } from '../errors.ts';
+import { checkLogo, checkName, InputProblems, isEmail } from '../input.ts';
+import { checkCustomParams } from '../custom-params/service.ts';
+import { getTenant } from '../tenants/service.ts';
+import { isSignupThrottled, WINDOW_MINUTES } from './throttle.ts';
+
+/** Longer passwords are refused before hashing, so no request can make the server hash megabytes. */
+export const MAX_PASSWORD_LENGTH = 1024;
+
+interface CheckedSignup {
+  email: string;
+  firstName: string;
+  lastName: string;
+  password: string | null;
+  customParams: Record<string, string>;
+  name: string;
+  logo: string | null;
+  plan: string | null;
+}
+
+/** The plan key when it is one of the app's plans and the price offer (if any) one of its prices. */
+async function checkPlan(db: Database, app: AppRecord, input: CreateTenantInput, problems: InputProblems): Promise<string | null> {
+  const { plan: key, priceOffer } = input;
+  if (!key) {
+    if (priceOffer) problems.add('priceOffer', 'A price offer needs a plan');
+    return null;
+  }
+  const [plan] = await db
+    .select({ id: plans.id })
+    .from(plans)
+    .where(and(eq(plans.appId, app.id), eq(plans.key, key)))
+    .limit(1);
+  if (!plan) {
+    problems.add('plan', 'This app has no such plan');
+    return null;
+  }
+  if (priceOffer) {
+    const [price] = await db
+      .select({ id: prices.id })
+      .from(prices)
+      .where(
+        and(
+          eq(prices.planId, plan.id),
+          eq(prices.currency, priceOffer.currency.trim().toUpperCase()),
+          eq(prices.recurrenceInterval, priceOffer.recurrenceInterval.trim().toLowerCase()),
+        ),
+      )
+      .limit(1);
+    if (!price) problems.add('priceOffer', 'The plan has no such price');
+  }
+  return key;
+}
+
+function checkPassword(app: AppRecord, password: string, problems: InputProblems): void {
+  if (password.length > MAX_PASSWORD_LENGTH) {
+    problems.add('password', [`At most ${MAX_PASSWORD_LENGTH} characters`]);
+    return;
+  }
+  // An empty password is never a password, even where the app switched the checks off.
+  const found = password === '' ? (['password.policy.empty'] as const) : passwordProblems(password, passwordPolicyOf(app.settings));
+  if (found.length > 0) problems.add('password', found.map((problem) => passwordProblemTexts[problem]));
+}
+
+async function checkSignup(db: Database, app: AppRecord, input: CreateTenantInput): Promise<CheckedSignup> {
+  const problems = new InputProblems();
+  const { owner } = input;
+  const email = owner.email.trim();
+  if (!isEmail(email)) problems.add('email', 'Enter a valid e-mail address');
+  const firstName = checkName(problems, 'firstName', owner.firstName ?? '');
+  const lastName = checkName(problems, 'lastName', owner.lastName ?? '');
+  const password = owner.password ?? null;
+  if (password !== null) checkPassword(app, password, problems);
+  const customParams = checkCustomParams(app.settings, owner.customParams ?? [], problems);
+  const name = checkName(problems, 'name', input.name ?? '');
+  const logo = checkLogo(problems, 'logo', input.logo ?? null);
+  const plan = await checkPlan(db, app, input, problems);
+  problems.throwIfAny();
+  return { email, firstName, lastName, password, customParams, name, logo, plan };
+}
+
+async function appHasPlans(db: Database, appId: string): Promise<boolean> {
+  const [row] = await db.select({ total: count() }).from(plans).where(eq(plans.appId, appId));
+  return (row?.total ?? 0) > 0;
+}
+
+type Identity = { id: string; locale: string | null };
+
+async function findIdentity(db: Database, appId: string, email: string): Promise<Identity | undefined> {
+  const [user] = await db
+    .select({ id: users.id, locale: users.locale })
+    .from(users)
+    .where(and(eq(users.appId, appId), sql`lower(${users.email}) = ${email.toLowerCase()}`))
+    .limit(1);
+  return user;
+}
+
+interface CreatedSignup {
+  tenantId: string;
+  userId: string;
+  /** The identity existed before (the link confirms; the password stays). */
+  existing: Identity | undefined;
+  token: string;
+}
+
+/** User (when new), workspace, disabled OWNER membership, signup token and audit record: all or nothing. */
+async function createSignup(
+  db: Database,
+  app: AppRecord,
+  signup: CheckedSignup,
+  pendingPasswordHash: string | undefined,
+  clientIp: string,
+): Promise<CreatedSignup> {
+  const shouldSelectPlan = signup.plan === null && (await appHasPlans(db, app.id));
+  return db.transaction(async (tx) => {
+    let existing = await findIdentity(tx, app.id, signup.email);
+    let userId = existing?.id;
+    if (!userId) {
+      const [inserted] = await tx
+        .insert(users)
+        .values({
+          id: randomUUID(),
+          appId: app.id,
+          email: signup.email,
+          firstName: signup.firstName || null,
+          lastName: signup.lastName || null,
+          customParams: signup.customParams,
+        })
+        // A concurrent signup with the same address won the insert: it is an existing identity now.
+        .onConflictDoNothing()
+        .returning({ id: users.id });
+      existing = inserted ? undefined : await findIdentity(tx, app.id, signup.email);
+      userId = inserted?.id ?? existing?.id;
+      if (!userId) throw new Error('The signup identity was neither inserted nor found');
+    }
+    const tenantId = randomUUID();
+    await tx.insert(tenants).values({
+      id: tenantId,
+      appId: app.id,
+      name: signup.name,
+      locale: DEFAULT_LOCALE,
+      logo: signup.logo,
+      plan: signup.plan,
+      onboarded: false,
+      shouldSelectPlan,
+    });
+    const tenantUserId = randomUUID();
+    // Disabled until the mailed link is used: nobody can sign in to the workspace before that.
+    await tx.insert(tenantUsers).values({ id: tenantUserId, tenantId, userId, role: 'OWNER', enabled: false, onboarded: false });
+    const token = await issueToken(tx, {
+      appId: app.id,
+      userId,
+      purpose: 'signup',
+      tenantUserId,
+      // The password of an existing identity is never replaced by whoever typed this address.
+      pendingPasswordHash: existing ? undefined : pendingPasswordHash,
+    });
+    await recordAudit(tx, { type: 'tenant.signup', appId: app.id, userId, tenantUserId, ip: clientIp, detail: { tenantId } });
+    return { tenantId, userId, existing, token };
+  });
+}
+
+/** Takes back a signup whose mail could not go out, so trying again starts clean. */
+async function undoSignup(db: Database, created: CreatedSignup): Promise<void> {
+  await db.transaction(async (tx) => {
+    // The membership and its token go with the workspace.
+    await tx.delete(tenants).where(eq(tenants.id, created.tenantId));
+    if (!created.existing) await tx.delete(users).where(eq(users.id, created.userId));
+  });
+}
+
+export async function signUp(context: GraphQLContext, app: AppRecord, input: CreateTenantInput): Promise<Tenant> {
+  const { db, config, notifier, clientIp, log } = context;
+  if (!app.settings.tenantSelfSignup) throw foyerError('SELF_SIGNUP_DISABLED', 'Signing up is not open for this app');
+  if (await isSignupThrottled(db, app.id, clientIp)) {
+    throw tooManyRequests('Too many signups from this address; try again later', WINDOW_MINUTES * 60);
+  }
+  const signup = await checkSignup(db, app, input);
+  // Hashed whether or not the address is known, so the answer takes as long either way.
+  const pendingPasswordHash = signup.password === null ? undefined : await hashPassword(signup.password);
+  const created = await createSignup(db, app, signup, pendingPasswordHash, clientIp);
+
+  const delivery = await notifier.send({
+    appId: app.id,
+    to: signup.email,
+    kind: created.existing ? 'signup-existing' : 'signup',
+    locale: created.existing?.locale ?? DEFAULT_LOCALE,
+    link: `${config.urls.ui}/auth/set-password/${created.token}`,
+    workspace: signup.name || undefined,
+  });
+  if (!delivery.delivered) {
+    log.error({ appId: app.id, reason: delivery.reason }, 'signup mail not delivered; signup taken back');
+    await undoSignup(db, created);
+    throw foyerError('SERVICE_UNAVAILABLE', 'The signup e-mail could not be sent; try again later');
+  }
+  return getTenant(db, app.id, created.tenantId);
+}

@@ -1,0 +1,454 @@
+// Self-signup through createTenantAnonymous: what a visitor creates, what the server refuses (and
+// then writes nothing), that a known e-mail gets the same answer without its identity changing, and
+// the per-address limit.
+import { randomUUID } from 'node:crypto';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
+import type { Database } from '../../../server/db/client.ts';
+import type { AppSettings } from '../../../server/apps/settings.ts';
+import { apps, auditEvents, outbox, plans, tenants, tenantUsers, users, userTokens } from '../../../server/db/schema.ts';
+import { findLiveToken } from '../../../server/auth/tokens/service.ts';
+import { verifyPassword } from '../../../server/auth/passwords.ts';
+import { SIGNUPS_PER_WINDOW } from '../../../server/graphql/signup/throttle.ts';
+import { passwordProblemTexts } from '../../../src/policy/password-policy.ts';
+import { bearer, errorCodes, postGraphQL, type GraphQLAnswer } from '../support/graphql.ts';
+import { mintAccessToken } from '../support/tokens.ts';
+
+const SIGNUP = `mutation CreateTenantAnonymous($tenant: CreateTenantInput!) {
+  createTenantAnonymous(tenant: $tenant) {
+    id name locale logo plan mfa createdAt onboarded trial
+    paymentStatus { shouldSelectPlan shouldSetupPayments paymentsEnabled provider }
+  }
+}`;
+
+const STRONG_PASSWORD = 'Correct-horse-42';
+
+const CUSTOM_FIELDS: AppSettings['customSignupFields'] = [
+  { label: 'orgNumber', type: 'regex', userLabel: 'Organisation number', regex: '\\d{6}-\\d{4}' },
+  { label: 'employees', type: 'integer', userLabel: 'Employees' },
+  { label: 'phone', type: 'phone', userLabel: 'Phone' },
+  { label: 'billingEmail', type: 'email', userLabel: 'Billing e-mail' },
+  { label: 'newsletter', type: 'boolean', userLabel: 'Send me news' },
+];
+
+let foyer: TestFoyer;
+let originalSettings: AppSettings;
+
+type Owner = { email: string; firstName?: string; lastName?: string; password?: string; customParams?: { label: string; value: string }[] };
+type SignupInput = { owner: Owner; name?: string; logo?: string | null; plan?: string; priceOffer?: Record<string, string> };
+
+type SignedUpTenant = Record<string, unknown> & { id: string };
+
+const uniqueEmail = () => `signup-${randomUUID()}@example.com`;
+
+function signup(tenant: SignupInput, headers: Record<string, string> = {}, target: TestFoyer = foyer) {
+  return postGraphQL<{ createTenantAnonymous: SignedUpTenant }>(
+    target.urls.api,
+    { query: SIGNUP, variables: { tenant }, operationName: 'CreateTenantAnonymous' },
+    { 'x-app-id': target.demo.appId, ...headers },
+  );
+}
+
+type FieldErrorAnswer = { errors?: { extensions?: { code?: string; fields?: Record<string, string | string[]> } }[] };
+const fieldsOf = (answer: GraphQLAnswer) => (answer.body as FieldErrorAnswer).errors?.[0]?.extensions?.fields;
+
+async function setSettings(change: Partial<AppSettings>) {
+  await foyer.db
+    .update(apps)
+    .set({ settings: { ...originalSettings, ...change } })
+    .where(eq(apps.id, foyer.demo.appId));
+}
+
+/** Rows of every table a signup writes to, so a refusal can be shown to write nothing. */
+async function rowCounts(db: Database) {
+  const total = async (table: typeof users | typeof tenants | typeof tenantUsers | typeof userTokens | typeof outbox) =>
+    (await db.select({ n: count() }).from(table))[0]!.n;
+  return {
+    users: await total(users),
+    tenants: await total(tenants),
+    tenantUsers: await total(tenantUsers),
+    userTokens: await total(userTokens),
+    outbox: await total(outbox),
+  };
+}
+
+async function latestMailTo(db: Database, recipient: string) {
+  const [mail] = await db.select().from(outbox).where(eq(outbox.recipient, recipient)).orderBy(desc(outbox.createdAt)).limit(1);
+  return mail;
+}
+
+function linkTokenOf(text: string, uiUrl: string): string {
+  const match = new RegExp(`${uiUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/auth/set-password/([A-Za-z0-9_-]+)`).exec(text);
+  if (!match) throw new Error(`no set-password link in: ${text}`);
+  return match[1]!;
+}
+
+async function membershipOf(tenantId: string) {
+  const [row] = await foyer.db
+    .select({ membership: tenantUsers, user: users })
+    .from(tenantUsers)
+    .innerJoin(users, eq(users.id, tenantUsers.userId))
+    .where(eq(tenantUsers.tenantId, tenantId));
+  return row!;
+}
+
+beforeAll(async () => {
+  foyer = await startFoyer();
+  const [app] = await foyer.db.select().from(apps).where(eq(apps.id, foyer.demo.appId));
+  originalSettings = { ...app!.settings, customSignupFields: CUSTOM_FIELDS };
+  await setSettings({});
+});
+afterAll(() => foyer?.close());
+
+// Every test signs up from the same loopback address; each starts with that address's allowance.
+beforeEach(async () => {
+  await foyer.db.delete(auditEvents).where(eq(auditEvents.type, 'tenant.signup'));
+  await setSettings({});
+});
+
+describe('a new e-mail', () => {
+  it('creates the user, a workspace on the chosen plan, a disabled OWNER membership, a signup token and the mail', async () => {
+    const email = uniqueEmail();
+    const answer = await signup({
+      owner: {
+        email: `  ${email.toUpperCase()} `,
+        firstName: ' Ada ',
+        lastName: 'Lovelace',
+        password: STRONG_PASSWORD,
+        customParams: [
+          { label: 'orgNumber', value: '556677-8899' },
+          { label: 'employees', value: '12' },
+          { label: 'phone', value: '+46 70 123 45 67' },
+          { label: 'newsletter', value: 'true' },
+        ],
+      },
+      name: '',
+      plan: 'ESSENTIAL',
+      priceOffer: { currency: 'USD', recurrenceInterval: 'month' },
+    });
+    expect(answer.body.errors).toBeUndefined();
+    expect(answer.status).toBe(200);
+    const created = answer.body.data!.createTenantAnonymous;
+    expect(created).toEqual({
+      id: expect.any(String),
+      name: '',
+      locale: 'en',
+      logo: null,
+      plan: 'ESSENTIAL',
+      mfa: false,
+      createdAt: expect.any(String),
+      onboarded: false,
+      trial: false,
+      paymentStatus: { shouldSelectPlan: false, shouldSetupPayments: false, paymentsEnabled: false, provider: 'STRIPE' },
+    });
+
+    const [tenant] = await foyer.db.select().from(tenants).where(eq(tenants.id, created.id));
+    expect(tenant).toMatchObject({ appId: foyer.demo.appId, plan: 'ESSENTIAL', onboarded: false });
+
+    const { membership, user } = await membershipOf(created.id);
+    expect(membership).toMatchObject({ role: 'OWNER', enabled: false, onboarded: false });
+    expect(user).toMatchObject({
+      appId: foyer.demo.appId,
+      email: email.toUpperCase(),
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      passwordHash: null,
+      onboarded: false,
+      customParams: { orgNumber: '556677-8899', employees: '12', phone: '+46 70 123 45 67', newsletter: 'true' },
+    });
+
+    const mail = await latestMailTo(foyer.db, email.toUpperCase());
+    expect(mail?.kind).toBe('signup');
+    const token = await findLiveToken(foyer.db, linkTokenOf(mail!.text, foyer.urls.ui), ['signup']);
+    expect(token).toMatchObject({ userId: user.id, tenantUserId: membership.id, purpose: 'signup' });
+    expect(await verifyPassword(token!.pendingPasswordHash!, STRONG_PASSWORD)).toBe(true);
+  });
+
+  it('cannot use the workspace before the link is used: a token for the membership is refused', async () => {
+    const created = (await signup({ owner: { email: uniqueEmail() } })).body.data!.createTenantAnonymous;
+    const { membership, user } = await membershipOf(created.id);
+    const token = await mintAccessToken(
+      foyer.db,
+      { tenantUserId: membership.id, tenantId: created.id, appId: foyer.demo.appId, role: 'OWNER', email: user.email, plan: null },
+      { issuer: foyer.urls.auth },
+    );
+    const answer = await postGraphQL(foyer.urls.api, { query: '{ getTenant { id } }' }, bearer(token));
+    expect(answer.status).toBe(401);
+  });
+
+  it('without a plan, the workspace should select one (the app has plans), and no pending password without one', async () => {
+    const email = uniqueEmail();
+    const answer = await signup({ owner: { email }, name: '  Initech  ' });
+    const created = answer.body.data!.createTenantAnonymous;
+    expect(created).toMatchObject({ name: 'Initech', plan: null, paymentStatus: { shouldSelectPlan: true } });
+    const mail = await latestMailTo(foyer.db, email);
+    const token = await findLiveToken(foyer.db, linkTokenOf(mail!.text, foyer.urls.ui), ['signup']);
+    expect(token?.pendingPasswordHash).toBeNull();
+  });
+
+  it('an app without plans: nothing to select', async () => {
+    const planRows = await foyer.db.select().from(plans).where(eq(plans.appId, foyer.demo.appId));
+    // Park the plans under another app for this test, then bring them back.
+    const parked = randomUUID();
+    await foyer.db.insert(apps).values({
+      id: parked,
+      name: 'Parking',
+      settings: {},
+      redirectUris: [],
+      defaultCallbackUri: 'https://parking.example.com/',
+      postLogoutRedirectUris: [],
+    });
+    await foyer.db.update(plans).set({ appId: parked }).where(eq(plans.appId, foyer.demo.appId));
+    try {
+      const answer = await signup({ owner: { email: uniqueEmail() } });
+      expect(answer.body.data?.createTenantAnonymous.paymentStatus).toMatchObject({ shouldSelectPlan: false });
+    } finally {
+      await foyer.db.update(plans).set({ appId: foyer.demo.appId }).where(eq(plans.appId, parked));
+      await foyer.db.delete(apps).where(eq(apps.id, parked));
+    }
+    expect(await foyer.db.select().from(plans).where(eq(plans.appId, foyer.demo.appId))).toHaveLength(planRows.length);
+  });
+});
+
+describe('refusals write nothing', () => {
+  async function expectRefused(tenant: SignupInput, status: number, code: string) {
+    const before = await rowCounts(foyer.db);
+    const answer = await signup(tenant);
+    expect(answer.status).toBe(status);
+    expect(answer.body.data ?? null).toBeNull();
+    expect(errorCodes(answer)).toEqual([code]);
+    expect(await rowCounts(foyer.db)).toEqual(before);
+    return answer;
+  }
+
+  it('self-signup off: 403 SELF_SIGNUP_DISABLED', async () => {
+    await setSettings({ tenantSelfSignup: false });
+    await expectRefused({ owner: { email: uniqueEmail(), password: STRONG_PASSWORD } }, 403, 'SELF_SIGNUP_DISABLED');
+  });
+
+  it('a plan key the app does not have: 400 with fields.plan', async () => {
+    const answer = await expectRefused({ owner: { email: uniqueEmail() }, plan: 'PLATINUM' }, 400, 'BAD_USER_INPUT');
+    expect(fieldsOf(answer)).toEqual({ plan: expect.any(String) });
+  });
+
+  it("another app's plan key: 400", async () => {
+    const otherApp = randomUUID();
+    await foyer.db.insert(apps).values({
+      id: otherApp,
+      name: 'Other',
+      settings: {},
+      redirectUris: [],
+      defaultCallbackUri: 'https://other.example.com/',
+      postLogoutRedirectUris: [],
+    });
+    await foyer.db.insert(plans).values({ id: randomUUID(), appId: otherApp, key: 'ENTERPRISE', name: 'Enterprise' });
+    const answer = await expectRefused({ owner: { email: uniqueEmail() }, plan: 'ENTERPRISE' }, 400, 'BAD_USER_INPUT');
+    expect(fieldsOf(answer)).toEqual({ plan: expect.any(String) });
+  });
+
+  it.each([
+    ['a currency the plan has no price in', { currency: 'JPY', recurrenceInterval: 'month' }],
+    ['an interval the plan has no price for', { currency: 'USD', recurrenceInterval: 'week' }],
+  ])('%s: 400 with fields.priceOffer', async (_label, priceOffer) => {
+    const answer = await expectRefused({ owner: { email: uniqueEmail() }, plan: 'ESSENTIAL', priceOffer }, 400, 'BAD_USER_INPUT');
+    expect(fieldsOf(answer)).toEqual({ priceOffer: expect.any(String) });
+  });
+
+  it('a price offer without a plan: 400', async () => {
+    const answer = await expectRefused(
+      { owner: { email: uniqueEmail() }, priceOffer: { currency: 'USD', recurrenceInterval: 'month' } },
+      400,
+      'BAD_USER_INPUT',
+    );
+    expect(fieldsOf(answer)).toEqual({ priceOffer: expect.any(String) });
+  });
+
+  it('a price offer with only a currency is not a price offer: 400', async () => {
+    await expectRefused({ owner: { email: uniqueEmail() }, plan: 'ESSENTIAL', priceOffer: { currency: 'USD' } }, 400, 'BAD_USER_INPUT');
+  });
+
+  it.each([
+    ['orgNumber', '5566778899', 'regex'],
+    ['orgNumber', '556677-8899 and more', 'regex (whole value)'],
+    ['employees', '12.5', 'integer'],
+    ['phone', '070-123 45 67', 'phone without country code'],
+    ['billingEmail', 'billing at example.com', 'email'],
+    ['newsletter', 'yes', 'boolean'],
+  ])('custom field %s = %j (%s): 400 with fields[label]', async (label, value) => {
+    const answer = await expectRefused({ owner: { email: uniqueEmail(), customParams: [{ label, value }] } }, 400, 'BAD_USER_INPUT');
+    expect(fieldsOf(answer)).toEqual({ [label]: expect.any(String) });
+  });
+
+  it('a required custom field left out: 400 with fields[label]', async () => {
+    await setSettings({ customSignupFields: [{ label: 'orgNumber', type: 'text', userLabel: 'Org', required: true }] });
+    const answer = await expectRefused({ owner: { email: uniqueEmail() } }, 400, 'BAD_USER_INPUT');
+    expect(fieldsOf(answer)).toEqual({ orgNumber: 'This field is required' });
+  });
+
+  it('a value for a field the form does not have: 400', async () => {
+    const answer = await expectRefused(
+      { owner: { email: uniqueEmail(), customParams: [{ label: '__proto__', value: 'x' }] } },
+      400,
+      'BAD_USER_INPUT',
+    );
+    expect(fieldsOf(answer)).toEqual({ customParams: expect.any(String) });
+  });
+
+  it('a weak password: 400 with the policy’s texts in fields.password', async () => {
+    const answer = await expectRefused({ owner: { email: uniqueEmail(), password: 'short' } }, 400, 'BAD_USER_INPUT');
+    expect(fieldsOf(answer)).toEqual({
+      password: [
+        passwordProblemTexts['password.policy.minLength'],
+        passwordProblemTexts['password.policy.uppercase'],
+        passwordProblemTexts['password.policy.digit'],
+        passwordProblemTexts['password.policy.special'],
+      ],
+    });
+  });
+
+  it("a password not matching the app's complexity regex: 'The password must be hard to guess!'", async () => {
+    await setSettings({ passwordPolicy: { complexityRegex: '.{20,}' } });
+    const answer = await expectRefused({ owner: { email: uniqueEmail(), password: STRONG_PASSWORD } }, 400, 'BAD_USER_INPUT');
+    expect(fieldsOf(answer)).toEqual({ password: ['The password must be hard to guess!'] });
+  });
+
+  it('an empty password, even with the checks off', async () => {
+    await setSettings({ passwordPolicy: { enabled: false } });
+    const answer = await expectRefused({ owner: { email: uniqueEmail(), password: '' } }, 400, 'BAD_USER_INPUT');
+    expect(fieldsOf(answer)).toEqual({ password: ['Password field can not be empty.'] });
+  });
+
+  it('every problem at once, each under its field', async () => {
+    const answer = await expectRefused(
+      {
+        owner: { email: 'not an address', firstName: 'x'.repeat(101), password: 'short', customParams: [{ label: 'employees', value: 'many' }] },
+        name: 'y'.repeat(101),
+        logo: 'javascript:alert(1)',
+        plan: 'PLATINUM',
+      },
+      400,
+      'BAD_USER_INPUT',
+    );
+    expect(Object.keys(fieldsOf(answer) ?? {}).sort()).toEqual(['email', 'employees', 'firstName', 'logo', 'name', 'password', 'plan']);
+  });
+
+  it('a mail that cannot be sent takes the signup back: 503, nothing kept', async () => {
+    const before = await rowCounts(foyer.db);
+    await foyer.db.execute(sql`ALTER TABLE outbox RENAME TO outbox_away`);
+    try {
+      const answer = await signup({ owner: { email: uniqueEmail(), password: STRONG_PASSWORD } });
+      expect(answer.status).toBe(503);
+      expect(errorCodes(answer)).toEqual(['SERVICE_UNAVAILABLE']);
+    } finally {
+      await foyer.db.execute(sql`ALTER TABLE outbox_away RENAME TO outbox`);
+    }
+    expect(await rowCounts(foyer.db)).toEqual(before);
+  });
+});
+
+describe('an e-mail that already has an identity', () => {
+  const KNOWN = 'owner@demo.foyer.test';
+
+  it('gets the same answer, a disabled OWNER membership in a new workspace, and the signup-existing mail; the identity is untouched', async () => {
+    const [before] = await foyer.db.select().from(users).where(eq(users.email, KNOWN));
+    const fresh = await signup({ owner: { email: uniqueEmail(), password: STRONG_PASSWORD }, plan: 'TEAM' });
+    const known = await signup({
+      owner: { email: ' Owner@Demo.Foyer.test ', firstName: 'Mallory', lastName: 'X', password: STRONG_PASSWORD, customParams: [{ label: 'employees', value: '3' }] },
+      plan: 'TEAM',
+    });
+    expect(known.status).toBe(fresh.status);
+    const shape = (answer: typeof fresh) => ({ ...answer.body.data!.createTenantAnonymous, id: 'id', createdAt: 'at' });
+    expect(shape(known)).toEqual(shape(fresh));
+    expect(Object.keys(known.body)).toEqual(Object.keys(fresh.body));
+
+    const [after] = await foyer.db.select().from(users).where(eq(users.email, KNOWN));
+    expect(after).toEqual(before);
+    expect(await verifyPassword(after!.passwordHash!, 'Foyer-demo-2026!')).toBe(true);
+
+    const { membership } = await membershipOf(known.body.data!.createTenantAnonymous.id);
+    expect(membership).toMatchObject({ userId: before!.id, role: 'OWNER', enabled: false, onboarded: false });
+
+    const mail = await latestMailTo(foyer.db, ' Owner@Demo.Foyer.test '.trim());
+    expect(mail?.kind).toBe('signup-existing');
+    const token = await findLiveToken(foyer.db, linkTokenOf(mail!.text, foyer.urls.ui), ['signup']);
+    expect(token).toMatchObject({ userId: before!.id, tenantUserId: membership.id, pendingPasswordHash: null });
+  });
+});
+
+describe('the per-address limit', () => {
+  it(`allows ${SIGNUPS_PER_WINDOW} signups an hour from one address, then 429 TOO_MANY_REQUESTS; X-Forwarded-For from an untrusted peer changes nothing`, async () => {
+    for (let index = 0; index < SIGNUPS_PER_WINDOW; index++) {
+      const answer = await signup({ owner: { email: uniqueEmail() } }, { 'x-forwarded-for': `203.0.113.${index}` });
+      expect(answer.status).toBe(200);
+    }
+    const before = await rowCounts(foyer.db);
+    const limited = await signup({ owner: { email: uniqueEmail() } }, { 'x-forwarded-for': '198.51.100.7' });
+    expect(limited.status).toBe(429);
+    expect(errorCodes(limited)).toEqual(['TOO_MANY_REQUESTS']);
+    expect(limited.body.errors?.[0]?.extensions).toEqual({ code: 'TOO_MANY_REQUESTS', response: { statusCode: 429 } });
+    expect(limited.headers.get('retry-after')).toBe('3600');
+    expect(await rowCounts(foyer.db)).toEqual(before);
+  });
+
+  it('counts refused signups not at all', async () => {
+    for (let index = 0; index < SIGNUPS_PER_WINDOW + 2; index++) {
+      expect((await signup({ owner: { email: 'not an address' } })).status).toBe(400);
+    }
+    expect((await signup({ owner: { email: uniqueEmail() } })).status).toBe(200);
+  });
+});
+
+describe('behind a trusted proxy', () => {
+  let proxied: TestFoyer;
+  beforeAll(async () => {
+    proxied = await startFoyer({ trustProxy: ['127.0.0.1'] });
+  });
+  afterAll(() => proxied?.close());
+
+  it("limits each client address the proxy names, not the proxy's", async () => {
+    for (let index = 0; index < SIGNUPS_PER_WINDOW; index++) {
+      expect((await signup({ owner: { email: uniqueEmail() } }, { 'x-forwarded-for': '203.0.113.9' }, proxied)).status).toBe(200);
+    }
+    expect((await signup({ owner: { email: uniqueEmail() } }, { 'x-forwarded-for': '203.0.113.9' }, proxied)).status).toBe(429);
+    expect((await signup({ owner: { email: uniqueEmail() } }, { 'x-forwarded-for': '203.0.113.10' }, proxied)).status).toBe(200);
+    const [recorded] = await proxied.db
+      .select({ n: count() })
+      .from(auditEvents)
+      .where(and(eq(auditEvents.type, 'tenant.signup'), eq(auditEvents.ip, '203.0.113.9')));
+    expect(recorded?.n).toBe(SIGNUPS_PER_WINDOW);
+  });
+});
+
+describe('what the signup form reads', () => {
+  it('getTenantUserCustomParamsConfigAnonymous answers the fields, regex empty when none', async () => {
+    const answer = await postGraphQL(
+      foyer.urls.api,
+      { query: '{ getTenantUserCustomParamsConfigAnonymous { params { label type userLabel regex } } }' },
+      { 'x-app-id': foyer.demo.appId },
+    );
+    expect(answer.body.data?.getTenantUserCustomParamsConfigAnonymous).toEqual({
+      params: [
+        { label: 'orgNumber', type: 'regex', userLabel: 'Organisation number', regex: '\\d{6}-\\d{4}' },
+        { label: 'employees', type: 'integer', userLabel: 'Employees', regex: '' },
+        { label: 'phone', type: 'phone', userLabel: 'Phone', regex: '' },
+        { label: 'billingEmail', type: 'email', userLabel: 'Billing e-mail', regex: '' },
+        { label: 'newsletter', type: 'boolean', userLabel: 'Send me news', regex: '' },
+      ],
+    });
+  });
+
+  it('getAppAnonymous answers the password policy: on by default, then as configured', async () => {
+    const query = { query: '{ getAppAnonymous { passwordValidation passwordComplexityRegex } }' };
+    const headers = { 'x-app-id': foyer.demo.appId };
+    expect((await postGraphQL(foyer.urls.api, query, headers)).body.data?.getAppAnonymous).toEqual({
+      passwordValidation: true,
+      passwordComplexityRegex: null,
+    });
+    await setSettings({ passwordPolicy: { enabled: false, complexityRegex: '.{12,}' } });
+    expect((await postGraphQL(foyer.urls.api, query, headers)).body.data?.getAppAnonymous).toEqual({
+      passwordValidation: false,
+      passwordComplexityRegex: '.{12,}',
+    });
+  });
+});
