@@ -18,6 +18,12 @@ export interface ServerConfig {
   trustProxy: string[];
   /** Where the hosted UI's built files live. */
   uiDist: string;
+  /** SMTP server for outgoing mail (smtp://user:pass@host:port, smtps://...); without it mail goes to the outbox. */
+  smtpUrl?: string;
+  /** The From address of every mail. */
+  mailFrom: string;
+  /** How long a password reset link works (FOYER_RESET_TOKEN_TTL, seconds). */
+  resetTokenTtlSeconds: number;
 }
 
 export const DEFAULT_SECRET = 'foyer-development-secret-change-me';
@@ -50,11 +56,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: env.LOG_LEVEL ?? (mode === 'production' ? 'info' : 'warn'),
     trustProxy: (env.FOYER_TRUST_PROXY ?? '').split(',').map((entry) => entry.trim()).filter(Boolean),
     uiDist: path.resolve(env.FOYER_UI_DIST ?? 'dist/ui'),
+    smtpUrl: smtpUrl(env.SMTP_URL),
+    mailFrom: env.FOYER_MAIL_FROM || 'Foyer <no-reply@localhost>',
+    resetTokenTtlSeconds: positiveSeconds('FOYER_RESET_TOKEN_TTL', env.FOYER_RESET_TOKEN_TTL, 60 * 60),
   };
   if (config.env === 'production' && (config.secret === DEFAULT_SECRET || config.secret.length < 32)) {
     throw new Error('FOYER_ENV=production needs FOYER_SECRET set to a random value of at least 32 characters');
   }
   return config;
+}
+
+function smtpUrl(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  const protocol = URL.canParse(value) ? new URL(value).protocol : '';
+  if (protocol !== 'smtp:' && protocol !== 'smtps:') throw new Error('Invalid SMTP_URL: use smtp://host:port or smtps://host:port');
+  return value;
+}
+
+function positiveSeconds(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0) throw new Error(`Invalid ${name}: ${value} (a whole number of seconds)`);
+  return parsed;
 }
 
 function trimSlash(url: string): string {

@@ -7,7 +7,13 @@ export type AuditType =
   | 'login.failure'
   | 'token.issued'
   | 'token.refresh_reuse'
-  | 'logout';
+  | 'logout'
+  /** A password reset link was asked for (known and unknown e-mails alike; counted by the limits). */
+  | 'password.reset_requested'
+  /** A magic link was asked for (known and unknown e-mails alike; counted by the limits). */
+  | 'magic_link.requested'
+  /** A workspace was created by self-signup (counted per address by the signup limit). */
+  | 'tenant.signup';
 
 export interface AuditEvent {
   type: AuditType;

@@ -1,5 +1,5 @@
 // The auth service (auth origin): oidc-provider with its interaction UI and shorthands, and the
-// session endpoints the hosted login screens call with the login session cookie.
+// session, password and magic-link endpoints the hosted login screens call with the login session cookie.
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
@@ -9,6 +9,9 @@ import { purgeExpiredPayloads } from '../oidc/adapter.ts';
 import { oidcPlugin } from '../oidc/plugin.ts';
 import { sessionRoutes } from './session/routes.ts';
 import { LoginSessions } from './session/service.ts';
+import { DeferredWork } from './deferred.ts';
+import { passwordRoutes } from './password/routes.ts';
+import { magicLinkRoutes } from './magic-link/routes.ts';
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -19,7 +22,7 @@ export async function authServicePlugin(app: FastifyInstance, context: FoyerCont
   await app.register(cors, {
     origin: context.config.urls.ui,
     credentials: true,
-    methods: ['GET', 'POST'],
+    methods: ['GET', 'POST', 'PUT'],
     allowedHeaders: ['content-type', 'x-app-id'],
   });
 
@@ -28,6 +31,9 @@ export async function authServicePlugin(app: FastifyInstance, context: FoyerCont
   const sessions = new LoginSessions(context);
   await app.register(oidcPlugin, { context, provider, sessions });
   await app.register(sessionRoutes, { context, provider, sessions });
+  const deferred = new DeferredWork(app.log);
+  await app.register(passwordRoutes, { context, sessions, deferred });
+  await app.register(magicLinkRoutes, { context, sessions, deferred });
 
   const purge = setInterval(() => {
     Promise.all([purgeExpiredPayloads(context.db), sessions.purgeExpired()]).catch((error: unknown) =>
@@ -35,5 +41,9 @@ export async function authServicePlugin(app: FastifyInstance, context: FoyerCont
     );
   }, PURGE_INTERVAL_MS);
   purge.unref();
-  app.addHook('onClose', async () => clearInterval(purge));
+  app.addHook('onClose', async () => {
+    clearInterval(purge);
+    // Mail still queued goes out before the database closes.
+    await deferred.drained();
+  });
 }

@@ -69,8 +69,14 @@ export async function interactionRoutes(app: FastifyInstance, { context, provide
     const session = await sessions.read(request);
     if (session && session.appId === appId) await sessions.update(session, { interactionUid: interaction.uid });
     else await sessions.start(reply, { appId, interactionUid: interaction.uid }, session);
-    const screen = interaction.params.signup === 'true' ? 'signup' : 'login';
-    return reply.redirect(`${config.urls.ui}/auth/${screen}`, 303);
+    if (interaction.params.signup === 'true') return reply.redirect(`${config.urls.ui}/auth/signup`, 303);
+    // Signed in to this app already (a password just set, a magic link, a signup link): only the
+    // workspace is missing — unless the app asked for the credentials again.
+    const freshLoginDemanded = String(interaction.params.prompt ?? '').split(' ').includes('login') || interaction.params.max_age !== undefined;
+    if (isAuthenticated(session) && session.appId === appId && !freshLoginDemanded) {
+      return reply.redirect(`${config.urls.ui}/auth/choose-user`, 303);
+    }
+    return reply.redirect(`${config.urls.ui}/auth/login`, 303);
   });
 
   app.get<{ Params: { uid: string; tenantUserId: string } }>(

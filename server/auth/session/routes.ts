@@ -1,17 +1,15 @@
 // Session endpoints on the auth origin (SERVER-CONTRACT "Auth service", ORIGINAL-CONTRACT 2.3):
 // the hosted login screens call them with the login session cookie.
-import { sql, and, eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { FoyerContext } from '../../context.ts';
-import { users } from '../../db/schema.ts';
 import { HttpError, unauthorized } from '../../http/errors.ts';
 import { recordAudit } from '../../audit/service.ts';
-import { requireApp, type App } from '../app-lookup.ts';
 import { findEnabledMembership, fullNameOf, listEnabledMemberships } from '../memberships.ts';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from '../passwords.ts';
 import { interactionPath } from '../../oidc/provider.ts';
-import { isAuthenticated, LOGIN_SESSION_TTL_SECONDS, type LoginSession, type LoginSessions } from './service.ts';
+import { isAuthenticated, type LoginSessions } from './service.ts';
+import { findUserByEmail, normalizeUsername, resolveApp, signIn } from './sign-in.ts';
 import { isLoginThrottled } from './throttle.ts';
 
 export interface SessionRoutesOptions {
@@ -42,39 +40,16 @@ const chooseSchema = {
   },
 } as const;
 
-const normalizeUsername = (value: string) => value.trim().toLowerCase();
-
 export async function sessionRoutes(app: FastifyInstance, { context, provider, sessions }: SessionRoutesOptions) {
   const { db, config } = context;
-
-  /**
-   * The app being signed in to: the pending authorization's app, else the x-app-id header (a login
-   * screen opened without an authorization request), else the session's app.
-   */
-  async function resolveApp(request: FastifyRequest, session: LoginSession | undefined): Promise<App> {
-    if (session?.interactionUid) return requireApp(db, session.appId);
-    const header = request.headers['x-app-id'];
-    if (typeof header === 'string' && header !== '') return requireApp(db, header);
-    if (session) return requireApp(db, session.appId);
-    throw new HttpError(400, 'APP_REQUIRED', 'Start signing in from the app, or name the app in the x-app-id header');
-  }
-
-  async function findUser(appId: string, name: string) {
-    const [user] = await db
-      .select()
-      .from(users)
-      .where(and(eq(users.appId, appId), sql`lower(${users.email}) = ${name}`))
-      .limit(1);
-    return user;
-  }
 
   app.post<{ Body: { username: string } }>(
     '/auth/credentialsConfig',
     { schema: credentialsConfigSchema },
     async (request) => {
       const session = await sessions.read(request);
-      const target = await resolveApp(request, session);
-      const user = await findUser(target.id, normalizeUsername(request.body.username));
+      const target = await resolveApp(db, request, session);
+      const user = await findUserByEmail(db, target.id, normalizeUsername(request.body.username));
       // Unknown e-mails get the answer of a user with a password, so the answer reveals no account.
       return { hasPassword: user ? user.passwordHash !== null : true, hasPasskeys: false, federationConnections: [] };
     },
@@ -85,14 +60,14 @@ export async function sessionRoutes(app: FastifyInstance, { context, provider, s
     { schema: authenticateSchema },
     async (request, reply) => {
       const session = await sessions.read(request);
-      const target = await resolveApp(request, session);
+      const target = await resolveApp(db, request, session);
       const name = normalizeUsername(request.body.username);
       const attempt = { appId: target.id, ip: request.ip, username: name };
       if (await isLoginThrottled(db, attempt)) {
         throw new HttpError(429, 'TOO_MANY_REQUESTS', 'Too many failed sign-in attempts; try again later');
       }
 
-      const user = await findUser(target.id, name);
+      const user = await findUserByEmail(db, target.id, name);
       // Unknown users cost the same hash verification, so timing reveals no account either.
       const valid = await verifyPassword(user?.passwordHash ?? DUMMY_PASSWORD_HASH, request.body.password);
       if (!user || !user.passwordHash || !valid) {
@@ -100,27 +75,8 @@ export async function sessionRoutes(app: FastifyInstance, { context, provider, s
         throw new HttpError(401, 'WRONG_CREDENTIALS', 'Wrong credentials');
       }
 
-      const memberships = await listEnabledMemberships(db, user.id, target.id);
-      // Two-factor setup arrives with its own issue; until then such a sign-in cannot reach a workspace.
-      const mfaState =
-        target.settings.mfaEnabled && memberships.some((membership) => membership.tenant.mfa) ? 'SETUP' : 'DISABLED';
-      await sessions.start(
-        reply,
-        {
-          appId: target.id,
-          userId: user.id,
-          authenticated: mfaState === 'DISABLED',
-          interactionUid: session?.appId === target.id ? session.interactionUid : null,
-        },
-        session,
-      );
-      await recordAudit(db, { type: 'login.success', appId: target.id, userId: user.id, ip: request.ip, detail: { username: name } });
-      return {
-        session: true,
-        expiresIn: LOGIN_SESSION_TTL_SECONDS,
-        mfaState,
-        ...(memberships.length === 1 ? { tenantUserId: memberships[0]!.id } : {}),
-      };
+      const { answer } = await signIn(context, sessions, reply, { app: target, user, previous: session, ip: request.ip, method: 'password' });
+      return answer;
     },
   );
 
@@ -161,9 +117,10 @@ export async function sessionRoutes(app: FastifyInstance, { context, provider, s
         // Finished under the interaction's path, where oidc-provider's interaction cookie is sent.
         return reply.redirect(`${interactionPath(uid)}/finish/${encodeURIComponent(membership.id)}`, 303);
       }
-      // A code is only useful to the client holding the PKCE verifier, so the server cannot start an
-      // authorization on its behalf: the app has to start signing in again.
-      return reply.redirect(`${config.urls.ui}/auth/login?error=no_authorization_request`, 303);
+      // A code is only useful to the client holding the PKCE verifier, so the server cannot finish an
+      // authorization on the app's behalf: the app's start page begins a new one, which finds this
+      // session signed in and goes straight to the workspace picker.
+      return reply.redirect(`${config.urls.ui}/`, 303);
     },
   );
 

@@ -16,6 +16,9 @@ export const TOKEN_TTL_SECONDS: Record<TokenPurpose, number> = {
   'magic-link': 15 * 60,
 };
 
+/** How a token may look in a request (issued ones are 43 base64url characters); for route schemas. */
+export const tokenField = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' } as const;
+
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }

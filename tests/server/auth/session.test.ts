@@ -204,7 +204,7 @@ describe('choosing a workspace', () => {
     expect(landing.url.startsWith(`${callbackUri(foyer)}?code=`)).toBe(true);
   });
 
-  it('needs a signed-in session, and sends a session without a pending authorization back to the login', async () => {
+  it('needs a signed-in session, and sends a session without a pending authorization to the app’s start', async () => {
     const anonymous = await fetch(`${auth}/auth/chooseTenantUser/anything`, { redirect: 'manual' });
     expect(anonymous.status).toBe(401);
     expect(await anonymous.json()).toMatchObject({ statusCode: 401, error: 'UNAUTHENTICATED' });
@@ -220,7 +220,7 @@ describe('choosing a workspace', () => {
     const { tenantUserId } = (await answer.json()) as { tenantUserId: string };
     const response = await browser.request(`${auth}/auth/chooseTenantUser/${tenantUserId}`);
     expect(response.status).toBe(303);
-    expect(response.headers.get('location')).toBe(`${foyer.urls.ui}/auth/login?error=no_authorization_request`);
+    expect(response.headers.get('location')).toBe(`${foyer.urls.ui}/`);
   });
 
   it('keeps a sign-in that still needs two-factor setup away from the workspaces', async () => {

@@ -6,7 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { apps, auditEvents, tenantUsers } from '../../../server/db/schema.ts';
 import { Browser } from './browser.ts';
-import { authorizationRequest, callbackUri, relyingParty, signIn, verifier } from './sign-in.ts';
+import { authorizationRequest, callbackUri, relyingParty, signIn, verifier, workspaces } from './sign-in.ts';
 
 let foyer: TestFoyer;
 
@@ -169,10 +169,12 @@ describe('authorization code flow through /token', () => {
     await foyer.db.update(tenantUsers).set({ role: 'OWNER', enabled: false }).where(eq(tenantUsers.id, tenantUserId));
     try {
       await expect(client.refreshTokenGrant(rp, demoted.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
-      // The browser's single sign-on names the disabled membership: it has to sign in again.
+      // The browser's single sign-on names the disabled membership, so it is not used; the login
+      // session is still signed in, so the browser goes to the workspace picker, which leaves it out.
       const again = await authorizationRequest(rp, callbackUri(foyer));
       const landing = await browser.navigate(again.url, (url) => url.origin === foyer.urls.ui);
-      expect(landing.url).toBe(`${foyer.urls.ui}/auth/login`);
+      expect(landing.url).toBe(`${foyer.urls.ui}/auth/choose-user`);
+      expect((await workspaces(foyer, browser)).map((workspace) => workspace.tenant.name)).toEqual(['Globex']);
     } finally {
       await foyer.db.update(tenantUsers).set({ enabled: true }).where(eq(tenantUsers.id, tenantUserId));
     }

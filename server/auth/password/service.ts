@@ -1,0 +1,99 @@
+// What a reset, signup or invitation link does to an identity: send it, tell what it is for, and use
+// it — once — to set or confirm the password and prove the e-mail.
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { FoyerContext } from '../../context.ts';
+import type { Database } from '../../db/client.ts';
+import { loginSessions, tenantUsers, userTokens, users } from '../../db/schema.ts';
+import { HttpError } from '../../http/errors.ts';
+import type { App } from '../app-lookup.ts';
+import { hashPassword } from '../passwords.ts';
+import { findUserByEmail, type User } from '../session/sign-in.ts';
+import { consumeToken, findLiveToken, issueToken, type UserToken } from '../tokens/service.ts';
+
+/** The purposes of links that end on the set-password screen. */
+export const PASSWORD_LINK_PURPOSES: ('reset' | 'signup' | 'invite')[] = ['reset', 'signup', 'invite'];
+
+export type PasswordLinkToken = UserToken & { purpose: 'reset' | 'signup' | 'invite' };
+
+export const linkExpired = () => new HttpError(400, 'LINK_EXPIRED', 'The link has expired or was already used');
+
+export function setPasswordLink(context: FoyerContext, token: string): string {
+  return `${context.config.urls.ui}/auth/set-password/${token}`;
+}
+
+/** A live reset, signup or invitation link and whom it is for. */
+export async function findPasswordLink(db: Database, secret: string): Promise<{ token: PasswordLinkToken; user: User } | undefined> {
+  const token = await findLiveToken(db, secret, PASSWORD_LINK_PURPOSES);
+  if (!token) return undefined;
+  const [user] = await db.select().from(users).where(eq(users.id, token.userId)).limit(1);
+  return user && { token: token as PasswordLinkToken, user };
+}
+
+/**
+ * The link only confirms a password chosen before: one typed on the signup form, or the one an
+ * existing identity already has when it confirms a signup or an invitation. A reset always asks.
+ */
+export function isPasswordChosen(token: PasswordLinkToken, user: User): boolean {
+  if (token.purpose === 'reset') return false;
+  return user.passwordHash !== null || (token.purpose === 'signup' && token.pendingPasswordHash !== null);
+}
+
+/** Runs after POST /auth/password answered: only a known e-mail gets a link. */
+export async function sendResetLink(context: FoyerContext, app: App, email: string): Promise<void> {
+  const user = await findUserByEmail(context.db, app.id, email);
+  if (!user) return;
+  // Issuing retires the user's earlier reset links.
+  const token = await issueToken(context.db, {
+    appId: app.id,
+    userId: user.id,
+    purpose: 'reset',
+    ttlSeconds: context.config.resetTokenTtlSeconds,
+  });
+  // Delivery failures are logged by the mail module; the answer went out long ago.
+  await context.notifier.send({
+    appId: app.id,
+    to: user.email,
+    kind: 'reset',
+    locale: user.locale,
+    link: setPasswordLink(context, token),
+    expiresInSeconds: context.config.resetTokenTtlSeconds,
+  });
+}
+
+/**
+ * Uses the link: consumes the token (only one caller wins), sets `password` — or, for a link that
+ * confirms a chosen password, the signup form's password unless the identity has one — marks the
+ * e-mail confirmed, enables the membership a signup or invitation names, retires the user's other
+ * reset links and, when the password changed, ends the user's other login sessions. All or nothing;
+ * answers false when the token was no longer live.
+ */
+export async function applyPasswordLink(
+  db: Database,
+  secret: string,
+  token: PasswordLinkToken,
+  user: User,
+  password: string | undefined,
+): Promise<boolean> {
+  const newHash = password !== undefined ? await hashPassword(password) : user.passwordHash ? null : token.pendingPasswordHash;
+  return db.transaction(async (tx) => {
+    const consumed = await consumeToken(tx, secret, [token.purpose]);
+    if (!consumed) return false;
+    await tx
+      .update(users)
+      .set({ ...(newHash ? { passwordHash: newHash } : {}), emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` })
+      .where(eq(users.id, user.id));
+    await tx
+      .update(userTokens)
+      .set({ usedAt: new Date() })
+      .where(and(eq(userTokens.userId, user.id), eq(userTokens.purpose, 'reset'), isNull(userTokens.usedAt)));
+    if (consumed.tenantUserId && consumed.purpose !== 'reset') {
+      await tx
+        .update(tenantUsers)
+        .set({ enabled: true })
+        .where(and(eq(tenantUsers.id, consumed.tenantUserId), eq(tenantUsers.userId, user.id)));
+    }
+    // Whoever else was signing in with the old password has to start again.
+    if (newHash) await tx.delete(loginSessions).where(eq(loginSessions.userId, user.id));
+    return true;
+  });
+}

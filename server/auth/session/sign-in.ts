@@ -1,0 +1,98 @@
+// What every way of signing in shares — a password, a set-password link, a magic link: finding the
+// app and the identity a request names, and turning the browser's login session into a signed-in
+// one with the same answer as POST /auth/authenticate.
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FoyerContext } from '../../context.ts';
+import type { Database } from '../../db/client.ts';
+import { users } from '../../db/schema.ts';
+import { HttpError } from '../../http/errors.ts';
+import { recordAudit } from '../../audit/service.ts';
+import { requireApp, type App } from '../app-lookup.ts';
+import { listEnabledMemberships, type Membership } from '../memberships.ts';
+import { LOGIN_SESSION_TTL_SECONDS, type LoginSession, type LoginSessions } from './service.ts';
+
+export type User = typeof users.$inferSelect;
+
+/** Two-factor setup arrives with its own issue; REQUIRED is what a configured second factor will answer. */
+export type MfaState = 'DISABLED' | 'SETUP' | 'REQUIRED';
+
+export interface SignInAnswer {
+  session: true;
+  expiresIn: number;
+  mfaState: MfaState;
+  /** Present when exactly one workspace is open to the user, so the screens can skip the picker. */
+  tenantUserId?: string;
+}
+
+export type SignInMethod = 'password' | 'reset' | 'signup' | 'invite' | 'magic-link';
+
+/** An e-mail in a request body, for route schemas (surrounding spaces are trimmed later). */
+export const emailField = { type: 'string', maxLength: 320, pattern: '^\\s*[^@\\s]+@[^@\\s]+\\s*$' } as const;
+
+/** E-mails are compared trimmed and lower-cased. */
+export const normalizeUsername = (value: string) => value.trim().toLowerCase();
+
+/**
+ * The app being signed in to: the pending authorization's app, else the x-app-id header (a login
+ * screen opened without an authorization request), else the session's app.
+ */
+export async function resolveApp(db: Database, request: FastifyRequest, session: LoginSession | undefined): Promise<App> {
+  if (session?.interactionUid) return requireApp(db, session.appId);
+  const header = request.headers['x-app-id'];
+  if (typeof header === 'string' && header !== '') return requireApp(db, header);
+  if (session) return requireApp(db, session.appId);
+  throw new HttpError(400, 'APP_REQUIRED', 'Start signing in from the app, or name the app in the x-app-id header');
+}
+
+/** The app's identity with this (normalised) e-mail. */
+export async function findUserByEmail(db: Database, appId: string, email: string): Promise<User | undefined> {
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.appId, appId), sql`lower(${users.email}) = ${email}`))
+    .limit(1);
+  return user;
+}
+
+/**
+ * Signs the browser in as `user` for `app` once a factor proved who it is: a fresh login session
+ * (new id, so one seen before is worthless) that keeps the pending authorization, authenticated
+ * unless a second factor is still due, and a 'login.success' audit event (which also clears the
+ * password failures counted for this address).
+ */
+export async function signIn(
+  context: FoyerContext,
+  sessions: LoginSessions,
+  reply: FastifyReply,
+  input: { app: App; user: User; previous: LoginSession | undefined; ip: string; method: SignInMethod },
+): Promise<{ answer: SignInAnswer; memberships: Membership[]; session: LoginSession }> {
+  const { app, user, previous } = input;
+  const memberships = await listEnabledMemberships(context.db, user.id, app.id);
+  // Until two-factor setup exists, a workspace that requires it keeps the sign-in from reaching any.
+  const mfaState: MfaState = app.settings.mfaEnabled && memberships.some((membership) => membership.tenant.mfa) ? 'SETUP' : 'DISABLED';
+  const session = await sessions.start(
+    reply,
+    {
+      appId: app.id,
+      userId: user.id,
+      authenticated: mfaState === 'DISABLED',
+      interactionUid: previous?.appId === app.id ? previous.interactionUid : null,
+    },
+    previous,
+  );
+  await recordAudit(context.db, {
+    type: 'login.success',
+    appId: app.id,
+    userId: user.id,
+    ip: input.ip,
+    detail: { username: normalizeUsername(user.email), method: input.method },
+  });
+  const answer: SignInAnswer = {
+    session: true,
+    expiresIn: LOGIN_SESSION_TTL_SECONDS,
+    mfaState,
+    ...(memberships.length === 1 ? { tenantUserId: memberships[0]!.id } : {}),
+  };
+  return { answer, memberships, session };
+}
