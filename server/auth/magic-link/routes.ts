@@ -6,7 +6,7 @@ import { HttpError } from '../../http/errors.ts';
 import type { DeferredWork } from '../deferred.ts';
 import type { LoginSessions } from '../session/service.ts';
 import { emailField, normalizeUsername, resolveApp, signIn } from '../session/sign-in.ts';
-import { MAILED_LINK_LIMITS, recordWithinLimits } from '../session/throttle.ts';
+import { MAILED_LINK_LIMITS, recordWithinLimits } from '../../audit/limits.ts';
 import { TOKEN_TTL_SECONDS, tokenField } from '../tokens/service.ts';
 import { nextStepAfterSignIn, sendMagicLink, useMagicLink } from './service.ts';
 

@@ -10,7 +10,7 @@ import { requireApp } from '../app-lookup.ts';
 import type { DeferredWork } from '../deferred.ts';
 import type { LoginSessions } from '../session/service.ts';
 import { emailField, normalizeUsername, resolveApp, signIn } from '../session/sign-in.ts';
-import { MAILED_LINK_LIMITS, recordWithinLimits } from '../session/throttle.ts';
+import { MAILED_LINK_LIMITS, recordWithinLimits } from '../../audit/limits.ts';
 import { tokenField } from '../tokens/service.ts';
 import { applyPasswordLink, findPasswordLink, isPasswordChosen, linkExpired, sendResetLink } from './service.ts';
 

@@ -10,7 +10,7 @@ import { DUMMY_PASSWORD_HASH, verifyPassword } from '../passwords.ts';
 import { interactionPath } from '../../oidc/provider.ts';
 import { isAuthenticated, type LoginSessions } from './service.ts';
 import { findUserByEmail, normalizeUsername, resolveApp, signIn } from './sign-in.ts';
-import { isLoginThrottled } from './throttle.ts';
+import { isLoginThrottled } from '../../audit/limits.ts';
 
 export interface SessionRoutesOptions {
   context: FoyerContext;

@@ -18,7 +18,7 @@ import { foyerError, tooManyRequests } from '../errors.ts';
 import { checkLogo, checkName, InputProblems, isEmail } from '../input.ts';
 import { checkCustomParams } from '../custom-params/service.ts';
 import { getTenant } from '../tenants/service.ts';
-import { isSignupThrottled, WINDOW_MINUTES } from './throttle.ts';
+import { isSignupThrottled, SIGNUP_LIMIT } from './throttle.ts';
 
 /** Longer passwords are refused before hashing, so no request can make the server hash megabytes. */
 export const MAX_PASSWORD_LENGTH = 1024;
@@ -188,7 +188,7 @@ export async function signUp(context: GraphQLContext, app: AppRecord, input: Cre
   const { db, config, notifier, clientIp, log } = context;
   if (!app.settings.tenantSelfSignup) throw foyerError('SELF_SIGNUP_DISABLED', 'Signing up is not open for this app');
   if (await isSignupThrottled(db, app.id, clientIp)) {
-    throw tooManyRequests('Too many signups from this address; try again later', WINDOW_MINUTES * 60);
+    throw tooManyRequests('Too many signups from this address; try again later', SIGNUP_LIMIT.windowMinutes * 60);
   }
   const signup = await checkSignup(db, app, input);
   // Hashed whether or not the address is known, so the answer takes as long either way.

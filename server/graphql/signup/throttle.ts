@@ -1,24 +1,10 @@
-// At most SIGNUPS_PER_WINDOW workspaces per app and client address in WINDOW_MINUTES: each signup
-// mails a link, so the limit caps the mail any one address can make Foyer send. Counted from the
-// audit trail in the database, so every instance sharing it agrees.
-import { and, count, eq, gt, sql } from 'drizzle-orm';
+// At most ten workspaces per app and client address an hour: each signup mails a link, so the limit
+// caps the mail any one address can make Foyer send. Counted by the shared audit-trail limiter.
 import type { Database } from '../../db/client.ts';
-import { auditEvents } from '../../db/schema.ts';
+import { isOverLimit, type Limit } from '../../audit/limits.ts';
 
-export const SIGNUPS_PER_WINDOW = 10;
-export const WINDOW_MINUTES = 60;
+export const SIGNUP_LIMIT: Limit = { type: 'tenant.signup', max: 10, windowMinutes: 60, per: ['app', 'ip'] };
 
-export async function isSignupThrottled(db: Database, appId: string, ip: string): Promise<boolean> {
-  const [recent] = await db
-    .select({ total: count() })
-    .from(auditEvents)
-    .where(
-      and(
-        eq(auditEvents.appId, appId),
-        eq(auditEvents.type, 'tenant.signup'),
-        eq(auditEvents.ip, ip),
-        gt(auditEvents.createdAt, sql`now() - ${sql.raw(`interval '${WINDOW_MINUTES} minutes'`)}`),
-      ),
-    );
-  return (recent?.total ?? 0) >= SIGNUPS_PER_WINDOW;
+export function isSignupThrottled(db: Database, appId: string, ip: string): Promise<boolean> {
+  return isOverLimit(db, SIGNUP_LIMIT, { appId, ip, username: '' });
 }

@@ -10,7 +10,9 @@ import type { AppSettings } from '../../../server/apps/settings.ts';
 import { apps, auditEvents, outbox, plans, tenants, tenantUsers, users, userTokens } from '../../../server/db/schema.ts';
 import { findLiveToken } from '../../../server/auth/tokens/service.ts';
 import { verifyPassword } from '../../../server/auth/passwords.ts';
-import { SIGNUPS_PER_WINDOW } from '../../../server/graphql/signup/throttle.ts';
+import { SIGNUP_LIMIT } from '../../../server/graphql/signup/throttle.ts';
+
+const SIGNUPS_PER_WINDOW = SIGNUP_LIMIT.max;
 import { passwordProblemTexts } from '../../../src/policy/password-policy.ts';
 import { bearer, errorCodes, postGraphQL, type GraphQLAnswer } from '../support/graphql.ts';
 import { mintAccessToken } from '../support/tokens.ts';

@@ -1,9 +1,9 @@
 // Limits on how often something may happen: wrong passwords, reset and magic-link requests. Counted
 // from the audit trail in the database, so every instance sharing it agrees.
 import { and, count, eq, gt, lte, max, sql, type SQL } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
-import { auditEvents } from '../../db/schema.ts';
-import type { AuditType } from '../../audit/service.ts';
+import type { Database } from '../db/client.ts';
+import { auditEvents } from '../db/schema.ts';
+import type { AuditType } from './service.ts';
 
 /** Who is trying: the app, the client address, and the normalised e-mail. */
 export interface Attempt {
