@@ -9,6 +9,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { Kind, parse } from 'graphql';
 import {
   COMPONENT_NAMES,
+  FORM_FIELD_NAMES,
   GQL_ACTION_PREFIX,
   REDIRECT_ACTIONS,
   isActionName,
@@ -111,7 +112,7 @@ type Json = unknown;
 type Visit = (value: Json, segments: (string | number)[]) => void;
 
 /** Keys whose values are JSON Logic or free data: never walked for flow references. */
-const DATA_KEYS = new Set(['if', 'disabledIf', 'href', 'input', 'props', 'values', 'query', 'state', 'defaults']);
+const DATA_KEYS = new Set(['if', 'disabledIf', 'href', 'input', 'props', 'values', 'query', 'state', 'defaults', 'path', 'fields']);
 
 function walk(value: Json, segments: (string | number)[], visit: Visit): void {
   visit(value, segments);
@@ -186,7 +187,8 @@ export function checkFlows(options: CheckOptions = {}): { problems: Problem[]; f
     walk(flow, [], (value, segments) => {
       const key = segments[segments.length - 1];
       const parentKey = segments[segments.length - 2];
-      if (key === 'goto' && typeof value === 'string' && !(value in steps)) {
+      const isErrorGoto = parentKey === 'goto' && segments[segments.length - 3] === 'onError';
+      if ((key === 'goto' || isErrorGoto) && typeof value === 'string' && !(value in steps)) {
         problems.push({ file: display(file), pointer: pointerOf(segments), message: `Step "${value}" does not exist in this flow.` });
       }
       if (key === 'redirect' && typeof value === 'string') checkAction(file, segments, REDIRECT_ACTIONS[value as keyof typeof REDIRECT_ACTIONS]);
@@ -230,6 +232,14 @@ export function checkFlows(options: CheckOptions = {}): { problems: Problem[]; f
       for (const textKey of ['ui:placeholder', 'ui:help', 'ui:title', 'ui:description']) {
         const value = (options as Record<string, unknown>)[textKey];
         if (value !== undefined) checkText(file, ['uiSchema', name, textKey], value);
+      }
+      const customField = (options as Record<string, unknown>)['ui:field'];
+      if (customField !== undefined && !(FORM_FIELD_NAMES as readonly unknown[]).includes(customField)) {
+        problems.push({
+          file: display(file),
+          pointer: pointerOf(['uiSchema', name, 'ui:field']),
+          message: `Form field "${String(customField)}" is not registered (known: ${FORM_FIELD_NAMES.join(', ')}).`,
+        });
       }
     }
   }

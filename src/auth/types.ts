@@ -23,6 +23,22 @@ export interface AuthenticateResult {
   tenantUserId?: string;
 }
 
+/** What a mailed set-password link stands for (GET /auth/password/{token}). */
+export interface PasswordToken {
+  email: string;
+  purpose: 'reset' | 'signup' | 'invite';
+  /**
+   * The link only confirms: the signup carried a password, or the identity already has one. Otherwise
+   * the user chooses a password now.
+   */
+  passwordChosen: boolean;
+}
+
+export interface MagicLinkSent {
+  /** Seconds the link stays valid. */
+  expiresIn: number;
+}
+
 export interface WorkspaceUser {
   id: string;
   role: string;
@@ -82,6 +98,20 @@ export interface AuthClient {
   tenantUsers(): Promise<WorkspaceUser[]>;
   /** Finishes the sign-in for one workspace: a full-page move to the auth service's handover. */
   switchUser(tenantUserId: string): void;
+
+  /** Mails a reset link; the answer is the same whether or not the account exists. */
+  sendResetLink(username: string): Promise<void>;
+  /** Reads a mailed set-password link; an expired, used or unknown one fails with code LINK_EXPIRED. */
+  passwordToken(token: string): Promise<PasswordToken>;
+  /**
+   * Uses a set-password link: sets `password` (or, when the link only confirms, applies the chosen
+   * one). The auth service's login session is signed in afterwards, as after authenticate().
+   */
+  setPassword(token: string, password?: string): Promise<AuthenticateResult>;
+  /** Mails a sign-in link bound to this browser's login session. */
+  sendMagicLink(username: string): Promise<MagicLinkSent>;
+  /** Renews the tokens now and re-reads the user from their claims (after a profile or workspace change). */
+  refresh(): Promise<void>;
 
   subscribe(listener: AuthListener): () => void;
 }

@@ -5,5 +5,6 @@ import type { ComponentName } from '../flow/registry-names.ts';
 
 export const componentRegistry: Record<ComponentName, LazyExoticComponent<ComponentType<FlowComponentProps>>> = {
   FederationConnections: lazy(() => import('./FederationConnections.tsx')),
+  PasswordPolicy: lazy(() => import('./PasswordPolicy.tsx')),
   WorkspacePicker: lazy(() => import('./WorkspacePicker.tsx')),
 };

@@ -41,6 +41,12 @@ const handlers: Record<ActionName, ActionHandler> = {
     auth.login(typeof input.returnPath === 'string' ? input.returnPath : undefined),
   'nav.federation': (input, { config, assign }) =>
     assign(federationLoginUrl(config.authUrl, text(input, 'type'), typeof input.id === 'string' ? input.id : undefined)),
+  'auth.sendResetLink': (input, { auth }) => auth.sendResetLink(text(input, 'username').trim()),
+  'auth.passwordToken': (input, { auth }) => auth.passwordToken(text(input, 'token')),
+  'auth.setPassword': (input, { auth }) =>
+    auth.setPassword(text(input, 'token'), typeof input.password === 'string' && input.password ? input.password : undefined),
+  'auth.sendMagicLink': (input, { auth }) => auth.sendMagicLink(text(input, 'username').trim()),
+  'auth.refresh': (_input, { auth }) => auth.refresh(),
 };
 
 async function runOperation(operation: string, input: Record<string, unknown>, api: ActionServices['api']): Promise<unknown> {

@@ -1,9 +1,10 @@
 // The flow state machine: pure functions that read a flow, plus FlowRunner, which holds one open flow's
 // state and performs its moves. No markup here; the renderer subscribes to FlowRunner.
-import { alertFor, FlowError } from './errors.ts';
-import { evaluateMapping, holds } from './logic.ts';
+import { safeReturnPath } from '../auth/return-path.ts';
+import { alertFor, errorCodes, fieldErrorsFor, FlowError, type FieldErrors } from './errors.ts';
+import { evaluate, evaluateMapping, holds } from './logic.ts';
 import { REDIRECT_ACTIONS } from './registry-names.ts';
-import type { Flow, FlowAlert, FlowContext, FlowEnvironment, Step, Target, Transition } from './types.ts';
+import type { Flow, FlowAlert, FlowContext, FlowEnvironment, GuardedAction, Step, Target, Transition } from './types.ts';
 
 export type ActionRunner = (name: string, input: Record<string, unknown>) => Promise<unknown>;
 export type Navigate = (path: string, options: { state: Record<string, unknown>; replace: boolean }) => void;
@@ -18,6 +19,8 @@ export interface FlowState {
   /** Answers by the step that produced them. */
   results: Record<string, unknown>;
   alert: FlowAlert | null;
+  /** Server answers about single fields, by form field path ("password", "customParams.size"). */
+  fieldErrors: FieldErrors;
   status: FlowStatus;
   /** Changes whenever keyboard focus should go back to the step's first field. */
   focusKey: number;
@@ -29,11 +32,23 @@ export type Move =
   | { kind: 'redirect'; action: string; input: Record<string, unknown> };
 
 export function initialState(flow: Flow): FlowState {
-  return { step: flow.initial, form: {}, result: undefined, results: {}, alert: null, status: 'starting', focusKey: 0 };
+  return {
+    step: flow.initial,
+    form: {},
+    result: undefined,
+    results: {},
+    alert: null,
+    fieldErrors: {},
+    status: 'starting',
+    focusKey: 0,
+  };
 }
 
 export function buildContext(environment: FlowEnvironment, state: FlowState): FlowContext {
   return {
+    params: {},
+    state: {},
+    path: '',
     ...environment,
     form: state.form,
     result: state.result,
@@ -63,8 +78,16 @@ export function pathWithQuery(route: string, query: Record<string, unknown>): st
   return search ? `${route}${route.includes('?') ? '&' : '?'}${search}` : route;
 }
 
+/** Any origin serves: only the path part is compared, and it must stay on the page's own origin. */
+const PATH_CHECK_ORIGIN = 'http://runtime.invalid';
+
 export function resolveTarget(target: Target, context: FlowContext): Move {
   if (typeof target === 'string') return { kind: 'step', step: target };
+  if ('path' in target) {
+    const path = safeReturnPath(evaluate(target.path, context), PATH_CHECK_ORIGIN);
+    if (!path) throw new Error('A flow target computed no same-origin path');
+    return { kind: 'route', path, state: evaluateMapping(target.state, context), replace: target.replace ?? false };
+  }
   if ('route' in target) {
     return {
       kind: 'route',
@@ -117,14 +140,19 @@ export class FlowRunner {
     return stepOf(this.flow, this.state.step);
   }
 
-  /** Runs the flow's onEnter actions, shows the first matching notice, then opens the initial step. */
+  /** Runs the flow's onEnter entries (actions, or guards that leave), shows the first matching notice, then opens the initial step. */
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
     try {
       for (const entry of this.flow.onEnter ?? []) {
         const context = this.context();
-        if (holds(entry.if, context)) await this.options.runAction(entry.action, evaluateMapping(entry.input, context));
+        if (!holds(entry.if, context)) continue;
+        if ('goto' in entry) {
+          await this.take({ goto: entry.goto });
+          return;
+        }
+        await this.options.runAction(entry.action, evaluateMapping(entry.input, context));
       }
     } catch (error) {
       this.update({ alert: alertFor(error, undefined) });
@@ -139,8 +167,16 @@ export class FlowRunner {
     await this.enterStep(this.flow.initial, true);
   }
 
+  /** New values; a server error about a field goes away once that field changes. */
   setForm(values: Record<string, unknown>): void {
-    this.update({ form: { ...this.state.form, ...values } });
+    const form = { ...this.state.form, ...values };
+    // By value: the form renderer hands over fresh copies of fields nobody touched.
+    const changed = (path: string) => {
+      const field = path.split('.')[0]!;
+      return JSON.stringify(form[field]) !== JSON.stringify(this.state.form[field]);
+    };
+    const fieldErrors = Object.fromEntries(Object.entries(this.state.fieldErrors).filter(([path]) => !changed(path)));
+    this.update({ form, fieldErrors });
   }
 
   /** The step's main action: runs its submit action, then takes the first matching `next` transition. */
@@ -149,18 +185,19 @@ export class FlowRunner {
     if (values) this.setForm(values);
     const step = this.currentStep();
     if (submitDisabled(step, this.context())) return;
-    this.update({ status: 'submitting', alert: null });
+    this.update({ status: 'submitting', alert: null, fieldErrors: {} });
     try {
       if (step.submit?.action) {
         const context = this.context();
         const result = await this.options.runAction(step.submit.action, evaluateMapping(step.submit.input, context));
         this.update({ result, results: { ...this.state.results, [this.state.step]: result } });
       }
+      await this.runActions(step.submit?.then);
       const transition = pickTransition(step.next, this.context());
       if (transition) await this.take(transition);
       else this.update({ status: 'idle' });
     } catch (error) {
-      this.fail(error, step);
+      await this.fail(error, step);
     }
   }
 
@@ -171,12 +208,19 @@ export class FlowRunner {
     try {
       await this.take({ goto: target, reset });
     } catch (error) {
-      this.fail(error, step);
+      await this.fail(error, step);
+    }
+  }
+
+  private async runActions(actions: GuardedAction[] | undefined): Promise<void> {
+    for (const entry of actions ?? []) {
+      const context = this.context();
+      if (holds(entry.if, context)) await this.options.runAction(entry.action, evaluateMapping(entry.input, context));
     }
   }
 
   private async take(transition: Transition): Promise<void> {
-    if (transition.reset) this.update({ form: {}, result: undefined, results: {}, alert: null });
+    if (transition.reset) this.update({ form: {}, result: undefined, results: {}, alert: null, fieldErrors: {} });
     if (transition.error) throw new FlowError(transition.error);
     if (transition.goto === undefined) return;
     const move = resolveTarget(transition.goto, this.context());
@@ -201,6 +245,7 @@ export class FlowRunner {
       step: name,
       status: step.load ? 'loading' : 'idle',
       alert: keepAlert ? this.state.alert : null,
+      fieldErrors: {},
       focusKey: this.state.focusKey + 1,
     });
     try {
@@ -217,7 +262,7 @@ export class FlowRunner {
         this.update({ status: 'idle' });
       }
     } catch (error) {
-      this.fail(error, step);
+      await this.fail(error, step);
     }
   }
 
@@ -230,10 +275,27 @@ export class FlowRunner {
     this.update({ form });
   }
 
-  private fail(error: unknown, step: Step): void {
+  /** A failed action: either the error map moves on (onError.goto), or the alert and field errors show. */
+  private async fail(error: unknown, step: Step): Promise<void> {
+    const moveOn = errorCodes(error).find((code) => step.onError?.goto?.[code] !== undefined);
+    if (moveOn !== undefined && this.state.status !== 'leaving') {
+      try {
+        this.update({ status: 'submitting' });
+        await this.take({ goto: step.onError!.goto![moveOn]! });
+        return;
+      } catch (moveError) {
+        error = moveError;
+      }
+    }
     const form = { ...this.state.form };
     for (const field of step.onError?.clear ?? []) delete form[field];
-    this.update({ alert: alertFor(error, step.onError), form, status: 'idle', focusKey: this.state.focusKey + 1 });
+    this.update({
+      alert: alertFor(error, step.onError),
+      fieldErrors: fieldErrorsFor(error, step.onError),
+      form,
+      status: 'idle',
+      focusKey: this.state.focusKey + 1,
+    });
   }
 
   private update(patch: Partial<FlowState>): void {

@@ -53,3 +53,46 @@ export function alertFor(error: unknown, map: ErrorMap | undefined): FlowAlert {
   const message = known ? map!.codes![known]! : (map?.default ?? DEFAULT_ERROR_MESSAGE);
   return { variant: 'danger', title, message };
 }
+
+/** Messages about single fields, by form field path; a message is a translation key or a server text. */
+export type FieldErrors = Record<string, string[]>;
+
+function messagesOf(value: unknown): string[] {
+  if (typeof value === 'string' && value) return [value];
+  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string' && item !== '');
+  return [];
+}
+
+/**
+ * What the server said about single fields, by the server's field name. GraphQL answers carry
+ * `extensions.fields` ({name: message}); REST answers a body whose `details` is {field, problems}.
+ */
+export function serverFieldErrors(error: unknown): FieldErrors {
+  const found: FieldErrors = {};
+  const add = (name: string, messages: string[]) => {
+    if (messages.length) found[name] = [...(found[name] ?? []), ...messages];
+  };
+  const details = field(error, 'details');
+  const entries = Array.isArray(details) ? details : [];
+  for (const entry of entries) {
+    const fields = field(field(entry, 'extensions'), 'fields');
+    if (typeof fields === 'object' && fields !== null) {
+      for (const [name, value] of Object.entries(fields)) add(name, messagesOf(value));
+    }
+  }
+  const body = Array.isArray(details) ? undefined : field(details, 'details');
+  const name = field(body, 'field');
+  if (typeof name === 'string') add(name, messagesOf(field(body, 'problems') ?? field(details, 'message')));
+  return found;
+}
+
+/** Server field errors placed on the form's fields through the step's `onError.fields`. */
+export function fieldErrorsFor(error: unknown, map: ErrorMap | undefined): FieldErrors {
+  const placed: FieldErrors = {};
+  if (!map?.fields) return placed;
+  for (const [name, messages] of Object.entries(serverFieldErrors(error))) {
+    const target = map.fields[name] ?? (map.fields['*'] ? `${map.fields['*']}.${name}` : undefined);
+    if (target) placed[target] = [...(placed[target] ?? []), ...messages];
+  }
+  return placed;
+}

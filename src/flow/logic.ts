@@ -1,6 +1,19 @@
 // JSON Logic is the only way a flow expresses conditions and values: data, never code.
 import jsonLogic, { type RulesLogic } from 'json-logic-js';
+import { passwordProblems } from '../policy/password-policy.ts';
 import type { FlowContext, JsonLogic, TextRef, ValueMapping } from './types.ts';
+
+/**
+ * Operations Foyer adds to JSON Logic (data still, never code):
+ * - `{"passwordProblems": [password, enabled, complexityRegex]}` → the password policy's problem keys
+ *   (an empty list passes); `enabled` false switches the checks off, a regex replaces the five checks.
+ */
+jsonLogic.add_operation('passwordProblems', (password: unknown, enabled: unknown, complexityRegex: unknown) =>
+  passwordProblems(typeof password === 'string' ? password : '', {
+    enabled: enabled !== false,
+    complexityRegex: typeof complexityRegex === 'string' && complexityRegex ? complexityRegex : undefined,
+  }),
+);
 
 export function evaluate(logic: JsonLogic, context: FlowContext): unknown {
   return jsonLogic.apply(logic as RulesLogic, context);
@@ -12,9 +25,30 @@ export function holds(condition: JsonLogic | undefined, context: FlowContext): b
   return jsonLogic.truthy(evaluate(condition, context));
 }
 
+/**
+ * Evaluates each named value. A dotted name builds nested objects ("tenant.owner.email"), and a null or
+ * undefined answer leaves such a name out, so optional parts of an input appear only when they have a value.
+ */
 export function evaluateMapping(mapping: ValueMapping | undefined, context: FlowContext): Record<string, unknown> {
   const values: Record<string, unknown> = {};
-  for (const [name, logic] of Object.entries(mapping ?? {})) values[name] = evaluate(logic, context);
+  for (const [name, logic] of Object.entries(mapping ?? {})) {
+    const value = evaluate(logic, context);
+    if (!name.includes('.')) {
+      values[name] = value;
+      continue;
+    }
+    if (value === null || value === undefined) continue;
+    const path = name.split('.');
+    if (path.some((part) => part === '__proto__' || part === 'constructor' || part === 'prototype' || part === '')) {
+      throw new Error(`Invalid value name ${name}`);
+    }
+    let node = values;
+    for (const part of path.slice(0, -1)) {
+      const next = node[part];
+      node = (node[part] = typeof next === 'object' && next !== null ? next : {}) as Record<string, unknown>;
+    }
+    node[path[path.length - 1]!] = value;
+  }
   return values;
 }
 

@@ -10,6 +10,11 @@ export const ACTION_NAMES = [
   'nav.handover',
   'nav.login',
   'nav.federation',
+  'auth.sendResetLink',
+  'auth.passwordToken',
+  'auth.setPassword',
+  'auth.sendMagicLink',
+  'auth.refresh',
 ] as const;
 
 export type ActionName = (typeof ACTION_NAMES)[number];
@@ -27,9 +32,19 @@ export const REDIRECT_ACTIONS = {
 
 export type RedirectName = keyof typeof REDIRECT_ACTIONS;
 
-export const COMPONENT_NAMES = ['FederationConnections', 'WorkspacePicker'] as const;
+export const COMPONENT_NAMES = ['FederationConnections', 'PasswordPolicy', 'WorkspacePicker'] as const;
 
 export type ComponentName = (typeof COMPONENT_NAMES)[number];
+
+/**
+ * Foyer's own RJSF fields and widgets a form's uiSchema may name (`ui:field`, `ui:widget`), next to
+ * RJSF's built-in widgets (src/theme/rjsf implements exactly these).
+ */
+export const FORM_FIELD_NAMES = ['CustomParams'] as const;
+export const FORM_WIDGET_NAMES = ['consent'] as const;
+
+export type FormFieldName = (typeof FORM_FIELD_NAMES)[number];
+export type FormWidgetName = (typeof FORM_WIDGET_NAMES)[number];
 
 export function isActionName(name: string): name is ActionName {
   return (ACTION_NAMES as readonly string[]).includes(name);

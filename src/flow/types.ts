@@ -13,8 +13,10 @@ export type ButtonVariant = 'primary' | 'secondary' | 'danger' | 'link';
 export type ButtonSize = 'sm' | 'md' | 'lg' | 'xl' | '2xl';
 
 export type RouteTarget = { route: string; query?: ValueMapping; state?: ValueMapping; replace?: boolean };
+/** A same-origin path computed from the context (e.g. the target carried through onboarding). */
+export type PathTarget = { path: JsonLogic; state?: ValueMapping; replace?: boolean };
 export type RedirectTarget = { redirect: RedirectName; input?: ValueMapping };
-export type Target = string | RouteTarget | RedirectTarget;
+export type Target = string | RouteTarget | PathTarget | RedirectTarget;
 
 export interface Transition {
   if?: JsonLogic;
@@ -29,6 +31,14 @@ export interface GuardedAction {
   input?: ValueMapping;
 }
 
+/** A flow-level guard: leaves for `goto` when its condition holds (e.g. signed-out users to the login). */
+export interface GuardedMove {
+  if?: JsonLogic;
+  goto: Target;
+}
+
+export type EnterEntry = GuardedAction | GuardedMove;
+
 export interface Notice {
   if?: JsonLogic;
   variant?: AlertVariant;
@@ -38,7 +48,7 @@ export interface Notice {
 
 interface SlotBase {
   if?: JsonLogic;
-  placement?: 'before' | 'after';
+  placement?: 'before' | 'after' | 'above-submit';
 }
 
 export type Slot =
@@ -60,6 +70,10 @@ export interface ErrorMap {
   codes?: Record<string, string>;
   default: string;
   clear?: string[];
+  /** Error codes that move to a target instead of showing the alert (e.g. an expired link). */
+  goto?: Record<string, Target>;
+  /** Server field names to form fields; "*" nests every other name under that field. */
+  fields?: Record<string, string>;
 }
 
 export interface StepSubmit {
@@ -69,6 +83,8 @@ export interface StepSubmit {
   disabledIf?: JsonLogic;
   size?: ButtonSize;
   hidden?: boolean;
+  /** Actions run in order after `action` succeeded (e.g. renewing tokens after a profile change). */
+  then?: GuardedAction[];
 }
 
 export interface Step {
@@ -91,7 +107,7 @@ export interface Flow {
   routes: string[];
   title: string;
   initial: string;
-  onEnter?: GuardedAction[];
+  onEnter?: EnterEntry[];
   notices?: Notice[];
   steps: Record<string, Step>;
 }
@@ -106,12 +122,19 @@ export interface FlowContext {
   results: Record<string, unknown>;
   user: Record<string, unknown>;
   tenant: Record<string, unknown>;
+  /** Route parameters (e.g. `token` of /auth/set-password/:token). */
+  params: Record<string, string>;
+  /** Navigation state the previous screen handed over (e.g. `email`, `target`). */
+  state: Record<string, unknown>;
+  /** The current path with its query string. */
+  path: string;
   step: string;
   error: FlowAlert | null;
 }
 
 /** The part of the context that comes from outside the flow. */
-export type FlowEnvironment = Pick<FlowContext, 'app' | 'config' | 'query' | 'user' | 'tenant'>;
+export type FlowEnvironment = Pick<FlowContext, 'app' | 'config' | 'query' | 'user' | 'tenant'> &
+  Partial<Pick<FlowContext, 'params' | 'state' | 'path'>>;
 
 export interface FlowAlert {
   variant: AlertVariant;

@@ -1,12 +1,13 @@
 // Renders one flow: the current step's heading, alert, form or component, main button and slots.
 // All decisions come from the flow file through FlowRunner; this file only draws.
-import { Suspense, use, useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { Suspense, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useNavigate } from 'react-router';
-import type { RJSFValidationError } from '@rjsf/utils';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import type { ErrorSchema, RJSFValidationError } from '@rjsf/utils';
 import { componentRegistry } from '../../components/registry.ts';
 import { createActionRunner } from '../../flow/actions.ts';
 import { stepOf, submitDisabled, type FlowRunner, type FlowState } from '../../flow/engine.ts';
+import type { FieldErrors } from '../../flow/errors.ts';
 import { loadForm, validationMessageKey } from '../../flow/forms.ts';
 import { evaluate, evaluateMapping, holds, resolveText } from '../../flow/logic.ts';
 import { isComponentName } from '../../flow/registry-names.ts';
@@ -29,7 +30,9 @@ function useFlowEnvironment(): () => FlowEnvironment {
   const app = useAppConfig();
   const auth = useAuthChanges();
   const location = useLocation();
+  const params = useParams();
   const query = useMemo(() => Object.fromEntries(new URLSearchParams(location.search)), [location.search]);
+  const navigationState = location.state as unknown;
   return () => {
     const authenticated = auth.isAuthenticated();
     const user = authenticated ? auth.currentUser() : undefined;
@@ -40,6 +43,10 @@ function useFlowEnvironment(): () => FlowEnvironment {
       query,
       user: { ...(user ?? {}), authenticated, tenantUserId: storedTenantUserId ?? user?.id },
       tenant: { ...(user?.tenant ?? {}) },
+      params: Object.fromEntries(Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+      state:
+        typeof navigationState === 'object' && navigationState !== null ? { ...(navigationState as Record<string, unknown>) } : {},
+      path: `${location.pathname}${location.search}`,
     };
   };
 }
@@ -93,7 +100,12 @@ export function FlowScreen({ flow }: { flow: Flow }) {
 
   const slots = (step.slots ?? []).filter((slot) => holds(slot.if, context));
   const before = slots.filter((slot) => slot.placement === 'before');
-  const after = slots.filter((slot) => slot.placement !== 'before');
+  const after = slots.filter((slot) => slot.placement === undefined || slot.placement === 'after');
+  const aboveSubmit = slots
+    .filter((slot) => slot.placement === 'above-submit')
+    .map((slot, index) => (
+      <SlotView key={`above-submit-${index}`} slot={slot} runner={runner} state={state} context={context} translate={translate} />
+    ));
 
   return (
     <AuthLayout
@@ -110,7 +122,16 @@ export function FlowScreen({ flow }: { flow: Flow }) {
         {before.map((slot, index) => (
           <SlotView key={`before-${index}`} slot={slot} runner={runner} state={state} context={context} translate={translate} />
         ))}
-        <StepBody key={state.step} step={step} runner={runner} state={state} context={context} translate={translate} onMounted={focusFirstField} />
+        <StepBody
+          key={state.step}
+          step={step}
+          runner={runner}
+          state={state}
+          context={context}
+          translate={translate}
+          aboveSubmit={aboveSubmit}
+          onMounted={focusFirstField}
+        />
         {after.map((slot, index) => (
           <SlotView key={`after-${index}`} slot={slot} runner={runner} state={state} context={context} translate={translate} />
         ))}
@@ -148,7 +169,7 @@ function Mounted({ onMounted }: { onMounted: () => void }) {
   return null;
 }
 
-function StepBody(props: StepViewProps & { onMounted: () => void }) {
+function StepBody(props: StepViewProps & { aboveSubmit: ReactNode; onMounted: () => void }) {
   const { t } = useTranslation();
   const { step, runner, state, context, onMounted } = props;
   const fallback = <p role="status">{t('app.loading')}</p>;
@@ -161,7 +182,7 @@ function StepBody(props: StepViewProps & { onMounted: () => void }) {
     );
   }
   const Component = step.component && isComponentName(step.component) ? componentRegistry[step.component] : undefined;
-  if (!Component && !step.submit) return null;
+  if (!Component && !step.submit) return state.status === 'loading' || state.status === 'starting' ? fallback : null;
   return (
     <form
       className="foyer-stack"
@@ -186,23 +207,51 @@ function StepBody(props: StepViewProps & { onMounted: () => void }) {
             <Mounted onMounted={onMounted} />
           </Suspense>
         ))}
+      {props.aboveSubmit}
       <SubmitButton {...props} />
     </form>
   );
 }
 
-function StepForm(props: StepViewProps & { formName: string }) {
-  const { t } = useTranslation();
-  const { runner, state, formName } = props;
+const NO_CONST_DEFAULTS = { constAsDefaults: 'never' } as const;
+
+/** Server field errors as RJSF's error schema ("customParams.size" → {customParams: {size: {__errors}}}). */
+export function errorSchemaOf(fieldErrors: FieldErrors, translate: (message: string) => string): ErrorSchema | undefined {
+  const entries = Object.entries(fieldErrors);
+  if (entries.length === 0) return undefined;
+  const schema: Record<string, unknown> = {};
+  for (const [path, messages] of entries) {
+    let node = schema;
+    for (const part of path.split('.')) node = (node[part] ??= {}) as Record<string, unknown>;
+    node.__errors = messages.map(translate);
+  }
+  return schema as ErrorSchema;
+}
+
+function StepForm(props: StepViewProps & { formName: string; aboveSubmit: ReactNode }) {
+  const { t, i18n } = useTranslation();
+  const { runner, state, formName, step, context } = props;
   const form = use(loadForm(formName));
   const transformErrors = (errors: RJSFValidationError[]) =>
     errors.map((error) => ({ ...error, message: t(validationMessageKey(error)) }));
+  // Server messages are translation keys (the password policy's) or texts the server already wrote.
+  const extraErrors = useMemo(
+    () => errorSchemaOf(state.fieldErrors, (message) => (i18n.exists(message) ? i18n.t(message) : message)),
+    [state.fieldErrors, i18n],
+  );
+  const stepProps = evaluateMapping(step.props, context);
+  const propsKey = JSON.stringify(stepProps);
+  const formContext = useMemo(() => ({ props: JSON.parse(propsKey) as Record<string, unknown> }), [propsKey]);
   return (
     <FoyerForm
       className="foyer-stack"
       schema={form.schema}
       uiSchema={form.uiSchema}
       validator={form.validator}
+      formContext={formContext}
+      extraErrors={extraErrors}
+      // A `const` states what must be entered (a consent must be ticked), never a value to start from.
+      experimental_defaultFormStateBehavior={NO_CONST_DEFAULTS}
       formData={state.form}
       noHtml5Validate
       showErrorList={false}
@@ -210,6 +259,7 @@ function StepForm(props: StepViewProps & { formName: string }) {
       onChange={(event) => runner.setForm((event.formData ?? {}) as Record<string, unknown>)}
       onSubmit={(event) => void runner.submit((event.formData ?? {}) as Record<string, unknown>)}
     >
+      {props.aboveSubmit}
       <SubmitButton {...props} />
     </FoyerForm>
   );
@@ -217,15 +267,34 @@ function StepForm(props: StepViewProps & { formName: string }) {
 
 type SlotViewProps = Omit<StepViewProps, 'step'> & { slot: Slot };
 
-function SlotView({ slot, runner, state, context, translate }: SlotViewProps) {
+function SlotButton({ slot, runner, state, translate }: Omit<SlotViewProps, 'slot' | 'context'> & { slot: Extract<Slot, { type: 'button' }> }) {
   const busy = state.status === 'submitting' || state.status === 'leaving';
+  // The clicked button shows the loading state while its move runs (e.g. the login redirect).
+  const [clicked, setClicked] = useState(false);
+  useEffect(() => {
+    if (state.status === 'idle') setClicked(false);
+  }, [state.status]);
+  const loading = clicked && busy;
+  return (
+    <Button
+      variant={slot.variant ?? 'secondary'}
+      size={slot.size ?? 'md'}
+      loading={loading}
+      disabled={busy && !loading}
+      onClick={() => {
+        setClicked(true);
+        void runner.follow(slot.goto, slot.reset);
+      }}
+    >
+      {translate(slot.label)}
+    </Button>
+  );
+}
+
+function SlotView({ slot, runner, state, context, translate }: SlotViewProps) {
   switch (slot.type) {
     case 'button':
-      return (
-        <Button variant={slot.variant ?? 'secondary'} size={slot.size ?? 'md'} disabled={busy} onClick={() => void runner.follow(slot.goto, slot.reset)}>
-          {translate(slot.label)}
-        </Button>
-      );
+      return <SlotButton slot={slot} runner={runner} state={state} translate={translate} />;
     case 'link': {
       const label = translate(slot.label);
       const href = slot.href === undefined ? undefined : evaluate(slot.href, context);

@@ -1,5 +1,5 @@
-// /auth/oauth-callback: finishes the OAuth sign-in, then goes to the return path. Failures show in the
-// danger alert with a way to start again, never a stuck spinner.
+// /auth/oauth-callback: finishes the OAuth sign-in, then continues to the onboarding start carrying the
+// return path. Failures show in the danger alert with a way to start again, never a stuck spinner.
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -8,6 +8,8 @@ import { Alert } from '../../theme/Alert.tsx';
 import { Button } from '../../theme/Button.tsx';
 import { AuthLayout } from '../layouts/AuthLayout.tsx';
 import { useRuntime } from '../runtime.tsx';
+
+export const ONBOARDING_START = '/onboard';
 
 export default function OAuthCallback() {
   const { t } = useTranslation();
@@ -23,7 +25,8 @@ export default function OAuthCallback() {
     started.current = true;
     auth
       .handleCallback(new URLSearchParams(location.search))
-      .then((path) => void navigate(path, { replace: true }))
+      // The onboarding start decides where a fresh sign-in goes; the return path travels along as its target.
+      .then((path) => void navigate(ONBOARDING_START, { replace: true, state: { target: path } }))
       .catch((error: unknown) => setFailure(error instanceof AuthError ? error.key : 'login.errors.generic'));
   }, [auth, location.search, navigate]);
 

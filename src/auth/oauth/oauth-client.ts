@@ -14,6 +14,8 @@ import type {
   AuthListener,
   CredentialsConfig,
   CurrentUserData,
+  MagicLinkSent,
+  PasswordToken,
   WorkspaceUser,
 } from '../types.ts';
 import { fallbackUserData } from '../user.ts';
@@ -227,6 +229,22 @@ export class OAuthClient implements AuthClient {
     this.runtime.redirect(`${this.authUrl}/auth/chooseTenantUser/${encodeURIComponent(tenantUserId)}`);
   }
 
+  sendResetLink(username: string): Promise<void> {
+    return this.sessionApi.sendResetLink(username);
+  }
+
+  passwordToken(token: string): Promise<PasswordToken> {
+    return this.sessionApi.passwordToken(token);
+  }
+
+  setPassword(token: string, password?: string): Promise<AuthenticateResult> {
+    return this.sessionApi.setPassword(token, password);
+  }
+
+  sendMagicLink(username: string): Promise<MagicLinkSent> {
+    return this.sessionApi.sendMagicLink(username);
+  }
+
   subscribe(listener: AuthListener): () => void {
     this.listeners.add(listener);
     return () => {
@@ -264,7 +282,7 @@ export class OAuthClient implements AuthClient {
   }
 
   /** One refresh at a time: refresh tokens rotate, so a second concurrent use would kill the session. */
-  private refresh(): Promise<void> {
+  refresh(): Promise<void> {
     this.refreshInFlight ??= this.runRefresh().finally(() => {
       this.refreshInFlight = undefined;
     });

@@ -3,12 +3,21 @@
 
 import { UnauthenticatedError } from '../../api/errors.ts';
 import { requestJson, type FetchFn } from '../../api/http.ts';
-import type { AuthenticateResult, CredentialsConfig, MfaState, WorkspaceUser } from '../types.ts';
+import type { AuthenticateResult, CredentialsConfig, MagicLinkSent, MfaState, PasswordToken, WorkspaceUser } from '../types.ts';
 
 interface AuthenticateAnswer {
   session?: boolean;
   mfaState?: MfaState;
   tenantUserId?: string;
+}
+
+function sessionResult(answer: AuthenticateAnswer | undefined): AuthenticateResult {
+  if (!answer?.session) return { session: false, mfaState: 'DISABLED' };
+  return {
+    session: true,
+    mfaState: answer.mfaState ?? 'DISABLED',
+    ...(answer.tenantUserId ? { tenantUserId: answer.tenantUserId } : {}),
+  };
 }
 
 export class SessionApi {
@@ -46,12 +55,43 @@ export class SessionApi {
       if (error instanceof UnauthenticatedError) return { session: false, mfaState: 'DISABLED' };
       throw error;
     }
-    if (!answer?.session) return { session: false, mfaState: 'DISABLED' };
-    return {
-      session: true,
-      mfaState: answer.mfaState ?? 'DISABLED',
-      ...(answer.tenantUserId ? { tenantUserId: answer.tenantUserId } : {}),
-    };
+    return sessionResult(answer);
+  }
+
+  async sendResetLink(username: string): Promise<void> {
+    await requestJson<unknown>(this.fetch, `${this.authUrl}/auth/password`, {
+      method: 'POST',
+      body: { username },
+      headers: this.headers,
+      credentials: 'include',
+    });
+  }
+
+  passwordToken(token: string): Promise<PasswordToken> {
+    return requestJson<PasswordToken>(this.fetch, `${this.authUrl}/auth/password/${encodeURIComponent(token)}`, {
+      headers: this.headers,
+      credentials: 'include',
+    });
+  }
+
+  /** The link signs the login session in: the answer reads like authenticate's. */
+  async setPassword(token: string, password?: string): Promise<AuthenticateResult> {
+    const answer = await requestJson<AuthenticateAnswer>(this.fetch, `${this.authUrl}/auth/password`, {
+      method: 'PUT',
+      body: password === undefined ? { token } : { token, password },
+      headers: this.headers,
+      credentials: 'include',
+    });
+    return sessionResult(answer);
+  }
+
+  sendMagicLink(username: string): Promise<MagicLinkSent> {
+    return requestJson<MagicLinkSent>(this.fetch, `${this.authUrl}/auth/magic-link`, {
+      method: 'POST',
+      body: { username },
+      headers: this.headers,
+      credentials: 'include',
+    });
   }
 
   tenantUsers(): Promise<WorkspaceUser[]> {

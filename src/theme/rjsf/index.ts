@@ -11,6 +11,7 @@ import {
   SelectWidget,
   TitleFieldTemplate,
 } from './templates.tsx';
+import { foyerFields, foyerWidgets } from './fields.tsx';
 
 export const foyerTheme: ThemeProps = {
   templates: {
@@ -23,7 +24,8 @@ export const foyerTheme: ThemeProps = {
     ObjectFieldTemplate,
     TitleFieldTemplate,
   },
-  widgets: { CheckboxWidget, SelectWidget, checkbox: CheckboxWidget, select: SelectWidget },
+  widgets: { CheckboxWidget, SelectWidget, checkbox: CheckboxWidget, select: SelectWidget, ...foyerWidgets },
+  fields: { ...foyerFields },
 };
 
 /** The RJSF form with Foyer's theme. */

@@ -224,6 +224,31 @@ describe('current user', () => {
     expect(harness.client.currentTenantUserId()).toBe('tenant-user-acme');
   });
 
+  it('refresh() renews the tokens and re-reads the user, telling subscribers', async () => {
+    const user = { ...defaultTestUser, onboarded: false, tenantName: '' };
+    await harness.signIn('/', user);
+    expect(harness.client.currentUser()).toMatchObject({ onboarded: false, tenant: { name: '' } });
+    const oldRefreshToken = storedTokens().refresh!;
+    let notified = 0;
+    const unsubscribe = harness.client.subscribe(() => (notified += 1));
+    // What onboarding changes on the server shows in the next tokens.
+    user.onboarded = true;
+    user.tenantName = 'Initech';
+    await harness.client.refresh();
+    unsubscribe();
+    expect(harness.client.currentUser()).toMatchObject({ onboarded: true, tenant: { name: 'Initech' } });
+    expect(storedTokens().refresh).not.toBe(oldRefreshToken);
+    expect(service.isRefreshTokenLive(oldRefreshToken)).toBe(false);
+    expect(notified).toBeGreaterThan(0);
+    expect(harness.liveTimers()).toBe(1);
+  });
+
+  it('refresh() fails with the refresh error when the server refuses', async () => {
+    await harness.signIn();
+    service.revokeAllRefreshTokens();
+    expect((await rejectionOf(harness.client.refresh())).key).toBe(AuthErrorKeys.tokenRefreshFailed);
+  });
+
   it('sends only the bearer token and the app id to the API host', async () => {
     expect(harness.client.apiHeaders()).toEqual({ 'x-app-id': 'demo-app' });
     await harness.signIn();

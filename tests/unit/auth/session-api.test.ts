@@ -122,3 +122,78 @@ describe('switchUser', () => {
     expect(redirects).toEqual([`${authUrl}/auth/chooseTenantUser/tu%2F42`]);
   });
 });
+
+describe('sendResetLink', () => {
+  it('posts the username with credentials and the app id', async () => {
+    await expect(client.sendResetLink('owner@demo.foyer.test')).resolves.toBeUndefined();
+    expect(seen[0]!.url).toBe(`${authUrl}/auth/password`);
+    expect(seen[0]!.init.method).toBe('POST');
+    expect(seen[0]!.init.credentials).toBe('include');
+    expect(new Headers(seen[0]!.init.headers).get('x-app-id')).toBe('demo-app');
+    expect(JSON.parse(String(seen[0]!.init.body))).toEqual({ username: 'owner@demo.foyer.test' });
+  });
+
+  it('throws the rate limit as an ApiError with its code', async () => {
+    answer = () => json(429, { statusCode: 429, message: 'Too many requests', error: 'TOO_MANY_REQUESTS' });
+    await expect(client.sendResetLink('a@b.test')).rejects.toMatchObject({ statusCode: 429, code: 'TOO_MANY_REQUESTS' });
+  });
+});
+
+describe('passwordToken', () => {
+  it('reads what a link stands for, with the token escaped into the path', async () => {
+    answer = () => json(200, { email: 'new@b.test', purpose: 'signup', passwordChosen: true });
+    await expect(client.passwordToken('a/b c')).resolves.toEqual({ email: 'new@b.test', purpose: 'signup', passwordChosen: true });
+    expect(seen[0]!.url).toBe(`${authUrl}/auth/password/a%2Fb%20c`);
+    expect(seen[0]!.init.method).toBe('GET');
+    expect(seen[0]!.init.credentials).toBe('include');
+  });
+
+  it('fails with LINK_EXPIRED for a dead link', async () => {
+    answer = () => json(400, { statusCode: 400, message: 'The link has expired', error: 'LINK_EXPIRED' });
+    await expect(client.passwordToken('old')).rejects.toMatchObject({ code: 'LINK_EXPIRED', statusCode: 400 });
+  });
+});
+
+describe('setPassword', () => {
+  it('puts the token and password and answers the signed-in session', async () => {
+    answer = () => json(200, { session: true, expiresIn: 600, mfaState: 'DISABLED', tenantUserId: 'tu-9' });
+    await expect(client.setPassword('tok', 'Secret-pass-1')).resolves.toEqual({ session: true, mfaState: 'DISABLED', tenantUserId: 'tu-9' });
+    expect(seen[0]!.url).toBe(`${authUrl}/auth/password`);
+    expect(seen[0]!.init.method).toBe('PUT');
+    expect(seen[0]!.init.credentials).toBe('include');
+    expect(JSON.parse(String(seen[0]!.init.body))).toEqual({ token: 'tok', password: 'Secret-pass-1' });
+  });
+
+  it('sends only the token when the link confirms a password chosen before', async () => {
+    answer = () => json(200, { session: true, expiresIn: 600, mfaState: 'SETUP' });
+    await expect(client.setPassword('tok')).resolves.toEqual({ session: true, mfaState: 'SETUP' });
+    expect(JSON.parse(String(seen[0]!.init.body))).toEqual({ token: 'tok' });
+  });
+
+  it('carries the policy problems of a refused password in the error details', async () => {
+    const body = {
+      statusCode: 400,
+      error: 'PASSWORD_POLICY',
+      message: 'Minimal length: 10 characters',
+      details: { field: 'password', problems: ['password.policy.minLength'] },
+    };
+    answer = () => json(400, body);
+    await expect(client.setPassword('tok', 'short')).rejects.toMatchObject({ code: 'PASSWORD_POLICY', details: body });
+  });
+});
+
+describe('sendMagicLink', () => {
+  it('posts the username with credentials and answers the link lifetime', async () => {
+    answer = () => json(200, { expiresIn: 900 });
+    await expect(client.sendMagicLink('owner@demo.foyer.test')).resolves.toEqual({ expiresIn: 900 });
+    expect(seen[0]!.url).toBe(`${authUrl}/auth/magic-link`);
+    expect(seen[0]!.init.method).toBe('POST');
+    expect(seen[0]!.init.credentials).toBe('include');
+    expect(JSON.parse(String(seen[0]!.init.body))).toEqual({ username: 'owner@demo.foyer.test' });
+  });
+
+  it('throws MAGIC_LINK_DISABLED as a forbidden error', async () => {
+    answer = () => json(403, { statusCode: 403, message: 'Magic links are off', error: 'MAGIC_LINK_DISABLED' });
+    await expect(client.sendMagicLink('a@b.test')).rejects.toMatchObject({ statusCode: 403, code: 'MAGIC_LINK_DISABLED' });
+  });
+});

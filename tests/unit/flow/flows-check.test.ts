@@ -35,7 +35,7 @@ describe('flows:check', () => {
 
   it('reports an unregistered component', () => {
     expect(problemsOf('unknown-component')).toEqual([
-      `${file('unknown-component')}#/steps/FIRST/component: Component "Carousel" is not registered (known: FederationConnections, WorkspacePicker).`,
+      `${file('unknown-component')}#/steps/FIRST/component: Component "Carousel" is not registered (known: FederationConnections, PasswordPolicy, WorkspacePicker).`,
     ]);
   });
 
@@ -56,6 +56,14 @@ describe('flows:check', () => {
   it('reports a missing form file', () => {
     expect(problemsOf('unknown-form')).toEqual([
       `${file('unknown-form')}#/steps/FIRST/form: Form "company-size" has no file schema/forms/company-size.json.`,
+    ]);
+  });
+
+  it('reports a form naming an unregistered custom field', () => {
+    const formsDir = path.resolve('tests/fixtures/forms/unknown-field');
+    const problems = checkFlows({ flowsDir: path.join(formsDir, 'no-flows'), formsDir }).problems.map(formatProblem);
+    expect(problems).toEqual([
+      'tests/fixtures/forms/unknown-field/broken.json#/uiSchema/size/ui:field: Form field "Slider" is not registered (known: CustomParams).',
     ]);
   });
 

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../../src/i18n/locales/en.json';
 import { applyTranslations, createI18n, followLocale, loadAppTranslations } from '../../../src/i18n/index.ts';
+import { passwordProblemTexts } from '../../../src/policy/password-policy.ts';
 
 let server: Server;
 let apiUrl: string;
@@ -35,6 +36,12 @@ describe('i18n', () => {
     expect(i18n.t('errors.title')).toBe('An error occured');
     expect(i18n.t('footer.copyright', { year: 2026 })).toBe('2026 All Rights Reserved');
     expect(en.chooseUser.empty.message).toBe("You don't belong to any workspace. Contact support!");
+  });
+
+  it('shows the password policy in the same words the server writes', () => {
+    const i18n = createI18n();
+    for (const [key, text] of Object.entries(passwordProblemTexts)) expect(i18n.t(key)).toBe(text);
+    expect(i18n.t('password.policy.complexity')).toBe('The password must be hard to guess!');
   });
 
   it("applies an app's translations and follows the workspace locale", async () => {

@@ -35,6 +35,8 @@ function app(values: Partial<PublicAppConfig>): AppConfigState {
     mfaEnabled: null,
     magicLinkEnabled: null,
     tenantSelfSignup: null,
+    passwordValidation: null,
+    passwordComplexityRegex: null,
   };
   return { status: 'ready', app: { ...none, ...values } };
 }

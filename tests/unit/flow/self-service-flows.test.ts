@@ -1,0 +1,429 @@
+// The flows of signup, reset and set password, magic link and onboarding, run by the real engine on
+// the real flow files. The action runner answers in the shapes of the issue-4 contract (REST bodies
+// and GraphQL errors become the ApiErrors the real clients throw).
+import { describe, expect, it } from 'vitest';
+import magicLinkFlow from '../../../flows/magic-link.json';
+import onboardFlow from '../../../flows/onboard.json';
+import onboardTenantFlow from '../../../flows/onboard-tenant.json';
+import onboardUserFlow from '../../../flows/onboard-user.json';
+import resetPasswordFlow from '../../../flows/reset-password.json';
+import setPasswordFlow from '../../../flows/set-password.json';
+import signupFlow from '../../../flows/signup.json';
+import tenantPlanFlow from '../../../flows/tenant-plan.json';
+import { ApiError } from '../../../src/api/errors.ts';
+import { FlowRunner, resolveTarget, submitDisabled, buildContext, initialState } from '../../../src/flow/engine.ts';
+import { fieldErrorsFor, serverFieldErrors } from '../../../src/flow/errors.ts';
+import { evaluate, evaluateMapping, holds } from '../../../src/flow/logic.ts';
+import type { Flow, FlowEnvironment } from '../../../src/flow/types.ts';
+
+const flow = (value: unknown) => value as Flow;
+const signup = flow(signupFlow);
+const setPassword = flow(setPasswordFlow);
+const resetPassword = flow(resetPasswordFlow);
+const magicLink = flow(magicLinkFlow);
+const onboard = flow(onboardFlow);
+const onboardUser = flow(onboardUserFlow);
+const onboardTenant = flow(onboardTenantFlow);
+const tenantPlan = flow(tenantPlanFlow);
+
+function environment(overrides: Partial<FlowEnvironment> = {}): FlowEnvironment {
+  return {
+    app: { tenantSelfSignup: true, magicLinkEnabled: true, onboardingFlow: 'B2B' },
+    config: { handoverRoute: '/' },
+    query: {},
+    user: { authenticated: false },
+    tenant: {},
+    params: {},
+    state: {},
+    path: '/',
+    ...overrides,
+  };
+}
+
+type Call = { name: string; input: Record<string, unknown> };
+type Answers = Record<string, (input: Record<string, unknown>) => unknown>;
+
+function run(subject: Flow, answers: Answers, env = environment()) {
+  const calls: Call[] = [];
+  const navigations: { path: string; state: Record<string, unknown>; replace: boolean }[] = [];
+  const runner = new FlowRunner({
+    flow: subject,
+    environment: () => env,
+    runAction: async (name, input) => {
+      calls.push({ name, input });
+      const answer = answers[name];
+      if (!answer) throw new Error(`unexpected action ${name}`);
+      return answer(input);
+    },
+    navigate: (path, options) => navigations.push({ path, ...options }),
+  });
+  return { runner, calls, navigations };
+}
+
+const restError = (statusCode: number, body: Record<string, unknown>) =>
+  new ApiError({ message: String(body.message ?? ''), code: body.error as string, statusCode, details: body });
+
+const graphQLError = (code: string, statusCode: number, fields?: Record<string, unknown>) =>
+  new ApiError({ message: 'Bad input', code, statusCode, details: [{ message: 'Bad input', extensions: { code, fields } }] });
+
+const signedIn = (user: Record<string, unknown>) => ({ authenticated: true, onboarded: true, role: 'OWNER', ...user });
+
+describe('JSON Logic additions', () => {
+  const context = buildContext(environment(), initialState(signup));
+
+  it('answers the password policy problems, in the order the list shows them', () => {
+    expect(evaluate({ passwordProblems: ['a', null, null] }, context)).toEqual([
+      'password.policy.minLength',
+      'password.policy.uppercase',
+      'password.policy.digit',
+      'password.policy.special',
+    ]);
+    expect(evaluate({ passwordProblems: ['', null, null] }, context)).toEqual(['password.policy.empty']);
+    expect(evaluate({ passwordProblems: ['Correct-Horse-9', null, null] }, context)).toEqual([]);
+    expect(evaluate({ passwordProblems: ['a', false, null] }, context)).toEqual([]);
+    expect(evaluate({ passwordProblems: ['abcdefgh', true, '[a-z]{12,}'] }, context)).toEqual(['password.policy.complexity']);
+  });
+
+  it('builds nested inputs from dotted names and leaves out null answers', () => {
+    expect(evaluateMapping({ 'a.b.c': 1, 'a.b.d': null, 'a.e': 'x', f: null }, context)).toEqual({ a: { b: { c: 1 }, e: 'x' }, f: null });
+    expect(() => evaluateMapping({ '__proto__.polluted': 1 }, context)).toThrow();
+  });
+
+  it('accepts only same-origin paths as computed targets', () => {
+    expect(resolveTarget({ path: '/users?x=1' }, context)).toMatchObject({ kind: 'route', path: '/users?x=1' });
+    for (const path of ['https://evil.test/', '//evil.test', '/\\evil.test', null]) {
+      expect(() => resolveTarget({ path }, context)).toThrow();
+    }
+  });
+});
+
+describe('server field errors', () => {
+  it('reads GraphQL extensions.fields and REST {details: {field, problems}}', () => {
+    expect(serverFieldErrors(graphQLError('BAD_USER_INPUT', 400, { email: 'Invalid e-mail', size: ['Must be a number'] }))).toEqual({
+      email: ['Invalid e-mail'],
+      size: ['Must be a number'],
+    });
+    const policy = restError(400, {
+      statusCode: 400,
+      error: 'PASSWORD_POLICY',
+      message: 'Minimal length: 10 characters',
+      details: { field: 'password', problems: ['password.policy.minLength'] },
+    });
+    expect(serverFieldErrors(policy)).toEqual({ password: ['password.policy.minLength'] });
+  });
+
+  it('places them through onError.fields, "*" nesting the rest', () => {
+    const error = graphQLError('BAD_USER_INPUT', 400, { email: 'Taken', companySize: 'Must be a number' });
+    expect(fieldErrorsFor(error, signup.steps.FORM!.onError)).toEqual({ email: ['Taken'], 'customParams.companySize': ['Must be a number'] });
+    expect(fieldErrorsFor(error, { default: 'x', fields: { email: 'email' } })).toEqual({ email: ['Taken'] });
+    expect(fieldErrorsFor(error, undefined)).toEqual({});
+  });
+});
+
+describe('signup flow', () => {
+  const params = [{ label: 'companySize', type: 'integer', userLabel: 'Company size', regex: '' }];
+  const answers = (create: (input: Record<string, unknown>) => unknown = () => ({ createTenantAnonymous: { id: 't1' } })): Answers => ({
+    'gql.GetTenantUserCustomParamsConfigAnonymous': () => ({ getTenantUserCustomParamsConfigAnonymous: { params } }),
+    'gql.CreateTenantAnonymous': create,
+  });
+  const filled = { email: 'new@b.test', password: 'Correct-Horse-9', consent: true, customParams: [{ label: 'companySize', value: '12' }] };
+
+  it('sends the plan and the price offer when currency and interval are both present', async () => {
+    const query = { plan: 'ESSENTIAL', currency: 'USD', recurrenceInterval: 'month' };
+    const { runner, calls } = run(signup, answers(), environment({ query }));
+    await runner.start();
+    expect(evaluateMapping(signup.steps.FORM!.props, runner.context()).customParams).toEqual(params);
+    await runner.submit(filled);
+    expect(calls.at(-1)).toEqual({
+      name: 'gql.CreateTenantAnonymous',
+      input: {
+        tenant: {
+          name: '',
+          owner: { email: 'new@b.test', password: 'Correct-Horse-9', customParams: [{ label: 'companySize', value: '12' }] },
+          plan: 'ESSENTIAL',
+          priceOffer: { currency: 'USD', recurrenceInterval: 'month' },
+        },
+      },
+    });
+    expect(runner.getState().step).toBe('SENT');
+  });
+
+  it('leaves out the price offer with only one of currency and interval, and the plan when absent', async () => {
+    const { runner, calls } = run(signup, answers(), environment({ query: { currency: 'USD' } }));
+    await runner.start();
+    await runner.submit({ email: 'new@b.test', password: 'Correct-Horse-9', consent: true });
+    expect(calls.at(-1)!.input).toEqual({ tenant: { name: '', owner: { email: 'new@b.test', password: 'Correct-Horse-9' } } });
+  });
+
+  it('keeps the button disabled while the e-mail is empty or the password fails the policy', async () => {
+    const { runner } = run(signup, answers());
+    await runner.start();
+    const step = signup.steps.FORM!;
+    runner.setForm({ email: 'new@b.test', password: 'short' });
+    expect(submitDisabled(step, runner.context())).toBe(true);
+    runner.setForm({ password: 'Correct-Horse-9' });
+    expect(submitDisabled(step, runner.context())).toBe(false);
+    runner.setForm({ email: undefined });
+    expect(submitDisabled(step, runner.context())).toBe(true);
+  });
+
+  it('shows server field errors on their fields until they change', async () => {
+    const refuse = () => {
+      throw graphQLError('BAD_USER_INPUT', 400, { companySize: 'Must be a whole number' });
+    };
+    const { runner } = run(signup, answers(refuse));
+    await runner.start();
+    await runner.submit(filled);
+    expect(runner.getState()).toMatchObject({
+      step: 'FORM',
+      alert: { variant: 'danger', title: 'errors.title', message: 'signup.errors.generic' },
+      fieldErrors: { 'customParams.companySize': ['Must be a whole number'] },
+    });
+    runner.setForm({ email: 'other@b.test', customParams: [{ label: 'companySize', value: '12' }] });
+    expect(runner.getState().fieldErrors).toEqual({ 'customParams.companySize': ['Must be a whole number'] });
+    runner.setForm({ customParams: [{ label: 'companySize', value: '13' }] });
+    expect(runner.getState().fieldErrors).toEqual({});
+  });
+
+  it('sends visitors of an app without self-signup to the login', async () => {
+    const { runner, calls, navigations } = run(signup, answers(), environment({ app: { tenantSelfSignup: false } }));
+    await runner.start();
+    expect(navigations).toEqual([{ path: '/auth/login', state: {}, replace: true }]);
+    expect(calls).toEqual([]);
+  });
+
+  it("shows the 'continue' screen only for an enabled provider named with an error", async () => {
+    const query = { error: 'missing_user', federation: 'google' };
+    const enabled = run(
+      signup,
+      { ...answers(), 'nav.federation': () => undefined },
+      environment({ query, app: { tenantSelfSignup: true, googleSsoEnabled: true } }),
+    );
+    await enabled.runner.start();
+    expect(enabled.runner.getState().step).toBe('CONTINUE');
+    const shown = signup.steps.CONTINUE!.slots!.filter((slot) => holds(slot.if, enabled.runner.context()));
+    expect(shown.map((slot) => 'label' in slot && slot.label)).toEqual(['signup.continue.google']);
+    if (shown[0]!.type !== 'button') throw new Error('button expected');
+    await enabled.runner.follow(shown[0]!.goto);
+    expect(enabled.calls.at(-1)).toEqual({ name: 'nav.federation', input: { type: 'google' } });
+    const disabled = run(signup, answers(), environment({ query }));
+    await disabled.runner.start();
+    expect(disabled.runner.getState().step).toBe('FORM');
+  });
+});
+
+describe('reset-password and magic-link flows', () => {
+  it('prefills the e-mail handed over from the login and confirms the sending', async () => {
+    const { runner, calls } = run(resetPassword, { 'auth.sendResetLink': () => undefined }, environment({ state: { email: 'old@b.test' } }));
+    await runner.start();
+    expect(runner.getState().form).toEqual({ email: 'old@b.test' });
+    await runner.submit();
+    expect(calls).toEqual([{ name: 'auth.sendResetLink', input: { username: 'old@b.test' } }]);
+    expect(runner.getState().step).toBe('SENT');
+  });
+
+  it('shows the reset error text when sending fails', async () => {
+    const { runner } = run(resetPassword, { 'auth.sendResetLink': () => Promise.reject(restError(429, { error: 'TOO_MANY_REQUESTS' })) });
+    await runner.start();
+    await runner.submit({ email: 'a@b.test' });
+    expect(runner.getState()).toMatchObject({ step: 'FORM', alert: { message: 'resetPassword.errors.generic', title: 'errors.title' } });
+  });
+
+  it('states the link lifetime the server answered', async () => {
+    const { runner } = run(magicLink, { 'auth.sendMagicLink': () => ({ expiresIn: 900 }) });
+    await runner.start();
+    await runner.submit({ email: 'a@b.test' });
+    const sent = magicLink.steps.SENT!.subheading as { values: Record<string, unknown> };
+    expect(evaluateMapping(sent.values, runner.context())).toEqual({ email: 'a@b.test', minutes: 15 });
+  });
+
+  it('is closed when the app has magic links off', async () => {
+    const { runner, navigations } = run(magicLink, {}, environment({ app: { magicLinkEnabled: false } }));
+    await runner.start();
+    expect(navigations.map((entry) => entry.path)).toEqual(['/auth/login']);
+  });
+});
+
+describe('set-password flow', () => {
+  const env = (user: Record<string, unknown> = { authenticated: false }) =>
+    environment({ params: { token: 'tok-1' }, user, path: '/auth/set-password/tok-1' });
+  const token = (passwordChosen: boolean) => () => ({ email: 'new@b.test', purpose: 'reset', passwordChosen });
+
+  it('asks for a new password, with the button enabled only for a valid, repeated password', async () => {
+    const { runner, calls } = run(setPassword, { 'auth.passwordToken': token(false), 'auth.setPassword': () => ({ session: true, mfaState: 'DISABLED' }) }, env());
+    await runner.start();
+    expect(calls[0]).toEqual({ name: 'auth.passwordToken', input: { token: 'tok-1' } });
+    expect(runner.getState()).toMatchObject({ step: 'SET', form: { email: 'new@b.test' } });
+    const step = setPassword.steps.SET!;
+    runner.setForm({ password: 'Correct-Horse-9' });
+    expect(submitDisabled(step, runner.context())).toBe(true);
+    runner.setForm({ repeat: 'Correct-Horse-8' });
+    expect(submitDisabled(step, runner.context())).toBe(true);
+    runner.setForm({ repeat: 'Correct-Horse-9' });
+    expect(submitDisabled(step, runner.context())).toBe(false);
+    runner.setForm({ password: 'weak', repeat: 'weak' });
+    expect(submitDisabled(step, runner.context())).toBe(true);
+    await runner.submit({ password: 'Correct-Horse-9', repeat: 'Correct-Horse-9' });
+    expect(calls.at(-1)).toEqual({ name: 'auth.setPassword', input: { token: 'tok-1', password: 'Correct-Horse-9' } });
+    expect(runner.getState().step).toBe('DONE');
+  });
+
+  it('follows the app policy: off, or a complexity regex', async () => {
+    const { runner } = run(setPassword, { 'auth.passwordToken': token(false) }, { ...env(), app: { passwordValidation: false } });
+    await runner.start();
+    runner.setForm({ password: 'a', repeat: 'a' });
+    expect(submitDisabled(setPassword.steps.SET!, runner.context())).toBe(false);
+    const strict = run(setPassword, { 'auth.passwordToken': token(false) }, { ...env(), app: { passwordComplexityRegex: '.{20,}' } });
+    await strict.runner.start();
+    strict.runner.setForm({ password: 'Correct-Horse-9', repeat: 'Correct-Horse-9' });
+    expect(submitDisabled(setPassword.steps.SET!, strict.runner.context())).toBe(true);
+  });
+
+  it('confirms a password chosen at signup without asking for one', async () => {
+    const { runner, calls } = run(setPassword, { 'auth.passwordToken': token(true), 'auth.setPassword': () => ({ session: true, mfaState: 'DISABLED' }) }, env());
+    await runner.start();
+    expect(runner.getState().step).toBe('CONFIRM');
+    await runner.submit();
+    expect(calls.at(-1)).toEqual({ name: 'auth.setPassword', input: { token: 'tok-1' } });
+    expect(runner.getState().step).toBe('CONFIRMED');
+  });
+
+  it('shows the expired step for a dead link, on opening or on submitting', async () => {
+    const expired = () => Promise.reject(restError(400, { statusCode: 400, error: 'LINK_EXPIRED', message: 'expired' }));
+    const opening = run(setPassword, { 'auth.passwordToken': expired }, env());
+    await opening.runner.start();
+    expect(opening.runner.getState()).toMatchObject({ step: 'EXPIRED', alert: null, status: 'idle' });
+
+    const submitting = run(setPassword, { 'auth.passwordToken': token(false), 'auth.setPassword': expired }, env());
+    await submitting.runner.start();
+    await submitting.runner.submit({ password: 'Correct-Horse-9', repeat: 'Correct-Horse-9' });
+    expect(submitting.runner.getState().step).toBe('EXPIRED');
+  });
+
+  it('puts a refused password on its field, clears both fields and shows the generic error', async () => {
+    const refused = () =>
+      Promise.reject(
+        restError(400, { statusCode: 400, error: 'PASSWORD_POLICY', message: 'x', details: { field: 'password', problems: ['password.policy.special'] } }),
+      );
+    const { runner } = run(setPassword, { 'auth.passwordToken': token(false), 'auth.setPassword': refused }, env());
+    await runner.start();
+    await runner.submit({ password: 'Correct-Horse-9', repeat: 'Correct-Horse-9' });
+    expect(runner.getState()).toMatchObject({
+      step: 'SET',
+      form: { email: 'new@b.test' },
+      alert: { message: 'login.errors.generic' },
+      fieldErrors: { password: ['password.policy.special'] },
+    });
+    expect(runner.getState().form).not.toHaveProperty('password');
+    expect(runner.getState().form).not.toHaveProperty('repeat');
+  });
+
+  it('signs a signed-in user out first, and goes back to the app login from the done step', async () => {
+    const { runner, calls } = run(
+      setPassword,
+      {
+        'auth.clear': () => undefined,
+        'auth.passwordToken': token(false),
+        'auth.setPassword': () => ({ session: true, mfaState: 'DISABLED' }),
+        'nav.login': () => undefined,
+      },
+      env({ authenticated: true }),
+    );
+    await runner.start();
+    expect(calls[0]!.name).toBe('auth.clear');
+    await runner.submit({ password: 'Correct-Horse-9', repeat: 'Correct-Horse-9' });
+    const back = setPassword.steps.DONE!.slots![0]!;
+    if (back.type !== 'button') throw new Error('button expected');
+    await runner.follow(back.goto);
+    expect(calls.at(-1)).toEqual({ name: 'nav.login', input: { returnPath: '/' } });
+  });
+});
+
+describe('onboarding', () => {
+  const tenant = (onboarded: boolean, shouldSelectPlan = false) => () => ({ getTenant: { onboarded, paymentStatus: { shouldSelectPlan } } });
+
+  async function startAt(user: Record<string, unknown>, answers: Answers, overrides: Partial<FlowEnvironment> = {}) {
+    const started = run(onboard, answers, environment({ user, path: '/onboard', state: { target: '/users' }, ...overrides }));
+    await started.runner.start();
+    return started;
+  }
+
+  it('decides in order: profile, workspace, plan, then the target', async () => {
+    const profile = await startAt(signedIn({ onboarded: false }), { 'gql.GetTenant': tenant(false) });
+    expect(profile.navigations).toEqual([{ path: '/onboard/user', state: { target: '/users' }, replace: true }]);
+
+    const workspace = await startAt(signedIn({}), { 'gql.GetTenant': tenant(false, true) });
+    expect(workspace.navigations).toEqual([{ path: '/onboard/tenant', state: { target: '/users' }, replace: true }]);
+
+    const plan = await startAt(signedIn({}), { 'gql.GetTenant': tenant(true, true) });
+    expect(plan.navigations).toEqual([{ path: '/tenant/plan', state: { target: '/users' }, replace: true }]);
+
+    const done = await startAt(signedIn({}), { 'gql.GetTenant': tenant(true) });
+    expect(done.navigations).toEqual([{ path: '/users', state: {}, replace: true }]);
+  });
+
+  it('asks for the workspace only of owners in B2B apps', async () => {
+    const b2c = await startAt(signedIn({}), { 'gql.GetTenant': tenant(false) }, { app: { onboardingFlow: 'B2C' } });
+    expect(b2c.navigations.map((entry) => entry.path)).toEqual(['/users']);
+    const admin = await startAt(signedIn({ role: 'ADMIN' }), {});
+    expect(admin.calls).toEqual([]);
+    expect(admin.navigations.map((entry) => entry.path)).toEqual(['/users']);
+  });
+
+  it('goes to the handover route without a target, and never back into onboarding', async () => {
+    const none = await startAt(signedIn({}), { 'gql.GetTenant': tenant(true) }, { state: {}, config: { handoverRoute: '/home' } });
+    expect(none.navigations.map((entry) => entry.path)).toEqual(['/home']);
+    const loop = await startAt(signedIn({}), { 'gql.GetTenant': tenant(true) }, { state: { target: '/onboard/user' } });
+    expect(loop.navigations.map((entry) => entry.path)).toEqual(['/']);
+  });
+
+  it('logs signed-out visitors out and sends them to the login with the original path', async () => {
+    for (const subject of [onboard, onboardUser, onboardTenant, tenantPlan]) {
+      const { runner, calls } = run(subject, { 'auth.clear': () => undefined, 'nav.login': () => undefined }, environment({ path: subject.routes[0] }));
+      await runner.start();
+      expect(calls).toEqual([
+        { name: 'auth.clear', input: {} },
+        { name: 'nav.login', input: { returnPath: subject.routes[0] } },
+      ]);
+    }
+  });
+
+  it('saves the profile, renews the tokens and returns to the start with the target', async () => {
+    const { runner, calls, navigations } = run(
+      onboardUser,
+      { 'gql.UpdateMe': () => ({ updateMe: { id: 'u1' } }), 'auth.refresh': () => undefined },
+      environment({ user: signedIn({ onboarded: false }), state: { target: '/users' } }),
+    );
+    await runner.start();
+    await runner.submit({ firstName: 'Nina', lastName: 'New' });
+    expect(calls).toEqual([
+      { name: 'gql.UpdateMe', input: { user: { firstName: 'Nina', lastName: 'New', consentsToPrivacyPolicy: true, onboarded: true } } },
+      { name: 'auth.refresh', input: {} },
+    ]);
+    expect(navigations).toEqual([{ path: '/onboard', state: { target: '/users' }, replace: true }]);
+  });
+
+  it('names the workspace, renews the tokens, and shows the workspace error text on failure', async () => {
+    const saved = run(
+      onboardTenant,
+      { 'gql.UpdateTenant': () => ({ updateTenant: { id: 't1' } }), 'auth.refresh': () => undefined },
+      environment({ user: signedIn({}), state: { target: '/' } }),
+    );
+    await saved.runner.start();
+    await saved.runner.submit({ name: 'Initech' });
+    expect(saved.calls.map((call) => call.name)).toEqual(['gql.UpdateTenant', 'auth.refresh']);
+    expect(saved.calls[0]!.input).toEqual({ tenant: { name: 'Initech' } });
+
+    const failing = run(onboardTenant, { 'gql.UpdateTenant': () => Promise.reject(graphQLError('BAD_USER_INPUT', 400)) }, environment({ user: signedIn({}) }));
+    await failing.runner.start();
+    await failing.runner.submit({ name: 'x'.repeat(5) });
+    expect(failing.runner.getState()).toMatchObject({ alert: { message: 'onboard.tenant.errors.generic', title: 'errors.title' } });
+    expect(failing.calls.map((call) => call.name)).toEqual(['gql.UpdateTenant']);
+  });
+
+  it('passes the plan placeholder straight on to the target', async () => {
+    const { runner, navigations } = run(tenantPlan, {}, environment({ user: signedIn({}), state: { target: '/users' } }));
+    await runner.start();
+    expect(navigations).toEqual([{ path: '/users', state: {}, replace: true }]);
+  });
+});

@@ -1,0 +1,183 @@
+// Foyer's custom signup field, the consent widget, the password policy list and server field errors,
+// rendered with the theme, the real form files and their build-time compiled validators.
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { I18nextProvider } from 'react-i18next';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import signupFlow from '../../../flows/signup.json';
+import { createApiClient } from '../../../src/api/index.ts';
+import type { AppConfigState, PublicAppConfig } from '../../../src/app/appConfig.ts';
+import { RuntimeContext } from '../../../src/app/runtime.tsx';
+import { FlowScreen } from '../../../src/app/screens/FlowScreen.tsx';
+import { createAuthClient } from '../../../src/auth/index.ts';
+import PasswordPolicy from '../../../src/components/PasswordPolicy.tsx';
+import { loadConfig } from '../../../src/config.ts';
+import { loadForm } from '../../../src/flow/forms.ts';
+import type { Flow } from '../../../src/flow/types.ts';
+import { createI18n } from '../../../src/i18n/index.ts';
+import { FoyerForm } from '../../../src/theme/rjsf/index.ts';
+
+afterEach(cleanup);
+
+beforeAll(async () => {
+  await loadForm('signup');
+});
+
+const params = [
+  { label: 'workEmail', type: 'email', userLabel: 'Work email', regex: '' },
+  { label: 'phone', type: 'phone', userLabel: 'Phone', regex: '' },
+  { label: 'seats', type: 'integer', userLabel: 'Seats', regex: '' },
+  { label: 'budget', type: 'number', userLabel: 'Budget', regex: '' },
+  { label: 'newsletter', type: 'boolean', userLabel: 'Send me news', regex: '' },
+  { label: 'vat', type: 'regex', userLabel: 'VAT number', regex: '^SE[0-9]{12}$' },
+  { label: 'team', type: 'text', userLabel: 'Team', regex: '' },
+];
+
+function withI18n(children: React.ReactNode) {
+  return <I18nextProvider i18n={createI18n()}>{children}</I18nextProvider>;
+}
+
+describe('signup form', () => {
+  it('renders each custom field by its type with its userLabel, and collects [{label, value}]', async () => {
+    const form = await loadForm('signup');
+    let latest: Record<string, unknown> = {};
+    render(
+      withI18n(
+        <FoyerForm
+          schema={form.schema}
+          uiSchema={form.uiSchema}
+          validator={form.validator}
+          formContext={{ props: { customParams: params, privacyPolicyUrl: 'https://x.test/privacy', termsOfServiceUrl: 'https://x.test/terms' } }}
+          onChange={(event) => (latest = event.formData as Record<string, unknown>)}
+        />,
+      ),
+    );
+    const typeOf = (label: string) => screen.getByLabelText(label).getAttribute('type');
+    expect(typeOf('Work email')).toBe('email');
+    expect(typeOf('Phone')).toBe('tel');
+    expect(typeOf('Seats')).toBe('number');
+    expect(typeOf('Budget')).toBe('number');
+    expect(typeOf('Send me news')).toBe('checkbox');
+    expect(typeOf('VAT number')).toBe('text');
+    expect(typeOf('Team')).toBe('text');
+
+    fireEvent.change(screen.getByLabelText('Seats'), { target: { value: '12' } });
+    await waitFor(() => expect(latest.customParams).toEqual([{ label: 'seats', value: '12' }]));
+    fireEvent.click(screen.getByLabelText('Send me news'));
+    await waitFor(() =>
+      expect(latest.customParams).toEqual([
+        { label: 'seats', value: '12' },
+        { label: 'newsletter', value: 'true' },
+      ]),
+    );
+
+    const consent = screen.getByRole('checkbox', { name: /I agree to the privacy policy and the terms of service/ });
+    expect(consent).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'privacy policy' }).getAttribute('href')).toBe('https://x.test/privacy');
+    expect(screen.getByRole('link', { name: 'terms of service' }).getAttribute('href')).toBe('https://x.test/terms');
+  });
+
+  it('renders no custom fields when the app has none', async () => {
+    const form = await loadForm('signup');
+    render(withI18n(<FoyerForm schema={form.schema} uiSchema={form.uiSchema} validator={form.validator} formContext={{ props: {} }} />));
+    expect(screen.getAllByRole('textbox').map((input) => input.getAttribute('name'))).toEqual(['root_email']);
+  });
+});
+
+describe('password policy list', () => {
+  const draw = (password: string | undefined, problems: string[]) => (
+    <I18nextProvider i18n={createI18n()}>
+      <PasswordPolicy props={{ password, problems }} form={{}} status="idle" setForm={() => undefined} submit={() => undefined} />
+    </I18nextProvider>
+  );
+
+  it('stays away before the first key, then lists the problems as a warning', () => {
+    const { rerender } = render(draw(undefined, ['password.policy.empty']));
+    expect(screen.queryByRole('status')).toBeNull();
+    rerender(draw('a', ['password.policy.minLength', 'password.policy.uppercase']));
+    const list = screen.getByRole('list', { name: 'Password requirements' });
+    expect([...list.querySelectorAll('li')].map((item) => item.textContent)).toEqual([
+      'Minimal length: 10 characters',
+      'Should contain uppercase letter',
+    ]);
+    expect(list.closest('.foyer-alert')?.classList.contains('foyer-alert--warning')).toBe(true);
+    rerender(draw(undefined, ['password.policy.empty']));
+    expect(screen.getByText('Password field can not be empty.')).toBeTruthy();
+    rerender(draw('Correct-Horse-9', []));
+    expect(screen.queryByRole('list')).toBeNull();
+  });
+
+  it('lists a repeat that differs from the password', () => {
+    const drawRepeat = (password: string, repeat: string) => (
+      <I18nextProvider i18n={createI18n()}>
+        <PasswordPolicy props={{ password, repeat, problems: [] }} form={{}} status="idle" setForm={() => undefined} submit={() => undefined} />
+      </I18nextProvider>
+    );
+    const { rerender } = render(drawRepeat('Correct-Horse-9', 'Correct-Horse-'));
+    expect(screen.getByRole('listitem').textContent).toBe('The passwords do not match.');
+    rerender(drawRepeat('Correct-Horse-9', 'Correct-Horse-9'));
+    expect(screen.queryByRole('list')).toBeNull();
+  });
+});
+
+describe('signup screen', () => {
+  function app(values: Partial<PublicAppConfig>): AppConfigState {
+    return { status: 'ready', app: values as PublicAppConfig };
+  }
+
+  it('shows the server field errors on their inputs, tied with aria-describedby', async () => {
+    const config = loadConfig({ appId: 'demo-app', apiUrl: 'http://api.foyer.test' });
+    const auth = createAuthClient(config);
+    const graphql = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+    const api = createApiClient(config, auth, {
+      logger: { error: () => undefined },
+      fetch: async (_input, init) => {
+        const { operationName } = JSON.parse(String(init?.body)) as { operationName: string };
+        if (operationName === 'GetTenantUserCustomParamsConfigAnonymous') {
+          return graphql({ data: { getTenantUserCustomParamsConfigAnonymous: { params: [params[2]] } } });
+        }
+        return graphql({
+          data: null,
+          errors: [
+            {
+              message: 'Invalid input',
+              extensions: { code: 'BAD_USER_INPUT', response: { statusCode: 400 }, fields: { email: 'Use a work address', seats: 'Must be a whole number' } },
+            },
+          ],
+        });
+      },
+    });
+    const router = createMemoryRouter([{ path: '/auth/signup', element: <FlowScreen flow={signupFlow as unknown as Flow} /> }], {
+      initialEntries: ['/auth/signup'],
+    });
+    await act(async () => {
+      render(
+        withI18n(
+          <RuntimeContext value={{ config, auth, api, appConfig: app({ name: 'Demo app', tenantSelfSignup: true }) }}>
+            <RouterProvider router={router} />
+          </RuntimeContext>,
+        ),
+      );
+    });
+    const seats = await screen.findByLabelText('Seats');
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'new@b.test' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'Correct-Horse-9' } });
+    fireEvent.change(seats, { target: { value: '1.5' } });
+    const consent = screen.getByRole('checkbox', { name: /I agree/ }) as HTMLInputElement;
+    // A consent is never given for the user: the box starts empty.
+    expect(consent.checked).toBe(false);
+    fireEvent.click(consent);
+    const button = screen.getByRole('button', { name: 'Sign up' }) as HTMLButtonElement;
+    await waitFor(() => expect(button.disabled).toBe(false));
+    await act(async () => {
+      fireEvent.click(button);
+    });
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('An error occured');
+    expect(alert.textContent).toContain('There was an error when creating the account. Try again, otherwise contact support.');
+    const describedText = (input: HTMLElement) => document.getElementById(input.getAttribute('aria-describedby') ?? '')?.textContent;
+    await waitFor(() => expect(describedText(screen.getByLabelText('Seats'))).toBe('Must be a whole number'));
+    expect(describedText(screen.getByLabelText('Email'))).toBe('Use a work address');
+    expect(screen.getByLabelText('Seats').getAttribute('aria-invalid')).toBe('true');
+  });
+});
