@@ -185,17 +185,4 @@ describe('signup in the browser', () => {
     await page.goto(link);
     await expectHeading('Confirm your account');
   });
-
-  it("shows only the provider's button on the 'continue' screen of a federated sign-in without account", async () => {
-    const [app] = await foyer.db.select().from(apps).where(eq(apps.id, foyer.demo.appId));
-    await foyer.db
-      .update(apps)
-      .set({ settings: { ...app!.settings, googleSsoEnabled: true } })
-      .where(eq(apps.id, foyer.demo.appId));
-    await page.goto(`${foyer.urls.ui}/auth/signup?error=missing_user&federation=google`);
-    await page.getByRole('button', { name: 'Sign up with Google' }).waitFor();
-    expect(await page.getByRole('button').count()).toBe(1);
-    expect(await page.getByLabel('Email').count()).toBe(0);
-    await expectNoAxeViolations(page);
-  });
 });

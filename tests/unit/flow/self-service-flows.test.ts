@@ -13,7 +13,7 @@ import tenantPlanFlow from '../../../flows/tenant-plan.json';
 import { ApiError } from '../../../src/api/errors.ts';
 import { FlowRunner, resolveTarget, submitDisabled, buildContext, initialState } from '../../../src/flow/engine.ts';
 import { fieldErrorsFor, serverFieldErrors } from '../../../src/flow/errors.ts';
-import { evaluate, evaluateMapping, holds } from '../../../src/flow/logic.ts';
+import { evaluate, evaluateMapping } from '../../../src/flow/logic.ts';
 import type { Flow, FlowEnvironment } from '../../../src/flow/types.ts';
 
 const flow = (value: unknown) => value as Flow;
@@ -192,23 +192,11 @@ describe('signup flow', () => {
     expect(calls).toEqual([]);
   });
 
-  it("shows the 'continue' screen only for an enabled provider named with an error", async () => {
+  it('keeps the signup form for a federated error: no provider button until federation exists', async () => {
     const query = { error: 'missing_user', federation: 'google' };
-    const enabled = run(
-      signup,
-      { ...answers(), 'nav.federation': () => undefined },
-      environment({ query, app: { tenantSelfSignup: true, googleSsoEnabled: true } }),
-    );
-    await enabled.runner.start();
-    expect(enabled.runner.getState().step).toBe('CONTINUE');
-    const shown = signup.steps.CONTINUE!.slots!.filter((slot) => holds(slot.if, enabled.runner.context()));
-    expect(shown.map((slot) => 'label' in slot && slot.label)).toEqual(['signup.continue.google']);
-    if (shown[0]!.type !== 'button') throw new Error('button expected');
-    await enabled.runner.follow(shown[0]!.goto);
-    expect(enabled.calls.at(-1)).toEqual({ name: 'nav.federation', input: { type: 'google' } });
-    const disabled = run(signup, answers(), environment({ query }));
-    await disabled.runner.start();
-    expect(disabled.runner.getState().step).toBe('FORM');
+    const { runner } = run(signup, answers(), environment({ query, app: { tenantSelfSignup: true, googleSsoEnabled: true } }));
+    await runner.start();
+    expect(runner.getState().step).toBe('FORM');
   });
 });
 
