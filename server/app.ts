@@ -9,6 +9,7 @@ import { brandingPlugin } from './branding/plugin.ts';
 import { graphqlPlugin } from './graphql/plugin.ts';
 import { uiPlugin } from './ui/plugin.ts';
 import { createNotifier } from './notify/service.ts';
+import { mailboxPlugin } from './notify/mailbox.ts';
 import { authServicePlugin } from './auth/plugin.ts';
 
 export interface Foyer {
@@ -22,16 +23,19 @@ export interface Foyer {
 
 export async function createFoyer(options: { config: ServerConfig; db: Database; appId: string }): Promise<Foyer> {
   const { config, db } = options;
-  const context: FoyerContext = { config, db, notifier: createNotifier({ config, db }) };
-
   const auth = createListener(config, 'auth');
+  const api = createListener(config, 'api');
+  const ui = createListener(config, 'ui', { ownNotFound: true });
+  const notifier = createNotifier({ config, db, log: auth.log.child({ module: 'notify' }) });
+  const context: FoyerContext = { config, db, notifier };
+
   await auth.register(authServicePlugin, context);
 
-  const api = createListener(config, 'api');
   await api.register(brandingPlugin, context);
   await api.register(graphqlPlugin, context);
 
-  const ui = createListener(config, 'ui', { ownNotFound: true });
+  // Before the UI's page fallback, which would otherwise answer /dev/mailbox with the runtime.
+  await ui.register(mailboxPlugin, context);
   await ui.register(uiPlugin, { ...context, appId: options.appId });
 
   const listeners = { auth, api, ui };
@@ -46,6 +50,7 @@ export async function createFoyer(options: { config: ServerConfig; db: Database;
     },
     async close() {
       await Promise.all([auth.close(), api.close(), ui.close()]);
+      await notifier.close();
     },
   };
 }

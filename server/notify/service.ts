@@ -1,21 +1,83 @@
-// The mail module: every message goes through here, into the outbox (no SMTP_URL).
-import { randomUUID } from 'node:crypto';
+// The mail module: every message Foyer sends is branded for its app, translated into the
+// recipient's language and handed to one transport, SMTP when SMTP_URL is set, otherwise the
+// outbox. `send` never rejects, so a request may fire it after answering: failures are logged
+// (without the message, whose link is a credential) and reported in the result.
+import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { outbox } from '../db/schema.ts';
-import type { Notifier, OutgoingMessage } from './types.ts';
+import { apps } from '../db/schema.ts';
+import { brandOf } from './brand.ts';
+import { RefusedMessage, renderMessage } from './render.ts';
+import { createTranslator } from './texts.ts';
+import { outboxTransport, smtpTransport, type Transport } from './transports.ts';
+import type { Delivery, Notifier, OutgoingMessage } from './types.ts';
 
-export function createNotifier({ db }: { config: ServerConfig; db: Database }): Notifier {
-  return {
-    async send(message: OutgoingMessage) {
-      await db.insert(outbox).values({
-        id: randomUUID(),
-        appId: message.appId,
-        recipient: message.to,
-        kind: message.kind,
-        subject: message.kind,
-        text: message.link,
-      });
-    },
+export type NotifyLogger = Pick<FastifyBaseLogger, 'error' | 'warn'>;
+
+/** One plain address: a list or a display name would let a caller reach more than the recipient. */
+const SINGLE_ADDRESS = /^[^\s@,;<>"()[\]\\]+@[^\s@,;<>"()[\]\\]+$/;
+const MAX_ADDRESS_LENGTH = 320;
+
+export function createNotifier({
+  config,
+  db,
+  log,
+}: {
+  config: ServerConfig;
+  db: Database;
+  log?: NotifyLogger;
+}): Notifier {
+  const transport: Transport = config.smtpUrl
+    ? smtpTransport({ url: config.smtpUrl, from: config.mailFrom })
+    : outboxTransport(db);
+
+  async function send(message: OutgoingMessage): Promise<Delivery> {
+    const about = { appId: message.appId, kind: message.kind, to: message.to, transport: transport.name };
+    try {
+      if (message.to.length > MAX_ADDRESS_LENGTH || !SINGLE_ADDRESS.test(message.to)) {
+        throw new RefusedMessage('The recipient must be one e-mail address');
+      }
+      const [app] = await db
+        .select({ name: apps.name, settings: apps.settings })
+        .from(apps)
+        .where(eq(apps.id, message.appId))
+        .limit(1);
+      if (!app) {
+        log?.warn(about, 'mail not sent: unknown app');
+        return { delivered: false, reason: 'unknown-app' };
+      }
+      // The reset lifetime is configurable; the mail states the one the link really has.
+      const expiresInSeconds =
+        message.expiresInSeconds ?? (message.kind === 'reset' ? config.resetTokenTtlSeconds : undefined);
+      const rendered = renderMessage(
+        { ...message, expiresInSeconds },
+        brandOf(app),
+        createTranslator(message.locale, app.settings.translations),
+      );
+      const id = await transport.deliver(message, rendered);
+      return { delivered: true, transport: transport.name, id };
+    } catch (error) {
+      if (error instanceof RefusedMessage) {
+        log?.error({ ...about, reason: error.message }, 'mail refused');
+        return { delivered: false, reason: 'refused' };
+      }
+      log?.error({ ...about, failure: describeFailure(error) }, 'mail delivery failed');
+      return { delivered: false, reason: 'failed' };
+    }
+  }
+
+  return { send, close: () => transport.close() };
+}
+
+/** What an operator needs from a failure: nodemailer's code and the server's reply, never the message. */
+function describeFailure(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const { code, command, responseCode, response } = error as Error & {
+    code?: string;
+    command?: string;
+    responseCode?: number;
+    response?: string;
   };
+  return { message: error.message, code, command, responseCode, response };
 }

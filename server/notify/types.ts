@@ -26,9 +26,18 @@ export interface OutgoingMessage {
   link: string;
   /** Workspace name, for invitations. */
   workspace?: string;
+  /** How long the link works, when it differs from the token lifetime of its kind (a configured reset TTL). */
+  expiresInSeconds?: number;
 }
 
+/** What became of a message. `send` never rejects: a failure is logged and answered here. */
+export type Delivery =
+  | { delivered: true; transport: 'smtp' | 'outbox'; id: string }
+  | { delivered: false; reason: 'unknown-app' | 'refused' | 'failed' };
+
 export interface Notifier {
-  /** Renders and hands the message to the transport; resolves when delivered or stored. */
-  send(message: OutgoingMessage): Promise<void>;
+  /** Renders and hands the message to the transport; resolves when delivered, stored, or given up (logged). */
+  send(message: OutgoingMessage): Promise<Delivery>;
+  /** Releases the transport's connections. */
+  close(): Promise<void>;
 }

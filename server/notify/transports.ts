@@ -1,0 +1,66 @@
+// Where a rendered message goes: an SMTP server (SMTP_URL) through nodemailer, or the outbox table
+// that the development mailbox reads. Both get the same rendered message.
+import { randomUUID } from 'node:crypto';
+import nodemailer from 'nodemailer';
+import type { Database } from '../db/client.ts';
+import { outbox } from '../db/schema.ts';
+import type { RenderedMessage } from './render.ts';
+import type { MessageKind } from './types.ts';
+
+export interface Envelope {
+  appId: string;
+  to: string;
+  kind: MessageKind;
+}
+
+export interface Transport {
+  name: 'smtp' | 'outbox';
+  /** Resolves with an id for the delivered (or stored) message; rejects when delivery fails. */
+  deliver(envelope: Envelope, message: RenderedMessage): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Without these, a silent SMTP server would hold a request's follow-up work for minutes. */
+const SMTP_TIMEOUTS_MS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+
+export function smtpTransport(options: { url: string; from: string }): Transport {
+  const transporter = nodemailer.createTransport({ url: options.url, ...SMTP_TIMEOUTS_MS });
+  return {
+    name: 'smtp',
+    async deliver(envelope, message) {
+      const info = await transporter.sendMail({
+        from: options.from,
+        to: envelope.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+        headers: { 'Auto-Submitted': 'auto-generated', 'Content-Language': message.language },
+      });
+      return info.messageId;
+    },
+    async close() {
+      transporter.close();
+    },
+  };
+}
+
+export function outboxTransport(db: Database): Transport {
+  return {
+    name: 'outbox',
+    async deliver(envelope, message) {
+      const id = randomUUID();
+      await db.insert(outbox).values({
+        id,
+        appId: envelope.appId,
+        channel: 'email',
+        recipient: envelope.to,
+        kind: envelope.kind,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+      });
+      return id;
+    },
+    async close() {},
+  };
+}
