@@ -34,6 +34,7 @@ const lines = [
   `  auth service  ${config.urls.auth}`,
   `  API host      ${config.urls.api}`,
 ];
+if (config.env === 'development') lines.push(`  mailbox       ${config.urls.ui}/dev/mailbox`);
 if (demo) {
   lines.push(`  demo app id   ${demo.appId}`, '  demo users (written to ' + demoFile + '):');
   for (const user of demo.users) lines.push(`    ${user.email} / ${user.password}  (${user.workspaces.join(', ')})`);
