@@ -1,4 +1,5 @@
-// Security-relevant events (logins, token issues, logouts), kept in the database for operators.
+// Security-relevant events (logins, token issues, logouts, changes to members), kept in the database
+// for operators.
 import type { Database } from '../db/client.ts';
 import { auditEvents } from '../db/schema.ts';
 
@@ -13,7 +14,28 @@ export type AuditType =
   /** A magic link was asked for (known and unknown e-mails alike; counted by the limits). */
   | 'magic_link.requested'
   /** A workspace was created by self-signup (counted per address by the signup limit). */
-  | 'tenant.signup';
+  | 'tenant.signup'
+  | 'tenant.updated'
+  /** Two-factor by SMS: a code texted (counted by the send limits), a wrong code, the factor passed. */
+  | 'mfa.code_sent'
+  | 'mfa.failure'
+  | 'mfa.verified'
+  /** A phone became the user's second factor (detail: the number's last digits). */
+  | 'mfa.setup_finished'
+  /** A wrong recovery code (counted by the recovery limit), and a recovery that reset two-factor. */
+  | 'mfa.recovery_failure'
+  | 'mfa.recovered'
+  /**
+   * Workspace administration. tenantUserId is the acting member; detail names the workspace
+   * (tenantId), the member acted on (target: tenantUserId, userId, email) and, for updates, each
+   * changed field as {from, to}. Invitations and reset links sent also count for the sender's limit.
+   */
+  | 'user.invited'
+  | 'user.updated'
+  | 'user.deleted'
+  | 'user.reset_link_sent'
+  /** A member changed their own profile (updateMe); detail lists the changed fields. */
+  | 'user.profile_updated';
 
 export interface AuditEvent {
   type: AuditType;

@@ -15,6 +15,10 @@ export type FoyerErrorCode =
   | 'GRAPHQL_VALIDATION_FAILED'
   | 'NOT_FOUND'
   | 'SELF_SIGNUP_DISABLED'
+  /** updateUser, deleteUser and sendPasswordResetLink never act on the caller's own membership. */
+  | 'SELF_CHANGE_FORBIDDEN'
+  /** The change would leave the workspace without an enabled OWNER. */
+  | 'OWNER_ROLE_MUST_EXIST'
   | 'TOO_MANY_REQUESTS'
   | 'NOT_IMPLEMENTED'
   | 'INTERNAL_SERVER_ERROR'
@@ -30,6 +34,8 @@ const statusOf: Record<FoyerErrorCode, number> = {
   GRAPHQL_VALIDATION_FAILED: 400,
   NOT_FOUND: 404,
   SELF_SIGNUP_DISABLED: 403,
+  SELF_CHANGE_FORBIDDEN: 403,
+  OWNER_ROLE_MUST_EXIST: 403,
   TOO_MANY_REQUESTS: 429,
   NOT_IMPLEMENTED: 501,
   INTERNAL_SERVER_ERROR: 500,
@@ -54,9 +60,12 @@ export function foyerError(code: FoyerErrorCode, message: string, path?: readonl
 /** What is wrong with each named input field: one message, or a list (the password policy's problems). */
 export type FieldErrors = Record<string, string | string[]>;
 
-/** 400 naming the fields at fault in extensions.fields, so forms can show each message at its input. */
-export function fieldErrors(fields: FieldErrors, message = 'Some fields are not valid'): GraphQLError {
-  return new GraphQLError(message, { extensions: extensionsFor('BAD_USER_INPUT', { fields }) });
+/**
+ * 400 naming the fields at fault in extensions.fields, so forms can show each message at its input;
+ * `extra` adds further extensions (createUsers: a code per address and who was invited all the same).
+ */
+export function fieldErrors(fields: FieldErrors, message = 'Some fields are not valid', extra: Record<string, unknown> = {}): GraphQLError {
+  return new GraphQLError(message, { extensions: extensionsFor('BAD_USER_INPUT', { ...extra, fields }) });
 }
 
 export function tooManyRequests(message: string, retryAfterSeconds: number): GraphQLError {

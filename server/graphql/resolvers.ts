@@ -3,6 +3,7 @@
 import type { Resolvers } from './generated/resolvers.ts';
 import { appResolvers } from './apps/resolvers.ts';
 import { customParamResolvers } from './custom-params/resolvers.ts';
+import { invitationResolvers } from './invitations/resolvers.ts';
 import { roleResolvers } from './roles/resolvers.ts';
 import { signupResolvers } from './signup/resolvers.ts';
 import { tenantResolvers } from './tenants/resolvers.ts';
@@ -12,6 +13,7 @@ export const capabilityResolvers: Resolvers[] = [
   appResolvers,
   tenantResolvers,
   userResolvers,
+  invitationResolvers,
   roleResolvers,
   signupResolvers,
   customParamResolvers,

@@ -14,9 +14,13 @@ export const tenantResolvers: Resolvers = {
     },
   },
   Mutation: {
-    updateTenant: (_parent, { tenant }, { db, caller }) => {
+    updateTenant: (_parent, { tenant }, { db, caller, clientIp }) => {
       const member = memberOf(caller);
-      return updateTenant(db, member.app, member.tenantId, tenant);
+      return updateTenant(db, member.app, member.tenantId, tenant, {
+        tenantUserId: member.tenantUserId,
+        userId: member.userId,
+        ip: clientIp,
+      });
     },
   },
 };

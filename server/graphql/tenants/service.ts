@@ -6,6 +6,7 @@ import { plans, tenants } from '../../db/schema.ts';
 import type { AppRecord } from '../context.ts';
 import type { Tenant, TenantAnonymous, TenantInput } from '../generated/resolvers.ts';
 import { checkLocale, checkLogo, checkName, InputProblems } from '../input.ts';
+import { recordAudit } from '../../audit/service.ts';
 
 type TenantRecord = typeof tenants.$inferSelect;
 
@@ -84,13 +85,36 @@ function checkTenantInput(app: AppRecord, input: TenantInput): Partial<TenantRec
   return changes;
 }
 
-export async function updateTenant(db: Database, app: AppRecord, tenantId: string, input: TenantInput): Promise<Tenant> {
+/** Who changes the workspace, for the audit trail. */
+export interface TenantActor {
+  tenantUserId: string;
+  userId: string;
+  ip: string;
+}
+
+export async function updateTenant(
+  db: Database,
+  app: AppRecord,
+  tenantId: string,
+  input: TenantInput,
+  actor: TenantActor,
+): Promise<Tenant> {
   const changes = checkTenantInput(app, input);
   if (Object.keys(changes).length > 0) {
-    await db
-      .update(tenants)
-      .set(changes)
-      .where(and(eq(tenants.id, tenantId), eq(tenants.appId, app.id)));
+    await db.transaction(async (tx) => {
+      await tx
+        .update(tenants)
+        .set(changes)
+        .where(and(eq(tenants.id, tenantId), eq(tenants.appId, app.id)));
+      await recordAudit(tx, {
+        type: 'tenant.updated',
+        appId: app.id,
+        userId: actor.userId,
+        tenantUserId: actor.tenantUserId,
+        ip: actor.ip,
+        detail: { tenantId, fields: Object.keys(changes) },
+      });
+    });
   }
   return getTenant(db, app.id, tenantId);
 }

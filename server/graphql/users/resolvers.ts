@@ -1,5 +1,7 @@
 import type { Resolvers } from '../generated/resolvers.ts';
 import { memberOf } from '../access/caller.ts';
+import { deleteUser, sendPasswordResetLink, updateUser } from './administration.ts';
+import { countUsers, listUsers } from './list.ts';
 import { getMember, updateMe } from './service.ts';
 
 export const userResolvers: Resolvers = {
@@ -8,8 +10,13 @@ export const userResolvers: Resolvers = {
       const member = memberOf(caller);
       return getMember(db, member.app, member.tenantId, member.tenantUserId);
     },
+    listUsers: (_parent, args, { db, caller }) => listUsers(db, memberOf(caller), args),
+    countUsers: (_parent, { search }, { db, caller }) => countUsers(db, memberOf(caller), search),
   },
   Mutation: {
-    updateMe: (_parent, { user }, { db, caller }) => updateMe(db, memberOf(caller), user),
+    updateMe: (_parent, { user }, context) => updateMe(context, memberOf(context.caller), user),
+    updateUser: (_parent, { user }, context) => updateUser(context, memberOf(context.caller), user),
+    deleteUser: (_parent, { userId }, context) => deleteUser(context, memberOf(context.caller), userId),
+    sendPasswordResetLink: (_parent, { userId }, context) => sendPasswordResetLink(context, memberOf(context.caller), userId),
   },
 };

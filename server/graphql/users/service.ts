@@ -3,52 +3,87 @@
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { tenantUsers, users } from '../../db/schema.ts';
-import type { AppRecord, MemberCaller } from '../context.ts';
+import { recordAudit } from '../../audit/service.ts';
+import type { AppRecord, GraphQLContext, MemberCaller } from '../context.ts';
 import type { MeInput, User } from '../generated/resolvers.ts';
 import { checkName, InputProblems } from '../input.ts';
 import { customParamsOf } from '../custom-params/service.ts';
 
 type UserRecord = typeof users.$inferSelect;
 
-function fullName(firstName: string | null, lastName: string | null): string | null {
-  const name = [firstName, lastName].filter((part) => part && part.trim()).join(' ');
+/** The columns a User is made of; the password hash and tokens never leave the database. */
+export const memberColumns = {
+  id: tenantUsers.id,
+  role: tenantUsers.role,
+  enabled: tenantUsers.enabled,
+  onboarded: tenantUsers.onboarded,
+  createdAt: tenantUsers.createdAt,
+  lastSeen: tenantUsers.lastSeen,
+  email: users.email,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  consentsToPrivacyPolicy: users.consentsToPrivacyPolicy,
+  customParams: users.customParams,
+};
+
+export interface MemberRow {
+  id: string;
+  role: string;
+  enabled: boolean;
+  onboarded: boolean;
+  createdAt: Date;
+  lastSeen: Date | null;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  consentsToPrivacyPolicy: boolean;
+  customParams: Record<string, string>;
+}
+
+/** First and last name joined by a space, or null when both are blank (the table shows 'Invited user'). */
+export function fullName(firstName: string | null, lastName: string | null): string | null {
+  const name = [firstName?.trim(), lastName?.trim()].filter(Boolean).join(' ');
   return name || null;
+}
+
+export function toUser(app: AppRecord, row: MemberRow): User {
+  return {
+    id: row.id,
+    email: row.email,
+    username: row.email,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    fullName: fullName(row.firstName, row.lastName),
+    role: row.role,
+    createdAt: row.createdAt.toISOString(),
+    lastSeen: row.lastSeen?.toISOString() ?? null,
+    enabled: row.enabled,
+    onboarded: row.onboarded,
+    consentsToPrivacyPolicy: row.consentsToPrivacyPolicy,
+    // Teams have no storage yet: nobody belongs to one.
+    teams: [],
+    customParams: customParamsOf(app.settings, row.customParams),
+  };
 }
 
 export async function getMember(db: Database, app: AppRecord, tenantId: string, tenantUserId: string): Promise<User> {
   const [row] = await db
-    .select({ membership: tenantUsers, user: users })
+    .select(memberColumns)
     .from(tenantUsers)
     .innerJoin(users, eq(users.id, tenantUsers.userId))
     .where(and(eq(tenantUsers.id, tenantUserId), eq(tenantUsers.tenantId, tenantId)))
     .limit(1);
-  // The membership check that admitted the caller found this row a moment ago.
+  // Callers found this membership in the caller's workspace a moment ago.
   if (!row) throw new Error(`Tenant user ${tenantUserId} vanished during the request`);
-  const { membership, user } = row;
-  return {
-    id: membership.id,
-    email: user.email,
-    username: user.email,
-    firstName: user.firstName,
-    lastName: user.lastName,
-    fullName: fullName(user.firstName, user.lastName),
-    role: membership.role,
-    createdAt: membership.createdAt.toISOString(),
-    lastSeen: membership.lastSeen?.toISOString() ?? null,
-    enabled: membership.enabled,
-    onboarded: membership.onboarded,
-    consentsToPrivacyPolicy: user.consentsToPrivacyPolicy,
-    // Teams have no storage yet: nobody belongs to one.
-    teams: [],
-    customParams: customParamsOf(app.settings, user.customParams),
-  };
+  return toUser(app, row);
 }
 
 /**
  * The caller's own profile. Names are trimmed (empty clears them); giving a name, or onboarded:
  * true, marks both the identity and this membership onboarded. Onboarding is never undone here.
  */
-export async function updateMe(db: Database, member: MemberCaller, input: MeInput): Promise<User> {
+export async function updateMe(context: GraphQLContext, member: MemberCaller, input: MeInput): Promise<User> {
+  const { db } = context;
   const problems = new InputProblems();
   const changes: Partial<UserRecord> = {};
   if (input.firstName != null) changes.firstName = checkName(problems, 'firstName', input.firstName) || null;
@@ -65,6 +100,14 @@ export async function updateMe(db: Database, member: MemberCaller, input: MeInpu
         .update(users)
         .set(changes)
         .where(and(eq(users.id, member.userId), eq(users.appId, member.app.id)));
+      await recordAudit(tx, {
+        type: 'user.profile_updated',
+        appId: member.app.id,
+        userId: member.userId,
+        tenantUserId: member.tenantUserId,
+        ip: context.clientIp,
+        detail: { tenantId: member.tenantId, fields: Object.keys(changes) },
+      });
     }
     if (onboarded) await tx.update(tenantUsers).set({ onboarded: true }).where(eq(tenantUsers.id, member.tenantUserId));
   });

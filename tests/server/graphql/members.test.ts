@@ -115,10 +115,11 @@ describe('privileges', () => {
   });
 
   it('a field without a resolver answers NOT_IMPLEMENTED (501) to a caller it admits', async () => {
-    const viewerAnswer = await ask(viewer, '{ listUsers { id } }');
+    const viewerAnswer = await ask(viewer, '{ getTenantPaymentDetails { details { trial } } }');
     expect(viewerAnswer.status).toBe(501);
     expect(viewerAnswer.body.errors?.[0]?.extensions).toEqual({ code: 'NOT_IMPLEMENTED', response: { statusCode: 501 } });
-    expect(errorCodes(await ask(ownerAtAcme, 'mutation { deleteUser(userId: "nobody") }'))).toEqual(['NOT_IMPLEMENTED']);
+    const setPlan = 'mutation { setTenantPlanDetails(details: { planKey: "TEAM", priceOffer: { currency: "EUR", recurrenceInterval: "month" } }) { details { trial } } }';
+    expect(errorCodes(await ask(ownerAtAcme, setPlan))).toEqual(['NOT_IMPLEMENTED']);
   });
 
   it('one denied field stops the whole mutation', async () => {

@@ -1,0 +1,195 @@
+// Inviting people to the caller's workspace (createUsers). Each address is trimmed, blanks are
+// dropped and repeats (in any letter case) count once. Each valid address then gets, on its own, an
+// identity of this app (found by e-mail, or created without a password), an enabled membership with
+// the app's default role, and a mail: a set-password link ('invite') when the identity has no
+// password yet, otherwise a notice to sign in ('invite-existing').
+//
+// Per-address failures do not stop the others. When every address was invited the answer is the
+// list of new members. Otherwise it is BAD_USER_INPUT (400) with
+//   extensions.fields   {<address as typed, trimmed>: message}
+//   extensions.reasons  {<address>: INVALID_EMAIL | ALREADY_MEMBER | MAIL_NOT_SENT}
+//   extensions.invited  [{id, email}] of the addresses that were invited all the same,
+// so a form can show each failure at its input and the notice for the rest.
+import { randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { tenants, tenantUsers, users } from '../../db/schema.ts';
+import type { Role } from '../../apps/settings.ts';
+import { isRole, mayGrant } from '../../auth/privileges.ts';
+import { issueToken } from '../../auth/tokens/service.ts';
+import { recordAudit } from '../../audit/service.ts';
+import type { GraphQLContext, MemberCaller } from '../context.ts';
+import type { User } from '../generated/resolvers.ts';
+import { fieldErrors, foyerError } from '../errors.ts';
+import { isEmail } from '../input.ts';
+import { checkMailAllowance } from '../users/mail-limit.ts';
+import { getMember } from '../users/service.ts';
+
+export const MAX_INVITATIONS_PER_REQUEST = 20;
+
+export type InvitationFailure = 'INVALID_EMAIL' | 'ALREADY_MEMBER' | 'MAIL_NOT_SENT';
+
+const failureMessages: Record<InvitationFailure, string> = {
+  INVALID_EMAIL: 'Enter a valid e-mail address',
+  ALREADY_MEMBER: 'Already a member of this workspace',
+  MAIL_NOT_SENT: 'The invitation e-mail could not be sent; try again later',
+};
+
+/** The role new members get: the app's defaultRole, VIEWER when unset (or not a role). */
+export function defaultRoleOf(member: MemberCaller): Role {
+  const configured = member.app.settings.defaultRole;
+  return configured && isRole(configured) ? configured : 'VIEWER';
+}
+
+/** Trimmed, without blanks, each address once (the first spelling of it wins). */
+export function invitedAddresses(userNames: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const addresses: string[] = [];
+  for (const name of userNames) {
+    const address = name.trim();
+    const key = address.toLowerCase();
+    if (address === '' || seen.has(key)) continue;
+    seen.add(key);
+    addresses.push(address);
+  }
+  return addresses;
+}
+
+interface Identity {
+  id: string;
+  /** As the identity spells it; mail goes there, whatever letter case the inviter typed. */
+  email: string;
+  locale: string | null;
+  hasPassword: boolean;
+}
+
+async function findIdentity(db: Database, appId: string, email: string): Promise<Identity | undefined> {
+  const [user] = await db
+    .select({ id: users.id, email: users.email, locale: users.locale, hasPassword: sql<boolean>`${users.passwordHash} is not null` })
+    .from(users)
+    .where(and(eq(users.appId, appId), sql`lower(${users.email}) = ${email.toLowerCase()}`))
+    .limit(1);
+  return user;
+}
+
+type Created =
+  | { kind: 'already-member' }
+  | {
+      kind: 'created';
+      tenantUserId: string;
+      userId: string;
+      email: string;
+      newIdentity: boolean;
+      locale: string | null;
+      token: string | null;
+    };
+
+/** Identity (when new), membership and, for an identity without a password, an invitation token: all or nothing. */
+async function createMembership(db: Database, inviter: MemberCaller, email: string, role: Role): Promise<Created> {
+  const appId = inviter.app.id;
+  return db.transaction(async (tx) => {
+    let identity = await findIdentity(tx, appId, email);
+    let newIdentity = false;
+    if (!identity) {
+      const [inserted] = await tx
+        .insert(users)
+        .values({ id: randomUUID(), appId, email })
+        // Someone else created this address a moment ago: it is an existing identity now.
+        .onConflictDoNothing()
+        .returning({ id: users.id });
+      newIdentity = Boolean(inserted);
+      identity = inserted ? { id: inserted.id, email, locale: null, hasPassword: false } : await findIdentity(tx, appId, email);
+      if (!identity) throw new Error('The invited identity was neither inserted nor found');
+    }
+    const tenantUserId = randomUUID();
+    const [membership] = await tx
+      .insert(tenantUsers)
+      .values({ id: tenantUserId, tenantId: inviter.tenantId, userId: identity.id, role, enabled: true, onboarded: false })
+      .onConflictDoNothing()
+      .returning({ id: tenantUsers.id });
+    if (!membership) return { kind: 'already-member' };
+    // The link lets someone who cannot sign in yet choose a password; the membership is enabled
+    // already, the owner having chosen them. It names the membership, so removing the member
+    // retires it, and disabling the member retires it too (users/administration.ts).
+    const token = identity.hasPassword
+      ? null
+      : await issueToken(tx, { appId, userId: identity.id, purpose: 'invite', tenantUserId });
+    return { kind: 'created', tenantUserId, userId: identity.id, email: identity.email, newIdentity, locale: identity.locale, token };
+  });
+}
+
+/** Takes back an invitation whose mail could not go out. */
+async function undoMembership(db: Database, created: Extract<Created, { kind: 'created' }>): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.delete(tenantUsers).where(eq(tenantUsers.id, created.tenantUserId));
+    if (created.newIdentity) await tx.delete(users).where(eq(users.id, created.userId));
+  });
+}
+
+export async function inviteUsers(context: GraphQLContext, inviter: MemberCaller, userNames: readonly string[]): Promise<User[]> {
+  const { db, config, notifier, log } = context;
+  const addresses = invitedAddresses(userNames);
+  if (addresses.length === 0) throw fieldErrors({ userNames: 'Enter at least one e-mail address' });
+  if (addresses.length > MAX_INVITATIONS_PER_REQUEST) {
+    throw fieldErrors({ userNames: `At most ${MAX_INVITATIONS_PER_REQUEST} addresses at a time` });
+  }
+  const role = defaultRoleOf(inviter);
+  if (!mayGrant(inviter.role, role)) {
+    throw foyerError('FORBIDDEN', `New members get the role ${role}, which you cannot grant`);
+  }
+
+  const failures = new Map<string, InvitationFailure>();
+  const valid = addresses.filter((address) => {
+    if (!isEmail(address)) failures.set(address, 'INVALID_EMAIL');
+    return !failures.has(address);
+  });
+  await checkMailAllowance(db, inviter, valid.length);
+
+  const [tenant] = await db.select({ name: tenants.name, locale: tenants.locale }).from(tenants).where(eq(tenants.id, inviter.tenantId));
+  const workspace = tenant?.name || inviter.app.name;
+  const invited: User[] = [];
+  for (const email of valid) {
+    const created = await createMembership(db, inviter, email, role);
+    if (created.kind === 'already-member') {
+      failures.set(email, 'ALREADY_MEMBER');
+      continue;
+    }
+    const delivery = await notifier.send({
+      appId: inviter.app.id,
+      to: created.email,
+      kind: created.token ? 'invite' : 'invite-existing',
+      locale: created.locale ?? tenant?.locale,
+      link: created.token ? `${config.urls.ui}/auth/set-password/${created.token}` : `${config.urls.ui}/`,
+      workspace,
+    });
+    if (!delivery.delivered) {
+      log.error({ appId: inviter.app.id, reason: delivery.reason }, 'invitation not delivered; invitation taken back');
+      await undoMembership(db, created);
+      failures.set(email, 'MAIL_NOT_SENT');
+      continue;
+    }
+    await recordAudit(db, {
+      type: 'user.invited',
+      appId: inviter.app.id,
+      userId: inviter.userId,
+      tenantUserId: inviter.tenantUserId,
+      ip: context.clientIp,
+      detail: {
+        tenantId: inviter.tenantId,
+        target: { tenantUserId: created.tenantUserId, userId: created.userId, email: created.email },
+        role,
+        newIdentity: created.newIdentity,
+      },
+    });
+    invited.push(await getMember(db, inviter.app, inviter.tenantId, created.tenantUserId));
+  }
+
+  if (failures.size > 0) {
+    const fields = Object.fromEntries([...failures].map(([address, reason]) => [address, failureMessages[reason]]));
+    throw fieldErrors(fields, 'Some addresses were not invited', {
+      reasons: Object.fromEntries(failures),
+      invited: invited.map((user) => ({ id: user.id, email: user.email })),
+    });
+  }
+  return invited;
+}

@@ -1,0 +1,110 @@
+// The users table on the server: search, sort and paging in SQL, so a workspace of ten thousand
+// members answers one page without loading the rest. Search matches what the table shows: every
+// word of the search must occur, case-insensitively, in the name ('Invited user' when blank), the
+// e-mail, the status (Active / Deactivated) or the role of a row.
+import { and, asc, count, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { tenantUsers, users } from '../../db/schema.ts';
+import { ROLES } from '../../auth/privileges.ts';
+import type { MemberCaller } from '../context.ts';
+import type { QueryListUsersArgs, SortDirection, User, UserSortField } from '../generated/resolvers.ts';
+import { InputProblems } from '../input.ts';
+import { memberColumns, toUser } from './service.ts';
+
+export const MAX_PAGE_SIZE = 100;
+export const MAX_SEARCH_LENGTH = 200;
+
+/** The texts the table shows, as SQL (English; role keys match their names case-insensitively). */
+const shownName = sql<string>`coalesce(nullif(concat_ws(' ', nullif(trim(${users.firstName}), ''), nullif(trim(${users.lastName}), '')), ''), 'Invited user')`;
+const shownStatus = sql<string>`case when ${tenantUsers.enabled} then 'Active' else 'Deactivated' end`;
+// The shown texts in one string, a line each: a search word holds no whitespace, so it matches
+// within one column only, and each word costs one comparison instead of four.
+const searchedText = sql`${shownName} || chr(10) || ${users.email} || chr(10) || ${shownStatus} || chr(10) || ${tenantUsers.role}`;
+
+/** Roles sort by rank (OWNER first ascending), not alphabetically. */
+const roleRank = sql`case ${tenantUsers.role} ${sql.join(
+  ROLES.map((role, rank) => sql`when ${role} then ${sql.raw(String(rank))}`),
+  sql` `,
+)} else ${sql.raw(String(ROLES.length))} end`;
+
+// Texts compare byte-wise on their lower case ("C"), so every database (PGlite, any server locale)
+// and every instance pages in exactly the same order.
+const sortKeys: Record<UserSortField, SQL> = {
+  NAME: sql`lower(${shownName}) collate "C"`,
+  EMAIL: sql`lower(${users.email}) collate "C"`,
+  STATUS: sql`${shownStatus} collate "C"`,
+  ROLE: roleRank,
+  CREATED_AT: sql`${tenantUsers.createdAt}`,
+};
+
+/** `%`, `_` and the escape character itself match literally. */
+function likePattern(word: string): string {
+  return `%${word.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+function checkSearch(problems: InputProblems, search: string | null | undefined): string[] {
+  const text = search ?? '';
+  if (text.length > MAX_SEARCH_LENGTH) problems.add('search', `At most ${MAX_SEARCH_LENGTH} characters`);
+  return text.split(/\s+/).filter(Boolean);
+}
+
+/** Members of `tenantId` matching every word. */
+export function memberFilter(tenantId: string, words: string[]): SQL {
+  const matches = words.map((word) => ilike(searchedText, likePattern(word)));
+  return and(eq(tenantUsers.tenantId, tenantId), ...matches)!;
+}
+
+export interface ListUsersQuery {
+  words: string[];
+  sortBy: UserSortField;
+  sortDirection: SortDirection;
+  offset: number;
+  limit: number;
+}
+
+/** The arguments checked (400 with a message per argument) and defaulted: oldest members first, one full page. */
+export function checkListArguments(args: Partial<QueryListUsersArgs>): ListUsersQuery {
+  const problems = new InputProblems();
+  const words = checkSearch(problems, args.search);
+  const offset = args.offset ?? 0;
+  const limit = args.limit ?? MAX_PAGE_SIZE;
+  if (offset < 0) problems.add('offset', 'At least 0');
+  if (limit < 1 || limit > MAX_PAGE_SIZE) problems.add('limit', `From 1 to ${MAX_PAGE_SIZE}`);
+  problems.throwIfAny();
+  return { words, sortBy: args.sortBy ?? 'CREATED_AT', sortDirection: args.sortDirection ?? 'ASC', offset, limit };
+}
+
+/** One page of members as a query, for the resolver and for the benchmark's bare-SQL floor. */
+export function listUsersSelect(db: Database, tenantId: string, query: ListUsersQuery) {
+  const order = query.sortDirection === 'DESC' ? desc : asc;
+  return db
+    .select(memberColumns)
+    .from(tenantUsers)
+    .innerJoin(users, eq(users.id, tenantUsers.userId))
+    .where(memberFilter(tenantId, query.words))
+    // Ties keep one order (who joined first, then the id), so pages neither repeat nor skip rows.
+    .orderBy(order(sortKeys[query.sortBy]), asc(tenantUsers.createdAt), asc(tenantUsers.id))
+    .limit(query.limit)
+    .offset(query.offset);
+}
+
+export function countUsersSelect(db: Database, tenantId: string, words: string[]) {
+  return db
+    .select({ total: count() })
+    .from(tenantUsers)
+    .innerJoin(users, eq(users.id, tenantUsers.userId))
+    .where(memberFilter(tenantId, words));
+}
+
+export async function listUsers(db: Database, member: MemberCaller, args: Partial<QueryListUsersArgs>): Promise<User[]> {
+  const rows = await listUsersSelect(db, member.tenantId, checkListArguments(args));
+  return rows.map((row) => toUser(member.app, row));
+}
+
+export async function countUsers(db: Database, member: MemberCaller, search: string | null | undefined): Promise<number> {
+  const problems = new InputProblems();
+  const words = checkSearch(problems, search);
+  problems.throwIfAny();
+  const [row] = await countUsersSelect(db, member.tenantId, words);
+  return row?.total ?? 0;
+}
