@@ -58,7 +58,7 @@ describe('getAppAnonymous', () => {
 });
 
 describe('privileged fields without a token', () => {
-  // listUsers has no resolver yet: UNAUTHENTICATED instead of NOT_IMPLEMENTED shows the check ran first.
+  // Without a token every privileged field answers UNAUTHENTICATED before any resolver runs.
   it.each(['{ getMe { id } }', '{ getTenant { id } }', '{ getTenantAnonymous { id } }', '{ listUserRoles }', '{ listUsers { id } }'])(
     '%s answers UNAUTHENTICATED (401)',
     async (query) => {
