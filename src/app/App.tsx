@@ -3,8 +3,9 @@
 import { Suspense, use, useState } from 'react';
 import type { i18n as I18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
-import type { ApiClient } from '../api/index.ts';
+import { ApiClientProvider, createQueryClient, type ApiClient } from '../api/index.ts';
 import type { AuthClient } from '../auth/types.ts';
 import type { ClientConfig } from '../config.ts';
 import { applyTranslations, loadAppTranslations } from '../i18n/index.ts';
@@ -32,9 +33,14 @@ export async function startRuntime({ config, auth, api, i18n }: AppProps): Promi
 function Started({ starting }: { starting: Promise<Runtime> }) {
   const runtime = use(starting);
   const [router] = useState(createRouter);
+  const [queryClient] = useState(() => createQueryClient(runtime.auth));
   return (
     <RuntimeContext value={runtime}>
-      <RouterProvider router={router} />
+      <ApiClientProvider client={runtime.api}>
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </ApiClientProvider>
     </RuntimeContext>
   );
 }

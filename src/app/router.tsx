@@ -1,9 +1,11 @@
-// Routes: every flow's routes, the OAuth callback, logout, the handover, the signed-in home, and
-// fallbacks to the login. Screens other than the flows are lazy chunks.
+// Routes: every flow's routes, the OAuth callback, logout, the handover, the signed-in home, the
+// management screens inside the signed-in layout, and fallbacks to the login. Screens other than the
+// flows are lazy chunks.
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createBrowserRouter, Navigate, Outlet, useLocation, type RouteObject } from 'react-router';
 import { flows } from '../flow/flows.ts';
+import { AdminLayout, AdminPage } from './layouts/AdminLayout.tsx';
 import { followLocale } from '../i18n/index.ts';
 import { useAppConfig, useAuthChanges, useRuntime } from './runtime.tsx';
 import { FlowScreen } from './screens/FlowScreen.tsx';
@@ -11,6 +13,13 @@ import { RouteError } from './screens/RouteError.tsx';
 import { UnknownApp } from './screens/UnknownApp.tsx';
 
 const LOGIN_PATH = '/auth/login';
+
+/** Flow routes under these prefixes are signed-in management screens (AdminLayout and its guard). */
+const MANAGEMENT_PREFIXES = ['/user-management/', '/user/'];
+
+export function isManagementRoute(path: string): boolean {
+  return MANAGEMENT_PREFIXES.some((prefix) => path.startsWith(prefix));
+}
 
 /** Page title, language and the unknown-app gate for every route. */
 function Shell() {
@@ -40,7 +49,12 @@ function Shell() {
 
 export function routes(): RouteObject[] {
   const flowRoutes: RouteObject[] = flows.flatMap((flow) =>
-    flow.routes.map((path) => ({ path, element: <FlowScreen key={flow.id} flow={flow} /> })),
+    flow.routes.filter((path) => !isManagementRoute(path)).map((path) => ({ path, element: <FlowScreen key={flow.id} flow={flow} /> })),
+  );
+  const managementRoutes: RouteObject[] = flows.flatMap((flow) =>
+    flow.routes
+      .filter(isManagementRoute)
+      .map((path) => ({ path, element: <FlowScreen key={flow.id} flow={flow} layout={AdminPage} /> })),
   );
   return [
     {
@@ -51,6 +65,10 @@ export function routes(): RouteObject[] {
       children: [
         { path: '/', lazy: async () => ({ Component: (await import('./screens/Home.tsx')).default }) },
         ...flowRoutes,
+        { element: <AdminLayout />, children: managementRoutes },
+        { path: '/user-management', element: <Navigate to="/user-management/profile" replace /> },
+        { path: '/user-management/*', element: <Navigate to="/user-management/profile" replace /> },
+        { path: '/user/*', element: <Navigate to="/user/list" replace /> },
         {
           path: '/auth/oauth-callback',
           lazy: async () => ({ Component: (await import('./screens/OAuthCallback.tsx')).default }),

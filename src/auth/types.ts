@@ -39,6 +39,11 @@ export interface MagicLinkSent {
   expiresIn: number;
 }
 
+/** Two-factor setup finished: the recovery code, shown to the user once. */
+export interface MfaSetupFinished {
+  backupCode: string;
+}
+
 export interface WorkspaceUser {
   id: string;
   role: string;
@@ -59,6 +64,8 @@ export interface CurrentUserData {
   locale: string;
   /** The workspace's plan (access-token `plan` claim), when the token names one. */
   plan?: string;
+  /** The role's privileges (access-token `scope`, e.g. USER_WRITE); empty when signed out. */
+  privileges?: string[];
   tenant: { id: string; name?: string; locale?: string; logo?: string; onboarded?: boolean };
 }
 
@@ -110,6 +117,19 @@ export interface AuthClient {
   setPassword(token: string, password?: string): Promise<AuthenticateResult>;
   /** Mails a sign-in link bound to this browser's login session. */
   sendMagicLink(username: string): Promise<MagicLinkSent>;
+  /**
+   * Two-factor, on a login session whose first factor passed. Texts a code to `phoneNumber` (E.164,
+   * checked by the server: INVALID_PHONE_NUMBER).
+   */
+  startMfaUserSetup(phoneNumber: string): Promise<void>;
+  /** Proves the number with the texted code (WRONG_MFA_CODE); the session is signed in afterwards. */
+  finishMfaUserSetup(mfaCode: string): Promise<MfaSetupFinished>;
+  /** Passes the second factor with the code texted at sign-in (WRONG_MFA_CODE). */
+  commitMfaCode(mfaCode: string): Promise<void>;
+  /** Texts a new code (the one at sign-in, or the one of a started setup). */
+  resendMfaCode(): Promise<void>;
+  /** Removes the phone with the recovery code (WRONG_RECOVERY_CODE), so that setup starts again. */
+  resetUserMfaSetup(backupCode: string): Promise<void>;
   /** Renews the tokens now and re-reads the user from their claims (after a profile or workspace change). */
   refresh(): Promise<void>;
 

@@ -4,7 +4,12 @@ import type { FlowComponentProps } from '../flow/component-types.ts';
 import type { ComponentName } from '../flow/registry-names.ts';
 
 export const componentRegistry: Record<ComponentName, LazyExoticComponent<ComponentType<FlowComponentProps>>> = {
+  AccessGate: lazy(() => import('./AccessGate.tsx')),
   FederationConnections: lazy(() => import('./FederationConnections.tsx')),
+  InviteUsers: lazy(() => import('./InviteUsers.tsx')),
   PasswordPolicy: lazy(() => import('./PasswordPolicy.tsx')),
+  TwoFactorToggle: lazy(() => import('./TwoFactorToggle.tsx')),
+  UsersTable: lazy(() => import('./UsersTable.tsx')),
+  WorkspaceLogo: lazy(() => import('./WorkspaceLogo.tsx')),
   WorkspacePicker: lazy(() => import('./WorkspacePicker.tsx')),
 };

@@ -46,6 +46,11 @@ const handlers: Record<ActionName, ActionHandler> = {
   'auth.setPassword': (input, { auth }) =>
     auth.setPassword(text(input, 'token'), typeof input.password === 'string' && input.password ? input.password : undefined),
   'auth.sendMagicLink': (input, { auth }) => auth.sendMagicLink(text(input, 'username').trim()),
+  'auth.startMfaUserSetup': (input, { auth }) => auth.startMfaUserSetup(text(input, 'phoneNumber').trim()),
+  'auth.finishMfaUserSetup': (input, { auth }) => auth.finishMfaUserSetup(text(input, 'mfaCode').trim()),
+  'auth.commitMfaCode': (input, { auth }) => auth.commitMfaCode(text(input, 'mfaCode').trim()),
+  'auth.resendMfaCode': (_input, { auth }) => auth.resendMfaCode(),
+  'auth.resetUserMfaSetup': (input, { auth }) => auth.resetUserMfaSetup(text(input, 'backupCode').trim()),
   'auth.refresh': (_input, { auth }) => auth.refresh(),
 };
 

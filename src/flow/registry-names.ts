@@ -14,6 +14,11 @@ export const ACTION_NAMES = [
   'auth.passwordToken',
   'auth.setPassword',
   'auth.sendMagicLink',
+  'auth.startMfaUserSetup',
+  'auth.finishMfaUserSetup',
+  'auth.commitMfaCode',
+  'auth.resendMfaCode',
+  'auth.resetUserMfaSetup',
   'auth.refresh',
 ] as const;
 
@@ -32,7 +37,16 @@ export const REDIRECT_ACTIONS = {
 
 export type RedirectName = keyof typeof REDIRECT_ACTIONS;
 
-export const COMPONENT_NAMES = ['FederationConnections', 'PasswordPolicy', 'WorkspacePicker'] as const;
+export const COMPONENT_NAMES = [
+  'AccessGate',
+  'FederationConnections',
+  'InviteUsers',
+  'PasswordPolicy',
+  'TwoFactorToggle',
+  'UsersTable',
+  'WorkspaceLogo',
+  'WorkspacePicker',
+] as const;
 
 export type ComponentName = (typeof COMPONENT_NAMES)[number];
 

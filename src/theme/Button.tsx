@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import type { ButtonHTMLAttributes, ReactNode, Ref } from 'react';
 import type { ButtonSize, ButtonVariant } from '../flow/types.ts';
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
@@ -6,6 +6,7 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   size?: ButtonSize;
   /** Shows the busy state (after a click, while the action runs); the button stays in the tab order. */
   loading?: boolean;
+  ref?: Ref<HTMLButtonElement>;
   children: ReactNode;
 }
 

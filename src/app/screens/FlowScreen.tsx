@@ -1,6 +1,6 @@
 // Renders one flow: the current step's heading, alert, form or component, main button and slots.
 // All decisions come from the flow file through FlowRunner; this file only draws.
-import { Suspense, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Suspense, use, useCallback, useEffect, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import type { ErrorSchema, RJSFValidationError } from '@rjsf/utils';
@@ -17,7 +17,7 @@ import { Alert } from '../../theme/Alert.tsx';
 import { Button } from '../../theme/Button.tsx';
 import { Divider } from '../../theme/Divider.tsx';
 import { FoyerForm } from '../../theme/rjsf/index.ts';
-import { AuthLayout } from '../layouts/AuthLayout.tsx';
+import { AuthLayout, type AuthLayoutProps } from '../layouts/AuthLayout.tsx';
 import { TENANT_USER_ID_KEY, useAuthChanges, useAppConfig, useRuntime } from '../runtime.tsx';
 
 const FOCUSABLE_FIELD =
@@ -51,7 +51,13 @@ function useFlowEnvironment(): () => FlowEnvironment {
   };
 }
 
-export function FlowScreen({ flow }: { flow: Flow }) {
+export interface FlowScreenProps {
+  flow: Flow;
+  /** What frames the step: the /auth card by default, the signed-in page for management screens. */
+  layout?: ComponentType<AuthLayoutProps>;
+}
+
+export function FlowScreen({ flow, layout: Layout = AuthLayout }: FlowScreenProps) {
   const { t } = useTranslation();
   const { auth, api, config } = useRuntime();
   const navigate = useNavigate();
@@ -108,7 +114,7 @@ export function FlowScreen({ flow }: { flow: Flow }) {
     ));
 
   return (
-    <AuthLayout
+    <Layout
       heading={step.heading ? translate(step.heading) : t(flow.title)}
       subheading={step.subheading ? translate(step.subheading) : undefined}
       headingRef={headingRef}
@@ -136,7 +142,7 @@ export function FlowScreen({ flow }: { flow: Flow }) {
           <SlotView key={`after-${index}`} slot={slot} runner={runner} state={state} context={context} translate={translate} />
         ))}
       </div>
-    </AuthLayout>
+    </Layout>
   );
 }
 

@@ -22,6 +22,7 @@ export function userFromClaims(idClaims: JWTPayload, accessClaims: JWTPayload): 
     onboarded: typeof onboarded === 'boolean' ? onboarded : true,
     locale: text(idClaims, 'locale') ?? text(idClaims, 'tenant_locale') ?? 'en',
     plan: text(accessClaims, 'plan'),
+    privileges: text(accessClaims, 'scope')?.split(' ').filter(Boolean),
     tenant: {
       id: text(idClaims, 'tenant_id') ?? '',
       name: text(idClaims, 'tenant_name'),

@@ -15,6 +15,7 @@ import type {
   CredentialsConfig,
   CurrentUserData,
   MagicLinkSent,
+  MfaSetupFinished,
   PasswordToken,
   WorkspaceUser,
 } from '../types.ts';
@@ -243,6 +244,26 @@ export class OAuthClient implements AuthClient {
 
   sendMagicLink(username: string): Promise<MagicLinkSent> {
     return this.sessionApi.sendMagicLink(username);
+  }
+
+  startMfaUserSetup(phoneNumber: string): Promise<void> {
+    return this.sessionApi.startMfaUserSetup(phoneNumber);
+  }
+
+  finishMfaUserSetup(mfaCode: string): Promise<MfaSetupFinished> {
+    return this.sessionApi.finishMfaUserSetup(mfaCode);
+  }
+
+  commitMfaCode(mfaCode: string): Promise<void> {
+    return this.sessionApi.commitMfaCode(mfaCode);
+  }
+
+  resendMfaCode(): Promise<void> {
+    return this.sessionApi.resendMfaCode();
+  }
+
+  resetUserMfaSetup(backupCode: string): Promise<void> {
+    return this.sessionApi.resetUserMfaSetup(backupCode);
   }
 
   subscribe(listener: AuthListener): () => void {

@@ -3,7 +3,15 @@
 
 import { UnauthenticatedError } from '../../api/errors.ts';
 import { requestJson, type FetchFn } from '../../api/http.ts';
-import type { AuthenticateResult, CredentialsConfig, MagicLinkSent, MfaState, PasswordToken, WorkspaceUser } from '../types.ts';
+import type {
+  AuthenticateResult,
+  CredentialsConfig,
+  MagicLinkSent,
+  MfaSetupFinished,
+  MfaState,
+  PasswordToken,
+  WorkspaceUser,
+} from '../types.ts';
 
 interface AuthenticateAnswer {
   session?: boolean;
@@ -92,6 +100,36 @@ export class SessionApi {
       headers: this.headers,
       credentials: 'include',
     });
+  }
+
+  /** The two-factor calls: a POST with one field each, answered with nothing but the setup's recovery code. */
+  private postMfa<T>(path: string, body: Record<string, string>): Promise<T> {
+    return requestJson<T>(this.fetch, `${this.authUrl}/auth/${path}`, {
+      method: 'POST',
+      body,
+      headers: this.headers,
+      credentials: 'include',
+    });
+  }
+
+  async startMfaUserSetup(phoneNumber: string): Promise<void> {
+    await this.postMfa<unknown>('startMfaUserSetup', { phoneNumber });
+  }
+
+  finishMfaUserSetup(mfaCode: string): Promise<MfaSetupFinished> {
+    return this.postMfa<MfaSetupFinished>('finishMfaUserSetup', { mfaCode });
+  }
+
+  async commitMfaCode(mfaCode: string): Promise<void> {
+    await this.postMfa<unknown>('commitMfaCode', { mfaCode });
+  }
+
+  async resendMfaCode(): Promise<void> {
+    await this.postMfa<unknown>('resendMfaCode', {});
+  }
+
+  async resetUserMfaSetup(backupCode: string): Promise<void> {
+    await this.postMfa<unknown>('resetUserMfaSetup', { backupCode });
   }
 
   tenantUsers(): Promise<WorkspaceUser[]> {

@@ -201,7 +201,7 @@ describe('current user', () => {
     });
   });
 
-  it('comes from the ID-token claims, with the role and plan from the access token', async () => {
+  it('comes from the ID-token claims, with the role, plan and privileges from the access token', async () => {
     await harness.signIn();
     expect(harness.client.currentUser()).toEqual({
       id: defaultTestUser.sub,
@@ -212,6 +212,7 @@ describe('current user', () => {
       onboarded: true,
       locale: 'en',
       plan: 'TEAM',
+      privileges: ['AUTHENTICATED', 'USER_READ', 'USER_WRITE', 'TENANT_READ', 'TENANT_WRITE'],
       tenant: { id: 'tenant-globex', name: 'Globex', locale: 'sv', logo: undefined, onboarded: undefined },
     });
   });

@@ -35,7 +35,7 @@ describe('flows:check', () => {
 
   it('reports an unregistered component', () => {
     expect(problemsOf('unknown-component')).toEqual([
-      `${file('unknown-component')}#/steps/FIRST/component: Component "Carousel" is not registered (known: FederationConnections, PasswordPolicy, WorkspacePicker).`,
+      `${file('unknown-component')}#/steps/FIRST/component: Component "Carousel" is not registered (known: AccessGate, FederationConnections, InviteUsers, PasswordPolicy, TwoFactorToggle, UsersTable, WorkspaceLogo, WorkspacePicker).`,
     ]);
   });
 

@@ -1,0 +1,94 @@
+// The signed-in management frame: workspace logo and name, navigation between Users, Workspace and
+// Profile, log out, and the page. Its guard runs before anything renders: a signed-out visitor sees
+// only a redirect notice while the browser leaves for the login (coming back here afterwards), never
+// the management content. The runtime renders after the start-up auth check, so the answer is final.
+import { useEffect, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, NavLink, Outlet, useLocation } from 'react-router';
+import { TENANT_WRITE } from '../../access/rules.ts';
+import { useAppConfig, useAuthChanges } from '../runtime.tsx';
+import { PLACEHOLDER_LOGO, type AuthLayoutProps } from './AuthLayout.tsx';
+
+/** The management pages a signed-in user may open, by the privilege each needs (none: everyone). */
+export const ADMIN_PAGES = [
+  { to: '/user-management/users', label: 'admin.nav.users' },
+  { to: '/user-management/workspace', label: 'admin.nav.workspace', privilege: TENANT_WRITE },
+  { to: '/user-management/profile', label: 'admin.nav.profile' },
+] as const;
+
+function HeaderLogo({ src, alt }: { src: string; alt: string }) {
+  const [failed, setFailed] = useState<string | null>(null);
+  return <img className="foyer-admin__logo" src={failed === src ? PLACEHOLDER_LOGO : src} alt={alt} onError={() => setFailed(src)} />;
+}
+
+export function AdminLayout() {
+  const { t } = useTranslation();
+  const auth = useAuthChanges();
+  const app = useAppConfig();
+  const location = useLocation();
+  const authenticated = auth.isAuthenticated();
+
+  useEffect(() => {
+    if (!authenticated) void auth.login(`${location.pathname}${location.search}`);
+  }, [auth, authenticated, location.pathname, location.search]);
+
+  if (!authenticated) {
+    return (
+      <main className="foyer-auth">
+        <p role="status">{t('handover.redirecting')}</p>
+      </main>
+    );
+  }
+
+  const user = auth.currentUser();
+  const privileges = user.privileges ?? [];
+  const workspace = user.tenant.name || t('chooseUser.newAccount');
+  const logo = user.tenant.logo || app?.logo || PLACEHOLDER_LOGO;
+  return (
+    <div className="foyer-admin">
+      <a className="foyer-skip-link" href="#foyer-main">
+        {t('admin.skipToContent')}
+      </a>
+      <header className="foyer-admin__header">
+        <div className="foyer-admin__brand">
+          <HeaderLogo src={logo} alt={t('workspace.logoAlt', { name: workspace })} />
+          <span className="foyer-admin__workspace">{workspace}</span>
+        </div>
+        <nav aria-label={t('admin.nav.label')}>
+          <ul className="foyer-admin__nav">
+            {ADMIN_PAGES.filter((page) => !('privilege' in page) || privileges.includes(page.privilege)).map((page) => (
+              <li key={page.to}>
+                <NavLink to={page.to} className="foyer-admin__link">
+                  {t(page.label)}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="foyer-admin__user">
+          <span>{user.fullName || user.email}</span>
+          <Link to="/auth/logout" className="foyer-admin__link">
+            {t('actions.logout')}
+          </Link>
+        </div>
+      </header>
+      <main id="foyer-main" className="foyer-admin__main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}
+
+/** One management page inside AdminLayout: the heading (focus target of a new step) and the content. */
+export function AdminPage({ heading, subheading, headingRef, children }: AuthLayoutProps): ReactNode {
+  return (
+    <div className="foyer-panel">
+      <h1 id="foyer-heading" className="foyer-panel__heading" tabIndex={-1} ref={headingRef}>
+        {heading}
+      </h1>
+      {subheading && <p className="foyer-subheading foyer-panel__subheading">{subheading}</p>}
+      {children}
+    </div>
+  );
+}
+

@@ -1,0 +1,247 @@
+// The users table (SPEC.md sections 2, 4, 6): server-side search, sort and paging through ListUsers,
+// sorting and pagination kept per table id, rows that switch to edit mode, and confirmed row actions.
+// Readers without USER_WRITE (viewers) get the same table without any action.
+import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useGraphQL, useGraphQLMutation } from '../api/react.tsx';
+import { grantableRoles, mayManage, USER_WRITE } from '../access/rules.ts';
+import { useHasPrivilege } from '../access/useAccess.ts';
+import { useAuthChanges } from '../app/runtime.tsx';
+import type { FlowComponentProps } from '../flow/component-types.ts';
+import {
+  DeleteUserDocument,
+  ListUserRolesDocument,
+  ListUsersDocument,
+  SendPasswordResetLinkDocument,
+  type UserSortField,
+} from '../gql/graphql.ts';
+import { Alert } from '../theme/Alert.tsx';
+import { ConfirmDialog } from '../theme/Dialog.tsx';
+import { Pagination, SortableHeader } from '../theme/Table.tsx';
+import { isPageSize, pageCount } from '../theme/table-paging.ts';
+import { defaultTableState, useTableState } from './table-state.ts';
+import { memberErrorKey } from './users/errors.ts';
+import { addressedName, type ListedUser } from './users/names.ts';
+import { UserRow, type RowAction } from './users/UserRow.tsx';
+
+const SORT_FIELDS: readonly UserSortField[] = ['NAME', 'EMAIL', 'STATUS', 'ROLE', 'CREATED_AT'];
+const SEARCH_DELAY_MS = 300;
+export const USERS_TABLE_PAGE_SIZE = 5;
+
+const COLUMNS: { field: UserSortField; label: string }[] = [
+  { field: 'NAME', label: 'users.columns.name' },
+  { field: 'EMAIL', label: 'users.columns.email' },
+  { field: 'STATUS', label: 'users.columns.status' },
+  { field: 'ROLE', label: 'users.columns.role' },
+];
+
+function useDebounced(value: string, delayMs: number): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return settled;
+}
+
+interface PendingAction {
+  action: RowAction;
+  user: ListedUser;
+}
+
+export default function UsersTable({ props }: FlowComponentProps) {
+  const { t } = useTranslation();
+  const auth = useAuthChanges();
+  const queryClient = useQueryClient();
+  const me = auth.currentUser();
+  const canWrite = useHasPrivilege(USER_WRITE);
+  const tableId = typeof props.tableId === 'string' && props.tableId ? props.tableId : 'users';
+  const initialPageSize = isPageSize(props.pageSize) ? props.pageSize : USERS_TABLE_PAGE_SIZE;
+  const [table, setTable] = useTableState(tableId, defaultTableState<UserSortField>('CREATED_AT', initialPageSize), SORT_FIELDS);
+  const [searchText, setSearchText] = useState('');
+  const search = useDebounced(searchText.trim(), SEARCH_DELAY_MS);
+  const searchId = useId();
+  const searchRef = useRef<HTMLInputElement>(null);
+  const firstSearch = useRef(true);
+  useEffect(() => {
+    // A new search starts at its first page; the stored page survives the first render (a reload).
+    if (firstSearch.current) {
+      firstSearch.current = false;
+      return;
+    }
+    setTable({ pageIndex: 0 });
+  }, [search, setTable]);
+
+  const list = useGraphQL(
+    ListUsersDocument,
+    {
+      search: search || undefined,
+      sortBy: table.sortBy,
+      sortDirection: table.sortDirection,
+      offset: table.pageIndex * table.pageSize,
+      limit: table.pageSize,
+    },
+    { placeholderData: keepPreviousData },
+  );
+  // Fetched once for the whole table, never per row.
+  const roles = useGraphQL(ListUserRolesDocument, undefined, { enabled: canWrite, staleTime: Infinity });
+  const offeredRoles = grantableRoles(me.role, roles.data?.listUserRoles ?? []);
+
+  const total = list.data?.countUsers ?? 0;
+  const pages = pageCount(total, table.pageSize);
+  useEffect(() => {
+    // Fewer rows than before (a search, a deletion): stay on the last page that exists.
+    if (list.data && !list.isPlaceholderData && table.pageIndex > pages - 1) setTable({ pageIndex: pages - 1 });
+  }, [list.data, list.isPlaceholderData, table.pageIndex, pages, setTable]);
+
+  const [pending, setPending] = useState<PendingAction | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const resetLink = useGraphQLMutation(SendPasswordResetLinkDocument);
+  const deletion = useGraphQLMutation(DeleteUserDocument);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['ListUsers'] });
+
+  const openAction = (action: RowAction, user: ListedUser) => {
+    resetLink.reset();
+    deletion.reset();
+    setNotice(null);
+    setPending({ action, user });
+  };
+  const confirm = () => {
+    if (!pending) return;
+    const name = addressedName(pending.user);
+    if (pending.action === 'reset') {
+      resetLink.mutate(
+        { userId: pending.user.id },
+        {
+          onSuccess: () => {
+            setPending(null);
+            setNotice(t('users.resetSent', { name }));
+          },
+        },
+      );
+    } else {
+      deletion.mutate(
+        { userId: pending.user.id },
+        {
+          onSuccess: () => {
+            setPending(null);
+            setNotice(t('users.deleted', { name }));
+            // The row and its button go away; the search field is the nearest stable place for focus.
+            searchRef.current?.focus();
+            void refresh();
+          },
+        },
+      );
+    }
+  };
+
+  const sortBy = (field: UserSortField) =>
+    setTable({
+      sortBy: field,
+      sortDirection: table.sortBy === field && table.sortDirection === 'ASC' ? 'DESC' : 'ASC',
+      pageIndex: 0,
+    });
+
+  const users = list.data?.listUsers ?? [];
+  const columnCount = COLUMNS.length + (canWrite ? 1 : 0);
+
+  return (
+    <section className="foyer-stack" aria-labelledby={`${searchId}-title`}>
+      <h2 id={`${searchId}-title`} className="foyer-section-title">
+        {t('users.tableTitle')}
+      </h2>
+      <div className="foyer-field foyer-table-search">
+        <label className="foyer-label" htmlFor={searchId}>
+          {t('users.search')}
+        </label>
+        <input
+          ref={searchRef}
+          id={searchId}
+          type="search"
+          className="foyer-input"
+          value={searchText}
+          onChange={(event) => setSearchText(event.target.value)}
+        />
+      </div>
+      {notice && <Alert variant="success">{notice}</Alert>}
+      {list.isError && <Alert title={t('errors.title')}>{t('users.errors.load')}</Alert>}
+      <div className="foyer-table-wrap">
+        <table className="foyer-table" aria-busy={list.isFetching || undefined}>
+          <caption className="foyer-visually-hidden">{t('users.tableTitle')}</caption>
+          <thead>
+            <tr>
+              {COLUMNS.map((column) => (
+                <SortableHeader
+                  key={column.field}
+                  label={t(column.label)}
+                  active={table.sortBy === column.field}
+                  direction={table.sortDirection}
+                  onSort={() => sortBy(column.field)}
+                />
+              ))}
+              {canWrite && (
+                <th scope="col">
+                  <span className="foyer-visually-hidden">{t('users.columns.actions')}</span>
+                </th>
+              )}
+            </tr>
+          </thead>
+          <tbody>
+            {list.isPending ? (
+              <tr>
+                <td colSpan={columnCount} role="status">
+                  {t('app.loading')}
+                </td>
+              </tr>
+            ) : users.length === 0 && !list.isError ? (
+              <tr>
+                <td colSpan={columnCount}>{t(search ? 'users.noMatches' : 'users.empty')}</td>
+              </tr>
+            ) : (
+              users.map((user) => (
+                <UserRow
+                  key={user.id}
+                  user={user}
+                  own={user.id === me.id}
+                  withActions={canWrite}
+                  manageable={mayManage(me.role, user.role ?? '')}
+                  roles={offeredRoles}
+                  onAction={openAction}
+                  onSaved={() => void refresh()}
+                />
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+      <Pagination
+        pageIndex={Math.min(table.pageIndex, pages - 1)}
+        pages={pages}
+        pageSize={table.pageSize}
+        total={total}
+        onPageIndex={(pageIndex) => setTable({ pageIndex })}
+        onPageSize={(pageSize) => setTable({ pageSize, pageIndex: 0 })}
+      />
+      {pending && (
+        <ConfirmDialog
+          title={t(pending.action === 'reset' ? 'users.resetTitle' : 'users.deleteTitle')}
+          message={t(pending.action === 'reset' ? 'users.resetConfirm' : 'users.deleteConfirm', { name: addressedName(pending.user) })}
+          confirmLabel={t(pending.action === 'reset' ? 'users.sendLink' : 'actions.delete')}
+          cancelLabel={t('actions.cancel')}
+          danger={pending.action === 'delete'}
+          busy={resetLink.isPending || deletion.isPending}
+          error={
+            resetLink.isError
+              ? t(memberErrorKey(resetLink.error, 'users.errors.reset'))
+              : deletion.isError
+                ? t(memberErrorKey(deletion.error, 'users.errors.delete'))
+                : undefined
+          }
+          onConfirm={confirm}
+          onCancel={() => setPending(null)}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,19 @@
+import type { TFunction } from 'i18next';
+
+export interface ListedUser {
+  id: string;
+  fullName: string | null;
+  email: string | null;
+  enabled: boolean | null;
+  role: string | null;
+}
+
+/** The name cell: the full name, or 'Invited user' while it is blank. */
+export function shownName(user: ListedUser, t: TFunction): string {
+  return user.fullName?.trim() || t('users.invitedUser');
+}
+
+/** Who a confirmation names: the full name, else the e-mail (an invited user has no name yet). */
+export function addressedName(user: ListedUser): string {
+  return user.fullName?.trim() || user.email || '';
+}
