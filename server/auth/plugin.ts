@@ -1,5 +1,5 @@
 // The auth service (auth origin): oidc-provider with its interaction UI and shorthands, and the
-// session, password and magic-link endpoints the hosted login screens call with the login session cookie.
+// session, password, magic-link and two-factor endpoints the hosted login screens call with the login session cookie.
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
@@ -12,6 +12,7 @@ import { LoginSessions } from './session/service.ts';
 import { DeferredWork } from './deferred.ts';
 import { passwordRoutes } from './password/routes.ts';
 import { magicLinkRoutes } from './magic-link/routes.ts';
+import { mfaRoutes } from './mfa/routes.ts';
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -34,6 +35,7 @@ export async function authServicePlugin(app: FastifyInstance, context: FoyerCont
   const deferred = new DeferredWork(app.log);
   await app.register(passwordRoutes, { context, sessions, deferred });
   await app.register(magicLinkRoutes, { context, sessions, deferred });
+  await app.register(mfaRoutes, { context, sessions });
 
   const purge = setInterval(() => {
     Promise.all([purgeExpiredPayloads(context.db), sessions.purgeExpired()]).catch((error: unknown) =>

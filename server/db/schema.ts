@@ -75,6 +75,10 @@ export const users = pgTable(
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     /** Values of the app's custom signup fields, by field label. */
     customParams: jsonb('custom_params').$type<Record<string, string>>().notNull().default({}),
+    /** The E.164 number proven by an SMS code in two-factor setup; null until set up (or after a recovery). */
+    mfaPhoneNumber: text('mfa_phone_number'),
+    /** argon2 hash of the single-use recovery code shown once when two-factor setup finished. */
+    mfaRecoveryCodeHash: text('mfa_recovery_code_hash'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('users_app_email_idx').on(t.appId, sql`lower(${t.email})`)],
@@ -132,6 +136,23 @@ export const loginSessions = pgTable('login_sessions', {
   interactionUid: text('interaction_uid'),
   /** Set once every required factor has passed; until then no workspace can be chosen. */
   authenticatedAt: timestamp('authenticated_at', { withTimezone: true }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * The SMS code a login session waits for as its second factor: one live code per session, stored
+ * hashed, with its expiry and the wrong tries spent on it. Setup codes also carry the number being proven.
+ */
+export const mfaCodes = pgTable('mfa_codes', {
+  loginSessionHash: text('login_session_hash')
+    .primaryKey()
+    .references(() => loginSessions.idHash, { onDelete: 'cascade' }),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  purpose: text('purpose').$type<'setup' | 'sign-in'>().notNull(),
+  phoneNumber: text('phone_number').notNull(),
+  codeHash: text('code_hash').notNull(),
+  attempts: integer('attempts').notNull().default(0),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   createdAt: createdAt(),
 });

@@ -6,6 +6,8 @@ import { createTranslator } from './texts.ts';
 
 export interface MailboxEntry {
   id: string;
+  /** 'email', or 'sms' for text messages (which have no subject: their text stands in). */
+  channel: 'email' | 'sms';
   to: string;
   subject: string;
   kind: string;
@@ -50,7 +52,7 @@ export function mailboxPage(entries: MailboxEntry[], filter: string | undefined)
 <iframe sandbox="allow-scripts" src="/dev/mailbox/messages/${encodeURIComponent(entry.id)}" title="${e(`${t('mailbox.rendered')}: ${entry.subject}`)}" loading="lazy"></iframe>`
       : '';
     return `<article aria-labelledby="${subjectId}">
-<h2 id="${subjectId}">${e(entry.subject)}</h2>
+<h2 id="${subjectId}">${e(entry.subject || entry.text)}</h2>
 <dl>
 <dt>${e(t('mailbox.to'))}</dt><dd>${e(entry.to)}</dd>
 <dt>${e(t('mailbox.sent'))}</dt><dd><time datetime="${e(entry.createdAt)}">${e(entry.createdAt)}</time></dd>

@@ -2,7 +2,7 @@
 // for tests) and each message's rendered HTML at its own URL, framed by the page under a CSP that
 // allows the mail's inline styles and nothing runnable. Outside development every path is a 404.
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { FoyerContext } from '../context.ts';
 import { outbox } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
@@ -75,11 +75,12 @@ export async function mailboxPlugin(app: FastifyInstance, { config, db }: FoyerC
     const rows = await db
       .select()
       .from(outbox)
-      .where(and(eq(outbox.channel, 'email'), recipient ? eq(sql`lower(${outbox.recipient})`, recipient) : undefined))
+      .where(recipient ? eq(sql`lower(${outbox.recipient})`, recipient) : undefined)
       .orderBy(desc(outbox.createdAt))
       .limit(MAILBOX_LIMIT);
     return rows.map((row) => ({
       id: row.id,
+      channel: row.channel,
       to: row.recipient,
       subject: row.subject,
       kind: row.kind,

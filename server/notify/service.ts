@@ -11,7 +11,8 @@ import { brandOf } from './brand.ts';
 import { RefusedMessage, renderMessage } from './render.ts';
 import { createTranslator } from './texts.ts';
 import { outboxTransport, smtpTransport, type Transport } from './transports.ts';
-import type { Delivery, Notifier, OutgoingMessage } from './types.ts';
+import { outboxSmsProvider, type SmsProvider } from './sms.ts';
+import type { Delivery, Notifier, OutgoingMessage, OutgoingSms, SmsDelivery } from './types.ts';
 
 export type NotifyLogger = Pick<FastifyBaseLogger, 'error' | 'warn'>;
 
@@ -23,10 +24,13 @@ export function createNotifier({
   config,
   db,
   log,
+  smsProvider = outboxSmsProvider(db),
 }: {
   config: ServerConfig;
   db: Database;
   log?: NotifyLogger;
+  /** A real SMS gateway; without one, text messages go to the outbox. */
+  smsProvider?: SmsProvider;
 }): Notifier {
   const transport: Transport = config.smtpUrl
     ? smtpTransport({ url: config.smtpUrl, from: config.mailFrom })
@@ -67,7 +71,40 @@ export function createNotifier({
     }
   }
 
-  return { send, close: () => transport.close() };
+  async function sendSms(message: OutgoingSms): Promise<SmsDelivery> {
+    // The number is personal data and the text holds a credential: neither is logged.
+    const about = { appId: message.appId, kind: message.kind, provider: smsProvider.name };
+    try {
+      const [app] = await db
+        .select({ name: apps.name, settings: apps.settings })
+        .from(apps)
+        .where(eq(apps.id, message.appId))
+        .limit(1);
+      if (!app) {
+        log?.warn(about, 'sms not sent: unknown app');
+        return { delivered: false, reason: 'unknown-app' };
+      }
+      const translator = createTranslator(message.locale, app.settings.translations);
+      const text = translator.t('sms.mfaCode', {
+        app: app.name,
+        code: message.code,
+        minutes: Math.round(message.expiresInSeconds / 60),
+      });
+      const id = await smsProvider.deliver({ appId: message.appId, to: message.to, kind: message.kind, text });
+      return { delivered: true, provider: smsProvider.name, id };
+    } catch (error) {
+      log?.error({ ...about, failure: describeFailure(error) }, 'sms delivery failed');
+      return { delivered: false, reason: 'failed' };
+    }
+  }
+
+  return {
+    send,
+    sendSms,
+    close: async () => {
+      await Promise.all([transport.close(), smsProvider.close()]);
+    },
+  };
 }
 
 /** What an operator needs from a failure: nodemailer's code and the server's reply, never the message. */

@@ -30,14 +30,34 @@ export interface OutgoingMessage {
   expiresInSeconds?: number;
 }
 
+/** Every text message Foyer sends: a two-factor code. */
+export type SmsKind = 'mfa-code';
+
+export interface OutgoingSms {
+  appId: string;
+  /** An E.164 number (validated by the caller). */
+  to: string;
+  kind: SmsKind;
+  /** Language of the recipient; falls back to English. */
+  locale?: string | null;
+  code: string;
+  expiresInSeconds: number;
+}
+
 /** What became of a message. `send` never rejects: a failure is logged and answered here. */
 export type Delivery =
   | { delivered: true; transport: 'smtp' | 'outbox'; id: string }
   | { delivered: false; reason: 'unknown-app' | 'refused' | 'failed' };
 
+export type SmsDelivery =
+  | { delivered: true; provider: string; id: string }
+  | { delivered: false; reason: 'unknown-app' | 'failed' };
+
 export interface Notifier {
   /** Renders and hands the message to the transport; resolves when delivered, stored, or given up (logged). */
   send(message: OutgoingMessage): Promise<Delivery>;
+  /** Translates and hands a text message to the SMS provider; never rejects either. */
+  sendSms(message: OutgoingSms): Promise<SmsDelivery>;
   /** Releases the transport's connections. */
   close(): Promise<void>;
 }

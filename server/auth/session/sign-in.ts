@@ -11,11 +11,12 @@ import { recordAudit } from '../../audit/service.ts';
 import { requireApp, type App } from '../app-lookup.ts';
 import { listEnabledMemberships, type Membership } from '../memberships.ts';
 import { LOGIN_SESSION_TTL_SECONDS, type LoginSession, type LoginSessions } from './service.ts';
+import { issueCode, secondFactorState, type SecondFactorState } from '../mfa/service.ts';
 
 export type User = typeof users.$inferSelect;
 
-/** Two-factor setup arrives with its own issue; REQUIRED is what a configured second factor will answer. */
-export type MfaState = 'DISABLED' | 'SETUP' | 'REQUIRED';
+/** No second factor due, a phone to set up first, or a texted code to enter (server/auth/mfa). */
+export type MfaState = SecondFactorState;
 
 export interface SignInAnswer {
   session: true;
@@ -58,7 +59,7 @@ export async function findUserByEmail(db: Database, appId: string, email: string
 /**
  * Signs the browser in as `user` for `app` once a factor proved who it is: a fresh login session
  * (new id, so one seen before is worthless) that keeps the pending authorization, authenticated
- * unless a second factor is still due, and a 'login.success' audit event (which also clears the
+ * unless a second factor is still due (then a code is texted when a phone is set up), and a 'login.success' audit event (which also clears the
  * password failures counted for this address).
  */
 export async function signIn(
@@ -69,8 +70,7 @@ export async function signIn(
 ): Promise<{ answer: SignInAnswer; memberships: Membership[]; session: LoginSession }> {
   const { app, user, previous } = input;
   const memberships = await listEnabledMemberships(context.db, user.id, app.id);
-  // Until two-factor setup exists, a workspace that requires it keeps the sign-in from reaching any.
-  const mfaState: MfaState = app.settings.mfaEnabled && memberships.some((membership) => membership.tenant.mfa) ? 'SETUP' : 'DISABLED';
+  const mfaState: MfaState = secondFactorState(app, user, memberships);
   const session = await sessions.start(
     reply,
     {
@@ -81,6 +81,10 @@ export async function signIn(
     },
     previous,
   );
+  // Over the send limit no code goes out; the user asks for a new one later (and is told to wait).
+  if (mfaState === 'REQUIRED') {
+    await issueCode(context, { session, user, purpose: 'sign-in', phoneNumber: user.mfaPhoneNumber!, ip: input.ip });
+  }
   await recordAudit(context.db, {
     type: 'login.success',
     appId: app.id,

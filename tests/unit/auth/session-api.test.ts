@@ -197,3 +197,31 @@ describe('sendMagicLink', () => {
     await expect(client.sendMagicLink('a@b.test')).rejects.toMatchObject({ statusCode: 403, code: 'MAGIC_LINK_DISABLED' });
   });
 });
+
+describe('two-factor calls', () => {
+  it('post their one field with credentials to the auth service', async () => {
+    answer = () => new Response(null, { status: 204 });
+    await expect(client.startMfaUserSetup('+46701234567')).resolves.toBeUndefined();
+    await expect(client.commitMfaCode('123456')).resolves.toBeUndefined();
+    await expect(client.resetUserMfaSetup('ABCD-EFGH-JKMN-PQRS')).resolves.toBeUndefined();
+    await expect(client.resendMfaCode()).resolves.toBeUndefined();
+    answer = () => json(200, { backupCode: 'ABCD-EFGH-JKMN-PQRS' });
+    await expect(client.finishMfaUserSetup('654321')).resolves.toEqual({ backupCode: 'ABCD-EFGH-JKMN-PQRS' });
+    expect(seen.map((call) => [call.url, call.init.method, call.init.credentials, JSON.parse(String(call.init.body))])).toEqual([
+      [`${authUrl}/auth/startMfaUserSetup`, 'POST', 'include', { phoneNumber: '+46701234567' }],
+      [`${authUrl}/auth/commitMfaCode`, 'POST', 'include', { mfaCode: '123456' }],
+      [`${authUrl}/auth/resetUserMfaSetup`, 'POST', 'include', { backupCode: 'ABCD-EFGH-JKMN-PQRS' }],
+      [`${authUrl}/auth/resendMfaCode`, 'POST', 'include', {}],
+      [`${authUrl}/auth/finishMfaUserSetup`, 'POST', 'include', { mfaCode: '654321' }],
+    ]);
+  });
+
+  it('throw the server codes: a wrong code as unauthenticated, a bad number as a general error', async () => {
+    answer = () => json(401, { statusCode: 401, message: 'Wrong security code', error: 'WRONG_MFA_CODE' });
+    const wrong = client.commitMfaCode('000000');
+    await expect(wrong).rejects.toBeInstanceOf(UnauthenticatedError);
+    await expect(wrong).rejects.toMatchObject({ code: 'WRONG_MFA_CODE' });
+    answer = () => json(400, { statusCode: 400, message: 'E.164', error: 'INVALID_PHONE_NUMBER' });
+    await expect(client.startMfaUserSetup('0701')).rejects.toMatchObject({ statusCode: 400, code: 'INVALID_PHONE_NUMBER' });
+  });
+});

@@ -1,0 +1,158 @@
+// Two-factor endpoints (ORIGINAL-CONTRACT 2.3): they work only on a login session whose first factor
+// passed and whose second is still due, and the one that passes it renews the session as signed in.
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FoyerContext } from '../../context.ts';
+import { users } from '../../db/schema.ts';
+import { HttpError, unauthorized } from '../../http/errors.ts';
+import { recordAudit } from '../../audit/service.ts';
+import { isOverLimit } from '../../audit/limits.ts';
+import type { LoginSession, LoginSessions } from '../session/service.ts';
+import {
+  checkCode,
+  discardCodes,
+  enrollPhone,
+  issueCode,
+  pendingSetup,
+  recover,
+  RECOVERY_FAILURES,
+  toE164,
+  type CheckOutcome,
+} from './service.ts';
+
+export interface MfaRoutesOptions {
+  context: FoyerContext;
+  sessions: LoginSessions;
+}
+
+const bodyWith = (name: string, maxLength: number) =>
+  ({
+    body: {
+      type: 'object',
+      required: [name],
+      properties: { [name]: { type: 'string', minLength: 1, maxLength } },
+    },
+  }) as const;
+
+const tooMany = () => new HttpError(429, 'TOO_MANY_REQUESTS', 'Too many attempts; try again later');
+const wrongCode = () => new HttpError(401, 'WRONG_MFA_CODE', 'Wrong security code');
+const deadCode = () =>
+  new HttpError(401, 'MFA_CODE_EXPIRED', 'This security code has expired or was tried too often; ask for a new one');
+const wrongRecoveryCode = () => new HttpError(401, 'WRONG_RECOVERY_CODE', 'Wrong recovery code');
+
+/** The last digits only: enough for an operator to tell numbers apart, not to text anyone. */
+const numberHint = (phoneNumber: string) => `…${phoneNumber.slice(-2)}`;
+
+export async function mfaRoutes(app: FastifyInstance, { context, sessions }: MfaRoutesOptions) {
+  const { db } = context;
+
+  /** The browser's session and user, when a first factor passed and the second is still due. */
+  async function pendingSignIn(request: FastifyRequest) {
+    const session = await sessions.read(request);
+    if (!session?.userId || session.authenticatedAt) {
+      throw unauthorized('No sign-in is waiting for a second factor', 'UNAUTHENTICATED');
+    }
+    const [user] = await db
+      .select()
+      .from(users)
+      .where(and(eq(users.id, session.userId), eq(users.appId, session.appId)))
+      .limit(1);
+    if (!user) throw unauthorized('No sign-in is waiting for a second factor', 'UNAUTHENTICATED');
+    const who = { appId: session.appId, userId: user.id, ip: request.ip, username: user.email.toLowerCase() };
+    return { session, user, who };
+  }
+
+  /** The second factor passed: a new session id, signed in, keeping the pending authorization. */
+  async function complete(reply: FastifyReply, session: LoginSession & { userId: string }) {
+    await sessions.start(
+      reply,
+      { appId: session.appId, userId: session.userId, authenticated: true, interactionUid: session.interactionUid },
+      session,
+    );
+  }
+
+  async function refuse(outcome: Exclude<CheckOutcome, { ok: true }>, who: { appId: string; userId: string; ip: string }) {
+    await recordAudit(db, { type: 'mfa.failure', appId: who.appId, userId: who.userId, ip: who.ip, detail: { reason: outcome.reason } });
+    return outcome.reason === 'wrong' ? wrongCode() : deadCode();
+  }
+
+  app.post<{ Body: { phoneNumber: string } }>(
+    '/auth/startMfaUserSetup',
+    { schema: bodyWith('phoneNumber', 40) },
+    async (request, reply) => {
+      const { session, user } = await pendingSignIn(request);
+      if (user.mfaPhoneNumber) throw new HttpError(409, 'MFA_ALREADY_SET_UP', 'Two-factor is set up already; enter the security code');
+      const phoneNumber = toE164(request.body.phoneNumber);
+      if (!phoneNumber) {
+        throw new HttpError(400, 'INVALID_PHONE_NUMBER', 'The phone number must be in international format: a plus, the country code and the number');
+      }
+      const outcome = await issueCode(context, { session, user, purpose: 'setup', phoneNumber, ip: request.ip });
+      if (outcome === 'throttled') throw tooMany();
+      return reply.status(204).send();
+    },
+  );
+
+  app.post<{ Body: { mfaCode: string } }>(
+    '/auth/finishMfaUserSetup',
+    { schema: bodyWith('mfaCode', 20) },
+    async (request, reply) => {
+      const { session, user, who } = await pendingSignIn(request);
+      if (user.mfaPhoneNumber) throw new HttpError(409, 'MFA_ALREADY_SET_UP', 'Two-factor is set up already; enter the security code');
+      const outcome = await checkCode(db, session, 'setup', request.body.mfaCode);
+      if (!outcome.ok) throw await refuse(outcome, who);
+      const backupCode = await enrollPhone(db, user, outcome.code.phoneNumber);
+      if (!backupCode) throw new HttpError(409, 'MFA_ALREADY_SET_UP', 'Two-factor is set up already; enter the security code');
+      await recordAudit(db, {
+        type: 'mfa.setup_finished',
+        appId: who.appId,
+        userId: who.userId,
+        ip: who.ip,
+        detail: { phoneNumber: numberHint(outcome.code.phoneNumber) },
+      });
+      await complete(reply, { ...session, userId: user.id });
+      return { backupCode };
+    },
+  );
+
+  app.post<{ Body: { mfaCode: string } }>(
+    '/auth/commitMfaCode',
+    { schema: bodyWith('mfaCode', 20) },
+    async (request, reply) => {
+      const { session, user, who } = await pendingSignIn(request);
+      if (!user.mfaPhoneNumber) throw new HttpError(409, 'MFA_NOT_SET_UP', 'Two-factor is not set up yet');
+      const outcome = await checkCode(db, session, 'sign-in', request.body.mfaCode);
+      if (!outcome.ok) throw await refuse(outcome, who);
+      await recordAudit(db, { type: 'mfa.verified', appId: who.appId, userId: who.userId, ip: who.ip });
+      await complete(reply, { ...session, userId: user.id });
+      return reply.status(204).send();
+    },
+  );
+
+  /** A new code: to the user's phone at sign-in, or to the number being set up. */
+  app.post('/auth/resendMfaCode', async (request, reply) => {
+    const { session, user } = await pendingSignIn(request);
+    const setup = user.mfaPhoneNumber ? undefined : await pendingSetup(db, session);
+    const phoneNumber = user.mfaPhoneNumber ?? setup?.phoneNumber;
+    if (!phoneNumber) throw new HttpError(409, 'MFA_SETUP_NOT_STARTED', 'Enter a phone number first');
+    const purpose = user.mfaPhoneNumber ? 'sign-in' : 'setup';
+    const outcome = await issueCode(context, { session, user, purpose, phoneNumber, ip: request.ip });
+    if (outcome === 'throttled') throw tooMany();
+    return reply.status(204).send();
+  });
+
+  app.post<{ Body: { backupCode: string } }>(
+    '/auth/resetUserMfaSetup',
+    { schema: bodyWith('backupCode', 64) },
+    async (request, reply) => {
+      const { session, user, who } = await pendingSignIn(request);
+      if (await isOverLimit(db, RECOVERY_FAILURES, who)) throw tooMany();
+      if (!(await recover(db, user, request.body.backupCode))) {
+        await recordAudit(db, { type: 'mfa.recovery_failure', appId: who.appId, userId: who.userId, ip: who.ip, detail: { username: who.username } });
+        throw wrongRecoveryCode();
+      }
+      await discardCodes(db, session);
+      await recordAudit(db, { type: 'mfa.recovered', appId: who.appId, userId: who.userId, ip: who.ip, detail: { username: who.username } });
+      return reply.status(204).send();
+    },
+  );
+}

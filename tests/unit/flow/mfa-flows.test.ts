@@ -1,0 +1,152 @@
+// The two-factor flows (setup wizard, security code, recovery) run by the real engine on the real
+// flow files, with the answers and errors the auth service gives.
+import { describe, expect, it } from 'vitest';
+import mfaSetupFlow from '../../../flows/mfa-setup.json';
+import mfaRequiredFlow from '../../../flows/mfa-required.json';
+import mfaRecoverFlow from '../../../flows/mfa-recover.json';
+import en from '../../../src/i18n/locales/en.json';
+import { ApiError, UnauthenticatedError } from '../../../src/api/errors.ts';
+import { FlowRunner, submitDisabled } from '../../../src/flow/engine.ts';
+import type { Flow, FlowEnvironment } from '../../../src/flow/types.ts';
+
+const setup = mfaSetupFlow as unknown as Flow;
+const required = mfaRequiredFlow as unknown as Flow;
+const recoverFlow = mfaRecoverFlow as unknown as Flow;
+
+const environment: FlowEnvironment = {
+  app: { mfaEnabled: true },
+  config: { handoverRoute: '/' },
+  query: {},
+  user: { authenticated: false },
+  tenant: {},
+  params: {},
+  state: {},
+  path: '/',
+};
+
+type Answers = Record<string, (input: Record<string, unknown>) => unknown>;
+
+function run(subject: Flow, answers: Answers) {
+  const calls: { name: string; input: Record<string, unknown> }[] = [];
+  const navigations: string[] = [];
+  const runner = new FlowRunner({
+    flow: subject,
+    environment: () => environment,
+    runAction: async (name, input) => {
+      calls.push({ name, input });
+      const answer = answers[name];
+      if (!answer) throw new Error(`unexpected action ${name}`);
+      return answer(input);
+    },
+    navigate: (path) => navigations.push(path),
+  });
+  return { runner, calls, navigations };
+}
+
+const wrong = (code: string) => new UnauthenticatedError({ message: 'Wrong', code, statusCode: 401 });
+const text = (key: string) => key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], en);
+
+describe('mfa-setup', () => {
+  it('goes phone number, code, recovery code shown once, then the workspace picker', async () => {
+    const { runner, calls, navigations } = run(setup, {
+      'auth.startMfaUserSetup': () => undefined,
+      'auth.finishMfaUserSetup': () => ({ backupCode: 'ABCD-EFGH-JKMN-PQRS' }),
+    });
+    await runner.start();
+    expect(submitDisabled(setup.steps.PHONE!, runner.context())).toBe(true);
+    runner.setForm({ phoneNumber: '+46701234567' });
+    expect(submitDisabled(setup.steps.PHONE!, runner.context())).toBe(false);
+    await runner.submit();
+    expect(calls[0]).toEqual({ name: 'auth.startMfaUserSetup', input: { phoneNumber: '+46701234567' } });
+    expect(runner.getState().step).toBe('CODE');
+    expect(submitDisabled(setup.steps.CODE!, runner.context())).toBe(true);
+    await runner.submit({ mfaCode: '123456' });
+    expect(calls[1]).toEqual({ name: 'auth.finishMfaUserSetup', input: { mfaCode: '123456' } });
+    expect(runner.getState()).toMatchObject({ step: 'RECOVERY-CODE', form: { backupCode: 'ABCD-EFGH-JKMN-PQRS' } });
+    await runner.submit();
+    expect(navigations).toEqual(['/auth/choose-user']);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('shows the phone setup text when the server refuses the number', async () => {
+    const { runner } = run(setup, {
+      'auth.startMfaUserSetup': () =>
+        Promise.reject(new ApiError({ message: 'E.164', code: 'INVALID_PHONE_NUMBER', statusCode: 400 })),
+    });
+    await runner.start();
+    await runner.submit({ phoneNumber: '0701234567' });
+    expect(runner.getState()).toMatchObject({ step: 'PHONE', alert: { message: 'mfa.errors.phone' } });
+    expect(text('mfa.errors.phone')).toBe(
+      "There was an error when trying to setup your phone number. Try again and make sure you're using the correct format, otherwise contact support.",
+    );
+    expect(text('fields.phoneNumberPlaceholder')).toBe('+46...');
+  });
+
+  it('tells a wrong code from other failures, and clears the field', async () => {
+    let failure: Error = wrong('WRONG_MFA_CODE');
+    const { runner } = run(setup, { 'auth.startMfaUserSetup': () => undefined, 'auth.finishMfaUserSetup': () => Promise.reject(failure) });
+    await runner.start();
+    await runner.submit({ phoneNumber: '+46701234567' });
+    await runner.submit({ mfaCode: '000000' });
+    expect(runner.getState()).toMatchObject({ step: 'CODE', alert: { message: 'mfa.errors.wrongCode' } });
+    expect(runner.getState().form.mfaCode).toBeUndefined();
+    failure = wrong('MFA_CODE_EXPIRED');
+    await runner.submit({ mfaCode: '000000' });
+    expect(runner.getState().alert).toMatchObject({ message: 'login.errors.generic' });
+  });
+});
+
+describe('mfa-required', () => {
+  it('commits the code and goes to the workspace picker', async () => {
+    const { runner, calls, navigations } = run(required, { 'auth.commitMfaCode': () => undefined });
+    await runner.start();
+    expect(submitDisabled(required.steps.CODE!, runner.context())).toBe(true);
+    await runner.submit({ mfaCode: '123456' });
+    expect(calls).toEqual([{ name: 'auth.commitMfaCode', input: { mfaCode: '123456' } }]);
+    expect(navigations).toEqual(['/auth/choose-user']);
+  });
+
+  it('says wrong security code for WRONG_MFA_CODE and the login error otherwise', async () => {
+    let failure: Error = wrong('WRONG_MFA_CODE');
+    const { runner } = run(required, { 'auth.commitMfaCode': () => Promise.reject(failure) });
+    await runner.start();
+    await runner.submit({ mfaCode: '000000' });
+    expect(runner.getState().alert).toMatchObject({ message: 'mfa.errors.wrongCode' });
+    expect(text('mfa.errors.wrongCode')).toBe('Wrong security code, please try again.');
+    failure = new Error('network');
+    await runner.submit({ mfaCode: '000000' });
+    expect(runner.getState().alert).toMatchObject({ message: 'login.errors.generic' });
+  });
+
+  it('asks for a new code and comes back to the code step', async () => {
+    const { runner, calls } = run(required, { 'auth.resendMfaCode': () => undefined });
+    await runner.start();
+    await runner.follow('RESEND');
+    expect(calls).toEqual([{ name: 'auth.resendMfaCode', input: {} }]);
+    expect(runner.getState().step).toBe('CODE');
+  });
+});
+
+describe('mfa-recover', () => {
+  it('resets two-factor with the recovery code and goes to setup', async () => {
+    const { runner, calls, navigations } = run(recoverFlow, { 'auth.resetUserMfaSetup': () => undefined });
+    await runner.start();
+    expect(submitDisabled(recoverFlow.steps['RECOVERY-CODE']!, runner.context())).toBe(true);
+    await runner.submit({ backupCode: 'ABCD-EFGH-JKMN-PQRS' });
+    expect(calls).toEqual([{ name: 'auth.resetUserMfaSetup', input: { backupCode: 'ABCD-EFGH-JKMN-PQRS' } }]);
+    expect(navigations).toEqual(['/auth/mfa/setup']);
+  });
+
+  it('says wrong recovery code, or the recovery error for other failures', async () => {
+    let failure: Error = wrong('WRONG_RECOVERY_CODE');
+    const { runner } = run(recoverFlow, { 'auth.resetUserMfaSetup': () => Promise.reject(failure) });
+    await runner.start();
+    await runner.submit({ backupCode: 'nope' });
+    expect(runner.getState().alert).toMatchObject({ message: 'mfa.errors.wrongRecoveryCode' });
+    expect(text('mfa.errors.wrongRecoveryCode')).toBe('Wrong recovery code, please try again.');
+    failure = new ApiError({ message: 'Too many', code: 'TOO_MANY_REQUESTS', statusCode: 429 });
+    await runner.submit({ backupCode: 'nope' });
+    expect(runner.getState().alert).toMatchObject({ message: 'mfa.errors.recover' });
+    expect(text('mfa.errors.recover')).toBe('There was an error when recovering. Try again, otherwise contact support.');
+  });
+});
