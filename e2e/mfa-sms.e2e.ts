@@ -81,8 +81,13 @@ describe('two-factor by SMS', () => {
     await page.keyboard.type(admin().password);
     await page.keyboard.press('Enter');
 
-    // Step 0: the phone number.
+    // The method choice: text message.
     await page.waitForURL(/\/auth\/mfa\/setup/);
+    await page.getByRole('button', { name: 'Authenticator app' }).waitFor();
+    await tabTo('Text message');
+    await page.keyboard.press('Enter');
+
+    // Step 0: the phone number.
     const phone = page.getByLabel('Phone number', { exact: true });
     await phone.waitFor();
     expect(await phone.getAttribute('placeholder')).toBe('+46...');
@@ -168,6 +173,7 @@ describe('two-factor by SMS', () => {
     await field.fill(recoveryCode);
     await page.getByRole('button', { name: 'Recover' }).click();
     await page.waitForURL(/\/auth\/mfa\/setup/);
+    await page.getByRole('button', { name: 'Text message' }).click();
     await page.getByLabel('Phone number', { exact: true }).waitFor();
   });
 });

@@ -103,3 +103,27 @@ export async function recordWithinLimits(
   await db.delete(auditEvents).where(eq(auditEvents.id, recorded!.id));
   return false;
 }
+
+/**
+ * Records an attempt of `limit.type` unless `limit.max` of them are already recorded since the latest
+ * `limit.clearedBy` event (within the window); answers whether it was allowed. Written first and then
+ * counted, like recordWithinLimits, so simultaneous attempts cannot all slip under the limit.
+ */
+export async function recordAttemptWithinLimit(db: Database, limit: Limit, attempt: Attempt): Promise<boolean> {
+  const [recorded] = await db
+    .insert(auditEvents)
+    .values({ type: limit.type, appId: attempt.appId, ip: attempt.ip, detail: { username: attempt.username } })
+    .returning({ id: auditEvents.id });
+  let counted = and(sameAttempt(limit, attempt, limit.type), lte(auditEvents.id, recorded!.id))!;
+  if (limit.clearedBy) {
+    const [cleared] = await db
+      .select({ at: max(auditEvents.createdAt) })
+      .from(auditEvents)
+      .where(sameAttempt(limit, attempt, limit.clearedBy));
+    if (cleared?.at) counted = and(counted, gt(auditEvents.createdAt, cleared.at))!;
+  }
+  const [events] = await db.select({ total: count() }).from(auditEvents).where(counted);
+  if ((events?.total ?? 0) <= limit.max) return true;
+  await db.delete(auditEvents).where(eq(auditEvents.id, recorded!.id));
+  return false;
+}

@@ -20,6 +20,8 @@ export type AuditType =
   | 'mfa.code_sent'
   | 'mfa.failure'
   | 'mfa.verified'
+  /** An authenticator-app code tried at sign-in, recorded before it is checked (counted by TOTP_ATTEMPTS). */
+  | 'mfa.totp_attempt'
   /** A phone became the user's second factor (detail: the number's last digits). */
   | 'mfa.setup_finished'
   /** A wrong recovery code (counted by the recovery limit), and a recovery that reset two-factor. */
@@ -35,7 +37,10 @@ export type AuditType =
   | 'user.deleted'
   | 'user.reset_link_sent'
   /** A member changed their own profile (updateMe); detail lists the changed fields. */
-  | 'user.profile_updated';
+  | 'user.profile_updated'
+  /** A passkey was added to (detail: how it was authorised) or removed from a user's account. */
+  | 'passkey.registered'
+  | 'passkey.deleted';
 
 export interface AuditEvent {
   type: AuditType;

@@ -13,6 +13,8 @@ import { DeferredWork } from './deferred.ts';
 import { passwordRoutes } from './password/routes.ts';
 import { magicLinkRoutes } from './magic-link/routes.ts';
 import { mfaRoutes } from './mfa/routes.ts';
+import { passkeyRoutes } from './passkeys/routes.ts';
+import { purgeExpiredChallenges } from './passkeys/service.ts';
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -23,8 +25,9 @@ export async function authServicePlugin(app: FastifyInstance, context: FoyerCont
   await app.register(cors, {
     origin: context.config.urls.ui,
     credentials: true,
-    methods: ['GET', 'POST', 'PUT'],
-    allowedHeaders: ['content-type', 'x-app-id'],
+    methods: ['GET', 'POST', 'PUT', 'DELETE'],
+    // authorization: the profile's passkey calls carry the API's access token.
+    allowedHeaders: ['content-type', 'x-app-id', 'authorization'],
   });
 
   const provider = await createOidcProvider(context);
@@ -36,9 +39,10 @@ export async function authServicePlugin(app: FastifyInstance, context: FoyerCont
   await app.register(passwordRoutes, { context, sessions, deferred });
   await app.register(magicLinkRoutes, { context, sessions, deferred });
   await app.register(mfaRoutes, { context, sessions });
+  await app.register(passkeyRoutes, { context, sessions });
 
   const purge = setInterval(() => {
-    Promise.all([purgeExpiredPayloads(context.db), sessions.purgeExpired()]).catch((error: unknown) =>
+    Promise.all([purgeExpiredPayloads(context.db), sessions.purgeExpired(), purgeExpiredChallenges(context.db)]).catch((error: unknown) =>
       app.log.warn({ err: error }, 'purging expired sign-in data failed'),
     );
   }, PURGE_INTERVAL_MS);

@@ -2,6 +2,7 @@
 // through memberships (tenant_users), which carry the role.
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -79,6 +80,12 @@ export const users = pgTable(
     mfaPhoneNumber: text('mfa_phone_number'),
     /** argon2 hash of the single-use recovery code shown once when two-factor setup finished. */
     mfaRecoveryCodeHash: text('mfa_recovery_code_hash'),
+    /** The authenticator app's shared secret, AES-256-GCM encrypted under config.secret (server/auth/mfa/totp). */
+    mfaTotpSecret: text('mfa_totp_secret'),
+    /** The RFC 6238 time step of the last accepted authenticator code; a code of that step or earlier is a replay. */
+    mfaTotpLastStep: integer('mfa_totp_last_step'),
+    /** WebAuthn user handle (base64url of 32 random bytes) every passkey of this user carries; set at the first registration. */
+    passkeyUserHandle: text('passkey_user_handle').unique(),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('users_app_email_idx').on(t.appId, sql`lower(${t.email})`)],
@@ -156,6 +163,59 @@ export const mfaCodes = pgTable('mfa_codes', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * An authenticator-app setup a login session started: the new secret (encrypted like
+ * users.mfa_totp_secret) until a code from the app proves it, and the wrong tries spent on it.
+ */
+export const mfaTotpSetups = pgTable('mfa_totp_setups', {
+  loginSessionHash: text('login_session_hash')
+    .primaryKey()
+    .references(() => loginSessions.idHash, { onDelete: 'cascade' }),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  secret: text('secret').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  createdAt: createdAt(),
+});
+
+/** A user's passkeys (WebAuthn credentials), found by credential id at sign-in. */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    /** The credential id, base64url. */
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    /** COSE public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    /** The authenticator's signature counter; a sign-in with a counter not above it is refused (unless both are 0). */
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: jsonb('transports').$type<string[]>().notNull().default([]),
+    deviceType: text('device_type').$type<'singleDevice' | 'multiDevice'>().notNull(),
+    backedUp: boolean('backed_up').notNull().default(false),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [index('passkeys_user_idx').on(t.userId)],
+);
+
+/**
+ * Challenges handed out for passkey ceremonies: single use (deleted when used), expiring, and bound
+ * to the login session (sign-in) or the user (registration) they were issued to.
+ */
+export const passkeyChallenges = pgTable(
+  'passkey_challenges',
+  {
+    challenge: text('challenge').primaryKey(),
+    purpose: text('purpose').$type<'authentication' | 'registration'>().notNull(),
+    loginSessionHash: text('login_session_hash').references(() => loginSessions.idHash, { onDelete: 'cascade' }),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('passkey_challenges_expiry_idx').on(t.expiresAt)],
+);
 
 /**
  * Single-use links mailed to a user: password reset, signup confirmation, invitations, magic links.

@@ -2,6 +2,13 @@
 // mode will be a second implementation of the same interface, so nothing outside src/auth branches
 // on the mode.
 
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
+} from '@simplewebauthn/browser';
+
 export interface FederationConnection {
   id: string;
   name: string;
@@ -43,6 +50,35 @@ export interface MagicLinkSent {
 export interface MfaSetupFinished {
   backupCode: string;
 }
+
+/** A second factor: codes texted to a phone, or codes of an authenticator app (TOTP). */
+export type MfaMethod = 'sms' | 'totp';
+
+/** The second factors the user of a pending sign-in has, the authenticator app first. */
+export interface MfaMethods {
+  methods: MfaMethod[];
+}
+
+/** An authenticator-app setup: the new secret as text (base32), as an otpauth URL and as a QR code (PNG data URL). */
+export interface TotpSetup {
+  secret: string;
+  otpauthUrl: string;
+  qrCodeDataUrl: string;
+}
+
+/** One of the signed-in user's passkeys, as the profile lists them. */
+export interface PasskeySummary {
+  id: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+/**
+ * Whose passkey a registration adds: the user of a mailed set-password link (its token), or the
+ * signed-in user (their access token).
+ */
+export type PasskeyRegistrant = { forgotPasswordToken: string } | { signedIn: true };
 
 export interface WorkspaceUser {
   id: string;
@@ -124,12 +160,30 @@ export interface AuthClient {
   startMfaUserSetup(phoneNumber: string): Promise<void>;
   /** Proves the number with the texted code (WRONG_MFA_CODE); the session is signed in afterwards. */
   finishMfaUserSetup(mfaCode: string): Promise<MfaSetupFinished>;
-  /** Passes the second factor with the code texted at sign-in (WRONG_MFA_CODE). */
-  commitMfaCode(mfaCode: string): Promise<void>;
+  /**
+   * Passes the second factor with a code of `method` (by default the authenticator app when the user
+   * has one, else the code texted at sign-in): WRONG_MFA_CODE, TOO_MANY_REQUESTS after five wrong app codes.
+   */
+  commitMfaCode(mfaCode: string, method?: MfaMethod): Promise<void>;
+  /** The second factors the user of the pending sign-in has set up. */
+  mfaMethods(): Promise<MfaMethods>;
+  /** Starts an authenticator-app setup: a new secret to scan or type. */
+  startTotpSetup(): Promise<TotpSetup>;
+  /** Proves the app with one of its codes (WRONG_MFA_CODE); the session is signed in afterwards. */
+  finishTotpSetup(mfaCode: string): Promise<MfaSetupFinished>;
   /** Texts a new code (the one at sign-in, or the one of a started setup). */
   resendMfaCode(): Promise<void>;
   /** Removes the phone with the recovery code (WRONG_RECOVERY_CODE), so that setup starts again. */
   resetUserMfaSetup(backupCode: string): Promise<void>;
+  /** Passkey sign-in: the server's options (a challenge bound to this browser's login session). */
+  passkeyAuthenticationOptions(): Promise<PublicKeyCredentialRequestOptionsJSON>;
+  /** Sends the authenticator's answer; signs the login session in, answered like authenticate(). */
+  verifyPasskeyAuthentication(response: AuthenticationResponseJSON): Promise<AuthenticateResult>;
+  passkeyRegistrationOptions(registrant: PasskeyRegistrant): Promise<PublicKeyCredentialCreationOptionsJSON>;
+  verifyPasskeyRegistration(registrant: PasskeyRegistrant, response: RegistrationResponseJSON): Promise<{ verified: boolean }>;
+  /** The signed-in user's passkeys (needs the access token). */
+  listPasskeys(): Promise<PasskeySummary[]>;
+  deletePasskey(id: string): Promise<void>;
   /** Renews the tokens now and re-reads the user from their claims (after a profile or workspace change). */
   refresh(): Promise<void>;
 

@@ -1,7 +1,7 @@
 // The one action registry. Flows name actions; only the names in registry-names.ts exist, plus
 // gql.<Operation> for every generated GraphQL document.
 import type { ApiClient } from '../api/index.ts';
-import type { AuthClient } from '../auth/types.ts';
+import type { AuthClient, MfaMethod } from '../auth/types.ts';
 import * as generatedDocuments from '../gql/graphql.ts';
 import type { TypedDocumentString } from '../gql/graphql.ts';
 import type { ClientConfig } from '../config.ts';
@@ -22,6 +22,13 @@ function text(input: Record<string, unknown>, name: string): string {
   const value = input[name];
   if (typeof value !== 'string' || value === '') throw new Error(`Action input ${name} must be a non-empty string`);
   return value;
+}
+
+/** An optional two-factor method named by a flow; anything else is a flow mistake. */
+function mfaMethod(value: unknown): MfaMethod | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (value === 'sms' || value === 'totp') return value;
+  throw new Error(`Action input method must be sms or totp, not ${String(value)}`);
 }
 
 /** Enterprise connections (SAML, OIDC) are addressed by id; social providers by type alone. */
@@ -48,9 +55,12 @@ const handlers: Record<ActionName, ActionHandler> = {
   'auth.sendMagicLink': (input, { auth }) => auth.sendMagicLink(text(input, 'username').trim()),
   'auth.startMfaUserSetup': (input, { auth }) => auth.startMfaUserSetup(text(input, 'phoneNumber').trim()),
   'auth.finishMfaUserSetup': (input, { auth }) => auth.finishMfaUserSetup(text(input, 'mfaCode').trim()),
-  'auth.commitMfaCode': (input, { auth }) => auth.commitMfaCode(text(input, 'mfaCode').trim()),
+  'auth.commitMfaCode': (input, { auth }) => auth.commitMfaCode(text(input, 'mfaCode').trim(), mfaMethod(input.method)),
   'auth.resendMfaCode': (_input, { auth }) => auth.resendMfaCode(),
   'auth.resetUserMfaSetup': (input, { auth }) => auth.resetUserMfaSetup(text(input, 'backupCode').trim()),
+  'auth.mfaMethods': (_input, { auth }) => auth.mfaMethods(),
+  'auth.startTotpSetup': (_input, { auth }) => auth.startTotpSetup(),
+  'auth.finishTotpSetup': (input, { auth }) => auth.finishTotpSetup(text(input, 'mfaCode').trim()),
   'auth.refresh': (_input, { auth }) => auth.refresh(),
 };
 

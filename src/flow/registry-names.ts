@@ -19,6 +19,9 @@ export const ACTION_NAMES = [
   'auth.commitMfaCode',
   'auth.resendMfaCode',
   'auth.resetUserMfaSetup',
+  'auth.mfaMethods',
+  'auth.startTotpSetup',
+  'auth.finishTotpSetup',
   'auth.refresh',
 ] as const;
 
@@ -41,7 +44,11 @@ export const COMPONENT_NAMES = [
   'AccessGate',
   'FederationConnections',
   'InviteUsers',
+  'PasskeyManager',
+  'PasskeyRegistration',
+  'PasskeySignIn',
   'PasswordPolicy',
+  'TotpSecret',
   'TwoFactorToggle',
   'UsersTable',
   'WorkspaceLogo',

@@ -1,24 +1,30 @@
-// Two-factor endpoints (ORIGINAL-CONTRACT 2.3): they work only on a login session whose first factor
-// passed and whose second is still due, and the one that passes it renews the session as signed in.
+// Two-factor endpoints (ORIGINAL-CONTRACT 2.3, plus the authenticator-app calls startTotpSetup,
+// finishTotpSetup and GET mfaMethods): they work only on a login session whose first factor passed and
+// whose second is still due, and the one that passes it renews the session as signed in.
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FoyerContext } from '../../context.ts';
 import { users } from '../../db/schema.ts';
 import { HttpError, unauthorized } from '../../http/errors.ts';
 import { recordAudit } from '../../audit/service.ts';
-import { isOverLimit } from '../../audit/limits.ts';
+import { isOverLimit, recordAttemptWithinLimit } from '../../audit/limits.ts';
+import { requireApp } from '../app-lookup.ts';
 import type { LoginSession, LoginSessions } from '../session/service.ts';
 import {
   checkCode,
   discardCodes,
   enrollPhone,
   issueCode,
+  mfaMethodsOf,
+  newRecoveryCodeWithHash,
   pendingSetup,
   recover,
   RECOVERY_FAILURES,
   toE164,
   type CheckOutcome,
+  type MfaMethod,
 } from './service.ts';
+import { checkSetupCode, discardSetup, enrollTotp, startSetup, TOTP_ATTEMPTS, totpKey, verifySignInCode } from './totp.ts';
 
 export interface MfaRoutesOptions {
   context: FoyerContext;
@@ -39,12 +45,16 @@ const wrongCode = () => new HttpError(401, 'WRONG_MFA_CODE', 'Wrong security cod
 const deadCode = () =>
   new HttpError(401, 'MFA_CODE_EXPIRED', 'This security code has expired or was tried too often; ask for a new one');
 const wrongRecoveryCode = () => new HttpError(401, 'WRONG_RECOVERY_CODE', 'Wrong recovery code');
+const alreadySetUp = () => new HttpError(409, 'MFA_ALREADY_SET_UP', 'Two-factor is set up already; enter the security code');
+
+const MFA_METHODS: readonly MfaMethod[] = ['sms', 'totp'];
 
 /** The last digits only: enough for an operator to tell numbers apart, not to text anyone. */
 const numberHint = (phoneNumber: string) => `…${phoneNumber.slice(-2)}`;
 
 export async function mfaRoutes(app: FastifyInstance, { context, sessions }: MfaRoutesOptions) {
   const { db } = context;
+  const secretKey = totpKey(context.config.secret);
 
   /** The browser's session and user, when a first factor passed and the second is still due. */
   async function pendingSignIn(request: FastifyRequest) {
@@ -71,17 +81,31 @@ export async function mfaRoutes(app: FastifyInstance, { context, sessions }: Mfa
     );
   }
 
-  async function refuse(outcome: Exclude<CheckOutcome, { ok: true }>, who: { appId: string; userId: string; ip: string }) {
-    await recordAudit(db, { type: 'mfa.failure', appId: who.appId, userId: who.userId, ip: who.ip, detail: { reason: outcome.reason } });
-    return outcome.reason === 'wrong' ? wrongCode() : deadCode();
+  async function refuse(
+    outcome: Exclude<CheckOutcome, { ok: true }> | { ok: false; reason: 'replayed' },
+    who: { appId: string; userId: string; ip: string },
+    method: MfaMethod,
+  ) {
+    await recordAudit(db, { type: 'mfa.failure', appId: who.appId, userId: who.userId, ip: who.ip, detail: { reason: outcome.reason, method } });
+    return outcome.reason === 'dead' ? deadCode() : wrongCode();
   }
+
+  /** The pending sign-in's user has no second factor yet (setup is allowed only then). */
+  function requireNoSecondFactor(user: { mfaPhoneNumber: string | null; mfaTotpSecret: string | null }) {
+    if (user.mfaPhoneNumber || user.mfaTotpSecret) throw alreadySetUp();
+  }
+
+  app.get('/auth/mfaMethods', async (request) => {
+    const { user } = await pendingSignIn(request);
+    return { methods: mfaMethodsOf(user) };
+  });
 
   app.post<{ Body: { phoneNumber: string } }>(
     '/auth/startMfaUserSetup',
     { schema: bodyWith('phoneNumber', 40) },
     async (request, reply) => {
       const { session, user } = await pendingSignIn(request);
-      if (user.mfaPhoneNumber) throw new HttpError(409, 'MFA_ALREADY_SET_UP', 'Two-factor is set up already; enter the security code');
+      requireNoSecondFactor(user);
       const phoneNumber = toE164(request.body.phoneNumber);
       if (!phoneNumber) {
         throw new HttpError(400, 'INVALID_PHONE_NUMBER', 'The phone number must be in international format: a plus, the country code and the number');
@@ -97,32 +121,83 @@ export async function mfaRoutes(app: FastifyInstance, { context, sessions }: Mfa
     { schema: bodyWith('mfaCode', 20) },
     async (request, reply) => {
       const { session, user, who } = await pendingSignIn(request);
-      if (user.mfaPhoneNumber) throw new HttpError(409, 'MFA_ALREADY_SET_UP', 'Two-factor is set up already; enter the security code');
+      requireNoSecondFactor(user);
       const outcome = await checkCode(db, session, 'setup', request.body.mfaCode);
-      if (!outcome.ok) throw await refuse(outcome, who);
+      if (!outcome.ok) throw await refuse(outcome, who, 'sms');
       const backupCode = await enrollPhone(db, user, outcome.code.phoneNumber);
-      if (!backupCode) throw new HttpError(409, 'MFA_ALREADY_SET_UP', 'Two-factor is set up already; enter the security code');
+      if (!backupCode) throw alreadySetUp();
       await recordAudit(db, {
         type: 'mfa.setup_finished',
         appId: who.appId,
         userId: who.userId,
         ip: who.ip,
-        detail: { phoneNumber: numberHint(outcome.code.phoneNumber) },
+        detail: { method: 'sms', phoneNumber: numberHint(outcome.code.phoneNumber) },
       });
       await complete(reply, { ...session, userId: user.id });
       return { backupCode };
     },
   );
 
+  /** The authenticator app: a new secret to scan (or type), replacing a setup this session started before. */
+  app.post('/auth/startTotpSetup', async (request) => {
+    const { session, user } = await pendingSignIn(request);
+    requireNoSecondFactor(user);
+    const signedInTo = await requireApp(db, session.appId);
+    return startSetup(db, secretKey, { session, user, issuer: signedInTo.name || 'Foyer' });
+  });
+
   app.post<{ Body: { mfaCode: string } }>(
-    '/auth/commitMfaCode',
+    '/auth/finishTotpSetup',
     { schema: bodyWith('mfaCode', 20) },
     async (request, reply) => {
       const { session, user, who } = await pendingSignIn(request);
-      if (!user.mfaPhoneNumber) throw new HttpError(409, 'MFA_NOT_SET_UP', 'Two-factor is not set up yet');
-      const outcome = await checkCode(db, session, 'sign-in', request.body.mfaCode);
-      if (!outcome.ok) throw await refuse(outcome, who);
-      await recordAudit(db, { type: 'mfa.verified', appId: who.appId, userId: who.userId, ip: who.ip });
+      requireNoSecondFactor(user);
+      const outcome = await checkSetupCode(db, secretKey, session, request.body.mfaCode);
+      if (!outcome.ok) throw await refuse(outcome, who, 'totp');
+      const { recoveryCode, hash } = await newRecoveryCodeWithHash();
+      if (!(await enrollTotp(db, secretKey, user, { secret: outcome.secret, step: outcome.step, recoveryCodeHash: hash }))) {
+        throw alreadySetUp();
+      }
+      await recordAudit(db, { type: 'mfa.setup_finished', appId: who.appId, userId: who.userId, ip: who.ip, detail: { method: 'totp' } });
+      await complete(reply, { ...session, userId: user.id });
+      return { backupCode: recoveryCode };
+    },
+  );
+
+  /** The second factor at sign-in, by the chosen method (by default the app when the user has one). */
+  app.post<{ Body: { mfaCode: string; method?: MfaMethod } }>(
+    '/auth/commitMfaCode',
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['mfaCode'],
+          properties: {
+            mfaCode: { type: 'string', minLength: 1, maxLength: 20 },
+            method: { type: 'string', enum: [...MFA_METHODS] },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { session, user, who } = await pendingSignIn(request);
+      const methods = mfaMethodsOf(user);
+      if (methods.length === 0) throw new HttpError(409, 'MFA_NOT_SET_UP', 'Two-factor is not set up yet');
+      const method = request.body.method ?? methods[0]!;
+      if (!methods.includes(method)) throw new HttpError(409, 'MFA_METHOD_NOT_SET_UP', `Two-factor by ${method} is not set up for this account`);
+      if (method === 'sms') {
+        const outcome = await checkCode(db, session, 'sign-in', request.body.mfaCode);
+        if (!outcome.ok) throw await refuse(outcome, who, method);
+      } else {
+        // Counted before the check and across sign-ins: the sixth try fails even with the right code.
+        if (!(await recordAttemptWithinLimit(db, TOTP_ATTEMPTS, who))) throw tooMany();
+        const outcome = await verifySignInCode(db, secretKey, user, request.body.mfaCode);
+        if (outcome === 'unreadable') {
+          throw new HttpError(409, 'MFA_SECRET_UNREADABLE', 'The authenticator app can no longer be checked (the server secret changed); use the recovery code');
+        }
+        if (outcome !== 'ok') throw await refuse({ ok: false, reason: outcome }, who, method);
+      }
+      await recordAudit(db, { type: 'mfa.verified', appId: who.appId, userId: who.userId, ip: who.ip, detail: { username: who.username, method } });
       await complete(reply, { ...session, userId: user.id });
       return reply.status(204).send();
     },
@@ -131,6 +206,9 @@ export async function mfaRoutes(app: FastifyInstance, { context, sessions }: Mfa
   /** A new code: to the user's phone at sign-in, or to the number being set up. */
   app.post('/auth/resendMfaCode', async (request, reply) => {
     const { session, user } = await pendingSignIn(request);
+    if (user.mfaTotpSecret && !user.mfaPhoneNumber) {
+      throw new HttpError(409, 'MFA_METHOD_NOT_SET_UP', 'Two-factor by sms is not set up for this account');
+    }
     const setup = user.mfaPhoneNumber ? undefined : await pendingSetup(db, session);
     const phoneNumber = user.mfaPhoneNumber ?? setup?.phoneNumber;
     if (!phoneNumber) throw new HttpError(409, 'MFA_SETUP_NOT_STARTED', 'Enter a phone number first');
@@ -151,6 +229,7 @@ export async function mfaRoutes(app: FastifyInstance, { context, sessions }: Mfa
         throw wrongRecoveryCode();
       }
       await discardCodes(db, session);
+      await discardSetup(db, session);
       await recordAudit(db, { type: 'mfa.recovered', appId: who.appId, userId: who.userId, ip: who.ip, detail: { username: who.username } });
       return reply.status(204).send();
     },

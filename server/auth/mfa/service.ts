@@ -1,7 +1,8 @@
-// Two-factor sign-in by SMS: when it applies, the codes a login session waits for (six digits from a
-// CSPRNG, stored hashed, ten minutes, five wrong tries), and the single-use recovery code.
+// Two-factor sign-in: when it applies and which methods a user has; by SMS, the codes a login session
+// waits for (six digits from a CSPRNG, stored hashed, ten minutes, five wrong tries); the single-use
+// recovery code either method comes with. The authenticator-app method is in totp.ts.
 import { randomInt } from 'node:crypto';
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { FoyerContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { mfaCodes, users } from '../../db/schema.ts';
@@ -15,6 +16,9 @@ type User = typeof users.$inferSelect;
 type MfaCode = typeof mfaCodes.$inferSelect;
 
 export type SecondFactorState = 'DISABLED' | 'SETUP' | 'REQUIRED';
+
+/** The second factors a user can have: a phone that receives texts, an authenticator app. */
+export type MfaMethod = 'sms' | 'totp';
 
 export const MFA_CODE_TTL_SECONDS = 10 * 60;
 /** Wrong tries a code survives; the next try fails even with the right code. */
@@ -46,10 +50,15 @@ export function twoFactorApplies(app: App, memberships: readonly Membership[]): 
   return Boolean(app.settings.mfaEnabled) && memberships.some((membership) => membership.tenant.mfa);
 }
 
-/** Where a sign-in stands with its second factor: none due, a phone to set up, or a code to enter. */
+/** The methods the user set up, the authenticator app first (no text needs to go out for it). */
+export function mfaMethodsOf(user: User): MfaMethod[] {
+  return [...(user.mfaTotpSecret ? (['totp'] as const) : []), ...(user.mfaPhoneNumber ? (['sms'] as const) : [])];
+}
+
+/** Where a sign-in stands with its second factor: none due, a method to set up, or a code to enter. */
 export function secondFactorState(app: App, user: User, memberships: readonly Membership[]): SecondFactorState {
   if (!twoFactorApplies(app, memberships)) return 'DISABLED';
-  return user.mfaPhoneNumber ? 'REQUIRED' : 'SETUP';
+  return mfaMethodsOf(user).length > 0 ? 'REQUIRED' : 'SETUP';
 }
 
 const E164 = /^\+[1-9]\d{6,14}$/;
@@ -84,6 +93,12 @@ function newRecoveryCode(): string {
 
 /** The recovery code as typed: case, spaces and hyphens do not count. */
 const normalizeRecoveryCode = (input: string) => input.toUpperCase().replace(/[\s-]/g, '');
+
+/** A new recovery code (answered once) and the hash that is stored. */
+export async function newRecoveryCodeWithHash(): Promise<{ recoveryCode: string; hash: string }> {
+  const recoveryCode = newRecoveryCode();
+  return { recoveryCode, hash: await hashPassword(normalizeRecoveryCode(recoveryCode)) };
+}
 
 export type IssueOutcome = 'sent' | 'throttled';
 
@@ -177,28 +192,28 @@ export async function checkCode(
 
 /**
  * Makes the proven number the user's second factor, with a new recovery code (answered once, stored
- * hashed). Undefined when the user set up a phone meanwhile (another browser).
+ * hashed). Undefined when the user set up a second factor meanwhile (another browser).
  */
 export async function enrollPhone(db: Database, user: User, phoneNumber: string): Promise<string | undefined> {
-  const recoveryCode = newRecoveryCode();
+  const { recoveryCode, hash } = await newRecoveryCodeWithHash();
   const [enrolled] = await db
     .update(users)
-    .set({ mfaPhoneNumber: phoneNumber, mfaRecoveryCodeHash: await hashPassword(normalizeRecoveryCode(recoveryCode)) })
-    .where(and(eq(users.id, user.id), sql`${users.mfaPhoneNumber} is null`))
+    .set({ mfaPhoneNumber: phoneNumber, mfaRecoveryCodeHash: hash })
+    .where(and(eq(users.id, user.id), isNull(users.mfaPhoneNumber), isNull(users.mfaTotpSecret)))
     .returning({ id: users.id });
   return enrolled ? recoveryCode : undefined;
 }
 
 /**
- * Uses the recovery code: a match removes the phone and the recovery code (so two-factor is set up
- * again); the removal is conditional on the very hash checked, so a code works once even when sent twice at once.
+ * Uses the recovery code: a match removes the phone, the authenticator app and the recovery code (so
+ * two-factor is set up again); the removal is conditional on the very hash checked, so a code works once even when sent twice at once.
  */
 export async function recover(db: Database, user: User, input: string): Promise<boolean> {
   const stored = user.mfaRecoveryCodeHash;
   if (!stored || !(await verifyPassword(stored, normalizeRecoveryCode(input)))) return false;
   const [reset] = await db
     .update(users)
-    .set({ mfaPhoneNumber: null, mfaRecoveryCodeHash: null })
+    .set({ mfaPhoneNumber: null, mfaTotpSecret: null, mfaTotpLastStep: null, mfaRecoveryCodeHash: null })
     .where(and(eq(users.id, user.id), eq(users.mfaRecoveryCodeHash, stored)))
     .returning({ id: users.id });
   return Boolean(reset);

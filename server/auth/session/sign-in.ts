@@ -11,11 +11,11 @@ import { recordAudit } from '../../audit/service.ts';
 import { requireApp, type App } from '../app-lookup.ts';
 import { listEnabledMemberships, type Membership } from '../memberships.ts';
 import { LOGIN_SESSION_TTL_SECONDS, type LoginSession, type LoginSessions } from './service.ts';
-import { issueCode, secondFactorState, type SecondFactorState } from '../mfa/service.ts';
+import { issueCode, mfaMethodsOf, secondFactorState, type SecondFactorState } from '../mfa/service.ts';
 
 export type User = typeof users.$inferSelect;
 
-/** No second factor due, a phone to set up first, or a texted code to enter (server/auth/mfa). */
+/** No second factor due, a method to set up first, or a code to enter (server/auth/mfa). */
 export type MfaState = SecondFactorState;
 
 export interface SignInAnswer {
@@ -26,7 +26,7 @@ export interface SignInAnswer {
   tenantUserId?: string;
 }
 
-export type SignInMethod = 'password' | 'reset' | 'signup' | 'invite' | 'magic-link';
+export type SignInMethod = 'password' | 'reset' | 'signup' | 'invite' | 'magic-link' | 'passkey';
 
 /** An e-mail in a request body, for route schemas (surrounding spaces are trimmed later). */
 export const emailField = { type: 'string', maxLength: 320, pattern: '^\\s*[^@\\s]+@[^@\\s]+\\s*$' } as const;
@@ -59,7 +59,7 @@ export async function findUserByEmail(db: Database, appId: string, email: string
 /**
  * Signs the browser in as `user` for `app` once a factor proved who it is: a fresh login session
  * (new id, so one seen before is worthless) that keeps the pending authorization, authenticated
- * unless a second factor is still due (then a code is texted when a phone is set up), and a 'login.success' audit event (which also clears the
+ * unless a second factor is still due (then a code is texted when a phone is the only method), and a 'login.success' audit event (which also clears the
  * password failures counted for this address).
  */
 export async function signIn(
@@ -82,7 +82,9 @@ export async function signIn(
     previous,
   );
   // Over the send limit no code goes out; the user asks for a new one later (and is told to wait).
-  if (mfaState === 'REQUIRED') {
+  // A user who also has an authenticator app gets a text only on asking for one.
+  const methods = mfaMethodsOf(user);
+  if (mfaState === 'REQUIRED' && methods.length === 1 && methods[0] === 'sms') {
     await issueCode(context, { session, user, purpose: 'sign-in', phoneNumber: user.mfaPhoneNumber!, ip: input.ip });
   }
   await recordAudit(context.db, {

@@ -209,6 +209,7 @@ function StepBody(props: StepViewProps & { aboveSubmit: ReactNode; onMounted: ()
               status={state.status}
               setForm={(values) => runner.setForm(values)}
               submit={(values) => void runner.submit(values)}
+              follow={(target) => void runner.follow(target)}
             />
             <Mounted onMounted={onMounted} />
           </Suspense>
@@ -331,6 +332,7 @@ function SlotView({ slot, runner, state, context, translate }: SlotViewProps) {
             status={state.status}
             setForm={(values) => runner.setForm(values)}
             submit={(values) => void runner.submit(values)}
+            follow={(target) => void runner.follow(target)}
           />
         </Suspense>
       );

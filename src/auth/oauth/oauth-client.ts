@@ -2,6 +2,7 @@
 // tokens verified against its key set, one refresh timer, and the auth origin's session calls.
 
 import type { JWTPayload } from 'jose';
+import { UnauthenticatedError } from '../../api/errors.ts';
 import { apiHeaderRules } from '../../api/headers.ts';
 import type { ClientConfig } from '../../config.ts';
 import { AuthError, AuthErrorKeys } from '../errors.ts';
@@ -15,10 +16,21 @@ import type {
   CredentialsConfig,
   CurrentUserData,
   MagicLinkSent,
+  MfaMethod,
+  MfaMethods,
   MfaSetupFinished,
+  PasskeyRegistrant,
+  PasskeySummary,
   PasswordToken,
+  TotpSetup,
   WorkspaceUser,
 } from '../types.ts';
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
+} from '@simplewebauthn/browser';
 import { fallbackUserData } from '../user.ts';
 import { userFromClaims } from './claims.ts';
 import { randomToken, s256Challenge } from './pkce.ts';
@@ -254,8 +266,20 @@ export class OAuthClient implements AuthClient {
     return this.sessionApi.finishMfaUserSetup(mfaCode);
   }
 
-  commitMfaCode(mfaCode: string): Promise<void> {
-    return this.sessionApi.commitMfaCode(mfaCode);
+  commitMfaCode(mfaCode: string, method?: MfaMethod): Promise<void> {
+    return this.sessionApi.commitMfaCode(mfaCode, method);
+  }
+
+  mfaMethods(): Promise<MfaMethods> {
+    return this.sessionApi.mfaMethods();
+  }
+
+  startTotpSetup(): Promise<TotpSetup> {
+    return this.sessionApi.startTotpSetup();
+  }
+
+  finishTotpSetup(mfaCode: string): Promise<MfaSetupFinished> {
+    return this.sessionApi.finishTotpSetup(mfaCode);
   }
 
   resendMfaCode(): Promise<void> {
@@ -264,6 +288,42 @@ export class OAuthClient implements AuthClient {
 
   resetUserMfaSetup(backupCode: string): Promise<void> {
     return this.sessionApi.resetUserMfaSetup(backupCode);
+  }
+
+  passkeyAuthenticationOptions(): Promise<PublicKeyCredentialRequestOptionsJSON> {
+    return this.sessionApi.passkeyAuthenticationOptions();
+  }
+
+  verifyPasskeyAuthentication(response: AuthenticationResponseJSON): Promise<AuthenticateResult> {
+    return this.sessionApi.verifyPasskeyAuthentication(response);
+  }
+
+  /** The signed-in user's access token for the auth service's profile calls (fails when signed out). */
+  private async bearer(): Promise<Record<string, string>> {
+    await this.ensureFresh();
+    const token = this.accessToken();
+    if (!token) throw new UnauthenticatedError({ message: 'Not signed in', code: 'UNAUTHENTICATED', statusCode: 401 });
+    return { authorization: `Bearer ${token}` };
+  }
+
+  private async registrantParts(registrant: PasskeyRegistrant): Promise<[string | undefined, Record<string, string>]> {
+    return 'forgotPasswordToken' in registrant ? [registrant.forgotPasswordToken, {}] : [undefined, await this.bearer()];
+  }
+
+  async passkeyRegistrationOptions(registrant: PasskeyRegistrant): Promise<PublicKeyCredentialCreationOptionsJSON> {
+    return this.sessionApi.passkeyRegistrationOptions(...(await this.registrantParts(registrant)));
+  }
+
+  async verifyPasskeyRegistration(registrant: PasskeyRegistrant, response: RegistrationResponseJSON): Promise<{ verified: boolean }> {
+    return this.sessionApi.verifyPasskeyRegistration(...(await this.registrantParts(registrant)), response);
+  }
+
+  async listPasskeys(): Promise<PasskeySummary[]> {
+    return this.sessionApi.listPasskeys(await this.bearer());
+  }
+
+  async deletePasskey(id: string): Promise<void> {
+    return this.sessionApi.deletePasskey(id, await this.bearer());
   }
 
   subscribe(listener: AuthListener): () => void {

@@ -7,11 +7,21 @@ import type {
   AuthenticateResult,
   CredentialsConfig,
   MagicLinkSent,
+  MfaMethod,
+  MfaMethods,
   MfaSetupFinished,
   MfaState,
+  PasskeySummary,
   PasswordToken,
+  TotpSetup,
   WorkspaceUser,
 } from '../types.ts';
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
+} from '@simplewebauthn/browser';
 
 interface AuthenticateAnswer {
   session?: boolean;
@@ -120,8 +130,23 @@ export class SessionApi {
     return this.postMfa<MfaSetupFinished>('finishMfaUserSetup', { mfaCode });
   }
 
-  async commitMfaCode(mfaCode: string): Promise<void> {
-    await this.postMfa<unknown>('commitMfaCode', { mfaCode });
+  async commitMfaCode(mfaCode: string, method?: MfaMethod): Promise<void> {
+    await this.postMfa<unknown>('commitMfaCode', method ? { mfaCode, method } : { mfaCode });
+  }
+
+  mfaMethods(): Promise<MfaMethods> {
+    return requestJson<MfaMethods>(this.fetch, `${this.authUrl}/auth/mfaMethods`, {
+      headers: this.headers,
+      credentials: 'include',
+    });
+  }
+
+  startTotpSetup(): Promise<TotpSetup> {
+    return this.postMfa<TotpSetup>('startTotpSetup', {});
+  }
+
+  finishTotpSetup(mfaCode: string): Promise<MfaSetupFinished> {
+    return this.postMfa<MfaSetupFinished>('finishTotpSetup', { mfaCode });
   }
 
   async resendMfaCode(): Promise<void> {
@@ -130,6 +155,70 @@ export class SessionApi {
 
   async resetUserMfaSetup(backupCode: string): Promise<void> {
     await this.postMfa<unknown>('resetUserMfaSetup', { backupCode });
+  }
+
+  passkeyAuthenticationOptions(): Promise<PublicKeyCredentialRequestOptionsJSON> {
+    return requestJson<PublicKeyCredentialRequestOptionsJSON>(this.fetch, `${this.authUrl}/auth/passkeys/authentication-options`, {
+      headers: this.headers,
+      credentials: 'include',
+    });
+  }
+
+  /** A refused passkey (a 401) comes back as `session: false`, like wrong credentials. */
+  async verifyPasskeyAuthentication(response: AuthenticationResponseJSON): Promise<AuthenticateResult> {
+    let answer: AuthenticateAnswer | undefined;
+    try {
+      answer = await requestJson<AuthenticateAnswer>(this.fetch, `${this.authUrl}/auth/passkeys/verify-authentication`, {
+        method: 'POST',
+        body: response,
+        headers: this.headers,
+        credentials: 'include',
+      });
+    } catch (error) {
+      if (error instanceof UnauthenticatedError) return { session: false, mfaState: 'DISABLED' };
+      throw error;
+    }
+    return sessionResult(answer);
+  }
+
+  /**
+   * Registration calls name the registrant: a mailed link's token in the query, or the signed-in
+   * user's access token (`authorization`).
+   */
+  private registrationUrl(path: string, forgotPasswordToken: string | undefined): string {
+    const query = forgotPasswordToken === undefined ? '' : `?forgotPasswordToken=${encodeURIComponent(forgotPasswordToken)}`;
+    return `${this.authUrl}/auth/passkeys/${path}${query}`;
+  }
+
+  passkeyRegistrationOptions(forgotPasswordToken: string | undefined, authorization: Record<string, string>): Promise<PublicKeyCredentialCreationOptionsJSON> {
+    return requestJson<PublicKeyCredentialCreationOptionsJSON>(this.fetch, this.registrationUrl('registration-options', forgotPasswordToken), {
+      headers: { ...this.headers, ...authorization },
+      credentials: 'include',
+    });
+  }
+
+  verifyPasskeyRegistration(
+    forgotPasswordToken: string | undefined,
+    authorization: Record<string, string>,
+    response: RegistrationResponseJSON,
+  ): Promise<{ verified: boolean }> {
+    return requestJson<{ verified: boolean }>(this.fetch, this.registrationUrl('verify-registration', forgotPasswordToken), {
+      method: 'POST',
+      body: response,
+      headers: { ...this.headers, ...authorization },
+      credentials: 'include',
+    });
+  }
+
+  listPasskeys(authorization: Record<string, string>): Promise<PasskeySummary[]> {
+    return requestJson<PasskeySummary[]>(this.fetch, `${this.authUrl}/auth/passkeys`, { headers: { ...this.headers, ...authorization } });
+  }
+
+  async deletePasskey(id: string, authorization: Record<string, string>): Promise<void> {
+    await requestJson<unknown>(this.fetch, `${this.authUrl}/auth/passkeys/${encodeURIComponent(id)}`, {
+      method: 'DELETE',
+      headers: { ...this.headers, ...authorization },
+    });
   }
 
   tenantUsers(): Promise<WorkspaceUser[]> {

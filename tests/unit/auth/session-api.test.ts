@@ -216,6 +216,24 @@ describe('two-factor calls', () => {
     ]);
   });
 
+  it('name the method and reach the authenticator-app calls', async () => {
+    answer = () => new Response(null, { status: 204 });
+    await expect(client.commitMfaCode('123456', 'totp')).resolves.toBeUndefined();
+    const totpSetup = { secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/x?secret=JBSWY3DPEHPK3PXP', qrCodeDataUrl: 'data:image/png;base64,AA' };
+    answer = () => json(200, totpSetup);
+    await expect(client.startTotpSetup()).resolves.toEqual(totpSetup);
+    answer = () => json(200, { backupCode: 'ABCD-EFGH-JKMN-PQRS' });
+    await expect(client.finishTotpSetup('654321')).resolves.toEqual({ backupCode: 'ABCD-EFGH-JKMN-PQRS' });
+    answer = () => json(200, { methods: ['totp', 'sms'] });
+    await expect(client.mfaMethods()).resolves.toEqual({ methods: ['totp', 'sms'] });
+    expect(seen.map((call) => [call.url, call.init.method ?? 'GET', call.init.credentials, call.init.body && JSON.parse(String(call.init.body))])).toEqual([
+      [`${authUrl}/auth/commitMfaCode`, 'POST', 'include', { mfaCode: '123456', method: 'totp' }],
+      [`${authUrl}/auth/startTotpSetup`, 'POST', 'include', {}],
+      [`${authUrl}/auth/finishTotpSetup`, 'POST', 'include', { mfaCode: '654321' }],
+      [`${authUrl}/auth/mfaMethods`, 'GET', 'include', undefined],
+    ]);
+  });
+
   it('throw the server codes: a wrong code as unauthenticated, a bad number as a general error', async () => {
     answer = () => json(401, { statusCode: 401, message: 'Wrong security code', error: 'WRONG_MFA_CODE' });
     const wrong = client.commitMfaCode('000000');

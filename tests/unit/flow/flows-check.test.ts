@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { checkFlows, formatProblem } from '../../../scripts/flows-check.ts';
+import { COMPONENT_NAMES } from '../../../src/flow/registry-names.ts';
 
 const fixtures = path.resolve('tests/fixtures/flows');
 
@@ -35,7 +36,7 @@ describe('flows:check', () => {
 
   it('reports an unregistered component', () => {
     expect(problemsOf('unknown-component')).toEqual([
-      `${file('unknown-component')}#/steps/FIRST/component: Component "Carousel" is not registered (known: AccessGate, FederationConnections, InviteUsers, PasswordPolicy, TwoFactorToggle, UsersTable, WorkspaceLogo, WorkspacePicker).`,
+      `${file('unknown-component')}#/steps/FIRST/component: Component "Carousel" is not registered (known: ${COMPONENT_NAMES.join(', ')}).`,
     ]);
   });
 

@@ -7,6 +7,7 @@ import mfaRecoverFlow from '../../../flows/mfa-recover.json';
 import en from '../../../src/i18n/locales/en.json';
 import { ApiError, UnauthenticatedError } from '../../../src/api/errors.ts';
 import { FlowRunner, submitDisabled } from '../../../src/flow/engine.ts';
+import { evaluateMapping } from '../../../src/flow/logic.ts';
 import type { Flow, FlowEnvironment } from '../../../src/flow/types.ts';
 
 const setup = mfaSetupFlow as unknown as Flow;
@@ -47,12 +48,14 @@ const wrong = (code: string) => new UnauthenticatedError({ message: 'Wrong', cod
 const text = (key: string) => key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], en);
 
 describe('mfa-setup', () => {
-  it('goes phone number, code, recovery code shown once, then the workspace picker', async () => {
+  it('goes method, phone number, code, recovery code shown once, then the workspace picker', async () => {
     const { runner, calls, navigations } = run(setup, {
       'auth.startMfaUserSetup': () => undefined,
       'auth.finishMfaUserSetup': () => ({ backupCode: 'ABCD-EFGH-JKMN-PQRS' }),
     });
     await runner.start();
+    expect(runner.getState().step).toBe('METHOD');
+    await runner.follow('PHONE');
     expect(submitDisabled(setup.steps.PHONE!, runner.context())).toBe(true);
     runner.setForm({ phoneNumber: '+46701234567' });
     expect(submitDisabled(setup.steps.PHONE!, runner.context())).toBe(false);
@@ -74,6 +77,7 @@ describe('mfa-setup', () => {
         Promise.reject(new ApiError({ message: 'E.164', code: 'INVALID_PHONE_NUMBER', statusCode: 400 })),
     });
     await runner.start();
+    await runner.follow('PHONE');
     await runner.submit({ phoneNumber: '0701234567' });
     expect(runner.getState()).toMatchObject({ step: 'PHONE', alert: { message: 'mfa.errors.phone' } });
     expect(text('mfa.errors.phone')).toBe(
@@ -86,6 +90,7 @@ describe('mfa-setup', () => {
     let failure: Error = wrong('WRONG_MFA_CODE');
     const { runner } = run(setup, { 'auth.startMfaUserSetup': () => undefined, 'auth.finishMfaUserSetup': () => Promise.reject(failure) });
     await runner.start();
+    await runner.follow('PHONE');
     await runner.submit({ phoneNumber: '+46701234567' });
     await runner.submit({ mfaCode: '000000' });
     expect(runner.getState()).toMatchObject({ step: 'CODE', alert: { message: 'mfa.errors.wrongCode' } });
@@ -96,19 +101,93 @@ describe('mfa-setup', () => {
   });
 });
 
-describe('mfa-required', () => {
-  it('commits the code and goes to the workspace picker', async () => {
-    const { runner, calls, navigations } = run(required, { 'auth.commitMfaCode': () => undefined });
+describe('mfa-setup with an authenticator app', () => {
+  const totpSetup = { secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/x', qrCodeDataUrl: 'data:image/png;base64,AA' };
+
+  it('shows the new secret, verifies a code, shows the recovery code, then the workspace picker', async () => {
+    const { runner, calls, navigations } = run(setup, {
+      'auth.startTotpSetup': () => totpSetup,
+      'auth.finishTotpSetup': () => ({ backupCode: 'ABCD-EFGH-JKMN-PQRS' }),
+    });
     await runner.start();
+    await runner.follow('TOTP');
+    expect(calls).toEqual([{ name: 'auth.startTotpSetup', input: {} }]);
+    const secretSlot = setup.steps.TOTP!.slots!.find((slot) => slot.type === 'component')!;
+    expect(evaluateMapping((secretSlot as { props: Record<string, unknown> }).props, runner.context())).toEqual({
+      secret: totpSetup.secret,
+      qrCodeDataUrl: totpSetup.qrCodeDataUrl,
+    });
+    expect(submitDisabled(setup.steps.TOTP!, runner.context())).toBe(true);
+    await runner.submit({ mfaCode: '123456' });
+    expect(calls[1]).toEqual({ name: 'auth.finishTotpSetup', input: { mfaCode: '123456' } });
+    expect(runner.getState()).toMatchObject({ step: 'RECOVERY-CODE', form: { backupCode: 'ABCD-EFGH-JKMN-PQRS' } });
+    await runner.submit();
+    expect(navigations).toEqual(['/auth/choose-user']);
+  });
+
+  it('tells a wrong code from other failures, and starts over with a new secret from the method choice', async () => {
+    let failure: Error = wrong('WRONG_MFA_CODE');
+    const { runner, calls } = run(setup, { 'auth.startTotpSetup': () => totpSetup, 'auth.finishTotpSetup': () => Promise.reject(failure) });
+    await runner.start();
+    await runner.follow('TOTP');
+    await runner.submit({ mfaCode: '000000' });
+    expect(runner.getState()).toMatchObject({ step: 'TOTP', alert: { message: 'mfa.errors.wrongCode' } });
+    expect(runner.getState().form.mfaCode).toBeUndefined();
+    failure = wrong('MFA_CODE_EXPIRED');
+    await runner.submit({ mfaCode: '000000' });
+    expect(runner.getState().alert).toMatchObject({ message: 'login.errors.generic' });
+    await runner.follow('METHOD');
+    await runner.follow('TOTP');
+    expect(calls.filter((call) => call.name === 'auth.startTotpSetup')).toHaveLength(2);
+  });
+});
+
+describe('mfa-required', () => {
+  const methods = (...names: string[]) => () => ({ methods: names });
+
+  it('goes straight to the texted code when the user has only a phone, and commits it', async () => {
+    const { runner, calls, navigations } = run(required, { 'auth.mfaMethods': methods('sms'), 'auth.commitMfaCode': () => undefined });
+    await runner.start();
+    expect(runner.getState().step).toBe('CODE');
     expect(submitDisabled(required.steps.CODE!, runner.context())).toBe(true);
     await runner.submit({ mfaCode: '123456' });
-    expect(calls).toEqual([{ name: 'auth.commitMfaCode', input: { mfaCode: '123456' } }]);
+    expect(calls).toEqual([
+      { name: 'auth.mfaMethods', input: {} },
+      { name: 'auth.commitMfaCode', input: { mfaCode: '123456', method: 'sms' } },
+    ]);
     expect(navigations).toEqual(['/auth/choose-user']);
+  });
+
+  it('goes straight to the app code when the user has only an authenticator app', async () => {
+    const { runner, calls, navigations } = run(required, { 'auth.mfaMethods': methods('totp'), 'auth.commitMfaCode': () => undefined });
+    await runner.start();
+    expect(runner.getState().step).toBe('TOTP');
+    await runner.submit({ mfaCode: '654321' });
+    expect(calls[1]).toEqual({ name: 'auth.commitMfaCode', input: { mfaCode: '654321', method: 'totp' } });
+    expect(navigations).toEqual(['/auth/choose-user']);
+  });
+
+  it('lets a user with both pick one, texting a code only when SMS is picked', async () => {
+    const { runner, calls } = run(required, {
+      'auth.mfaMethods': methods('totp', 'sms'),
+      'auth.resendMfaCode': () => undefined,
+      'auth.commitMfaCode': () => undefined,
+    });
+    await runner.start();
+    expect(runner.getState().step).toBe('METHOD');
+    await runner.follow('TOTP');
+    expect(runner.getState().step).toBe('TOTP');
+    await runner.follow('METHOD');
+    await runner.follow('RESEND');
+    expect(runner.getState().step).toBe('CODE');
+    expect(calls.map((call) => call.name)).toEqual(['auth.mfaMethods', 'auth.mfaMethods', 'auth.resendMfaCode']);
+    await runner.submit({ mfaCode: '123456' });
+    expect(calls.at(-1)).toEqual({ name: 'auth.commitMfaCode', input: { mfaCode: '123456', method: 'sms' } });
   });
 
   it('says wrong security code for WRONG_MFA_CODE and the login error otherwise', async () => {
     let failure: Error = wrong('WRONG_MFA_CODE');
-    const { runner } = run(required, { 'auth.commitMfaCode': () => Promise.reject(failure) });
+    const { runner } = run(required, { 'auth.mfaMethods': methods('sms'), 'auth.commitMfaCode': () => Promise.reject(failure) });
     await runner.start();
     await runner.submit({ mfaCode: '000000' });
     expect(runner.getState().alert).toMatchObject({ message: 'mfa.errors.wrongCode' });
@@ -119,10 +198,13 @@ describe('mfa-required', () => {
   });
 
   it('asks for a new code and comes back to the code step', async () => {
-    const { runner, calls } = run(required, { 'auth.resendMfaCode': () => undefined });
+    const { runner, calls } = run(required, { 'auth.mfaMethods': methods('sms'), 'auth.resendMfaCode': () => undefined });
     await runner.start();
     await runner.follow('RESEND');
-    expect(calls).toEqual([{ name: 'auth.resendMfaCode', input: {} }]);
+    expect(calls).toEqual([
+      { name: 'auth.mfaMethods', input: {} },
+      { name: 'auth.resendMfaCode', input: {} },
+    ]);
     expect(runner.getState().step).toBe('CODE');
   });
 });

@@ -1,0 +1,194 @@
+// Passkey calls of SPEC.md section 7 on the auth origin: sign-in with the login session cookie, and
+// registration authorised by a live reset, invitation or signup link (forgotPasswordToken). A
+// signed-in user manages their passkeys from the profile with the API's access token
+// (Authorization: Bearer, verified like the GraphQL API): list, delete, and register without a link.
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+import type { FoyerContext } from '../../context.ts';
+import { users } from '../../db/schema.ts';
+import { HttpError, notFound, unauthorized } from '../../http/errors.ts';
+import { recordAudit } from '../../audit/service.ts';
+import { AccessTokenVerifier } from '../../graphql/access/tokens.ts';
+import { resolveCaller } from '../../graphql/access/caller.ts';
+import { requireApp, type App } from '../app-lookup.ts';
+import { findPasswordLink, linkExpired } from '../password/service.ts';
+import type { LoginSessions } from '../session/service.ts';
+import { normalizeUsername, resolveApp, signIn, type User } from '../session/sign-in.ts';
+import { tokenField } from '../tokens/service.ts';
+import {
+  authenticationOptions,
+  deletePasskey,
+  listPasskeys,
+  passkeysEnabled,
+  registrationOptions,
+  relyingPartyOf,
+  verifyAuthentication,
+  verifyRegistration,
+  type RelyingParty,
+} from './service.ts';
+
+export interface PasskeyRoutesOptions {
+  context: FoyerContext;
+  sessions: LoginSessions;
+}
+
+const base64url = { type: 'string', minLength: 1, maxLength: 16384, pattern: '^[A-Za-z0-9_-]+={0,2}$' } as const;
+const credentialId = { type: 'string', minLength: 1, maxLength: 1024, pattern: '^[A-Za-z0-9_-]+$' } as const;
+
+const credentialFields = {
+  id: credentialId,
+  rawId: credentialId,
+  type: { type: 'string', const: 'public-key' },
+  clientExtensionResults: { type: 'object' },
+  authenticatorAttachment: { type: 'string', enum: ['platform', 'cross-platform'] },
+} as const;
+
+const authenticationSchema = {
+  body: {
+    type: 'object',
+    required: ['id', 'rawId', 'type', 'response'],
+    properties: {
+      ...credentialFields,
+      response: {
+        type: 'object',
+        required: ['clientDataJSON', 'authenticatorData', 'signature'],
+        properties: { clientDataJSON: base64url, authenticatorData: base64url, signature: base64url, userHandle: base64url },
+      },
+    },
+  },
+} as const;
+
+const registrationBody = {
+  type: 'object',
+  required: ['id', 'rawId', 'type', 'response'],
+  properties: {
+    ...credentialFields,
+    response: {
+      type: 'object',
+      required: ['clientDataJSON', 'attestationObject'],
+      properties: {
+        clientDataJSON: base64url,
+        attestationObject: base64url,
+        transports: { type: 'array', maxItems: 10, items: { type: 'string', maxLength: 32 } },
+      },
+    },
+  },
+} as const;
+
+const tokenQuery = { type: 'object', properties: { forgotPasswordToken: tokenField } } as const;
+
+const idParams = { type: 'object', required: ['id'], properties: { id: credentialId } } as const;
+
+type TokenQuery = { Querystring: { forgotPasswordToken?: string } };
+
+export async function passkeyRoutes(app: FastifyInstance, { context, sessions }: PasskeyRoutesOptions) {
+  const { db, config } = context;
+  const rp = relyingPartyOf(config.urls.ui);
+  const verifier = new AccessTokenVerifier(db, config.urls.auth);
+
+  function relyingParty(target: App): RelyingParty {
+    if (!passkeysEnabled(target)) throw new HttpError(403, 'PASSKEYS_DISABLED', 'Passkeys are not enabled for this app');
+    if (!rp) throw new HttpError(503, 'PASSKEYS_UNAVAILABLE', 'Passkeys need the hosted UI on localhost or a domain name');
+    return rp;
+  }
+
+  /** The signed-in user an access token names (as the GraphQL API reads it), or a 401. */
+  async function bearerUser(request: FastifyRequest): Promise<{ app: App; user: User }> {
+    const headers = new Headers();
+    const authorization = request.headers.authorization;
+    if (authorization) headers.set('authorization', authorization);
+    const caller = await resolveCaller(db, verifier, headers);
+    if (caller.kind !== 'member' || !caller.privileges.has('AUTHENTICATED')) throw unauthorized('Sign in first', 'UNAUTHENTICATED');
+    const [user] = await db.select().from(users).where(eq(users.id, caller.userId)).limit(1);
+    if (!user) throw unauthorized('Sign in first', 'UNAUTHENTICATED');
+    return { app: await requireApp(db, user.appId), user };
+  }
+
+  /** Whose passkey a registration call adds: the user of a live mailed link, else the bearer's. */
+  async function registeringUser(request: FastifyRequest<TokenQuery>): Promise<{ app: App; user: User; via: string }> {
+    const secret = request.query.forgotPasswordToken;
+    if (secret === undefined) return { ...(await bearerUser(request)), via: 'profile' };
+    const link = await findPasswordLink(db, secret);
+    if (!link) throw linkExpired();
+    return { app: await requireApp(db, link.token.appId), user: link.user, via: link.token.purpose };
+  }
+
+  app.get('/auth/passkeys/authentication-options', async (request, reply) => {
+    const previous = await sessions.read(request);
+    const target = await resolveApp(db, request, previous);
+    const party = relyingParty(target);
+    // The challenge belongs to a login session of this app; a browser without one gets one now.
+    const session = previous?.appId === target.id ? previous : await sessions.start(reply, { appId: target.id }, previous);
+    return authenticationOptions(context, party, session.idHash);
+  });
+
+  app.post<{ Body: AuthenticationResponseJSON }>(
+    '/auth/passkeys/verify-authentication',
+    { schema: authenticationSchema },
+    async (request, reply) => {
+      const session = await sessions.read(request);
+      const target = await resolveApp(db, request, session);
+      const party = relyingParty(target);
+      let verified;
+      try {
+        if (!session || session.appId !== target.id) throw new HttpError(401, 'PASSKEY_NOT_VERIFIED', 'No passkey sign-in was started here');
+        verified = await verifyAuthentication(context, party, { app: target, loginSessionHash: session.idHash, response: request.body });
+      } catch (error) {
+        if (error instanceof HttpError) {
+          await recordAudit(db, {
+            type: 'login.failure',
+            appId: target.id,
+            ip: request.ip,
+            detail: { method: 'passkey', reason: error.message },
+          });
+        }
+        throw error;
+      }
+      const { user } = verified;
+      const { answer } = await signIn(context, sessions, reply, { app: target, user, previous: session, ip: request.ip, method: 'passkey' });
+      return answer;
+    },
+  );
+
+  app.get<TokenQuery>('/auth/passkeys/registration-options', { schema: { querystring: tokenQuery } }, async (request) => {
+    const { app: target, user } = await registeringUser(request);
+    return registrationOptions(context, relyingParty(target), { app: target, user });
+  });
+
+  app.post<TokenQuery & { Body: RegistrationResponseJSON }>(
+    '/auth/passkeys/verify-registration',
+    { schema: { querystring: tokenQuery, body: registrationBody } },
+    async (request) => {
+      const { app: target, user, via } = await registeringUser(request);
+      const passkey = await verifyRegistration(context, relyingParty(target), { user, response: request.body });
+      await recordAudit(db, {
+        type: 'passkey.registered',
+        appId: target.id,
+        userId: user.id,
+        ip: request.ip,
+        detail: { username: normalizeUsername(user.email), passkey: passkey.name, via },
+      });
+      return { verified: true };
+    },
+  );
+
+  app.get('/auth/passkeys', async (request) => {
+    const { user } = await bearerUser(request);
+    const rows = await listPasskeys(db, user.id);
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      createdAt: row.createdAt.toISOString(),
+      lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    }));
+  });
+
+  app.delete<{ Params: { id: string } }>('/auth/passkeys/:id', { schema: { params: idParams } }, async (request, reply) => {
+    const { app: target, user } = await bearerUser(request);
+    // Another user's passkey and a non-existent one get the same answer.
+    if (!(await deletePasskey(db, user.id, request.params.id))) throw notFound('No such passkey', 'PASSKEY_NOT_FOUND');
+    await recordAudit(db, { type: 'passkey.deleted', appId: target.id, userId: user.id, ip: request.ip, detail: { passkey: request.params.id } });
+    return reply.status(204).send();
+  });
+}

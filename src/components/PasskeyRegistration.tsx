@@ -1,0 +1,46 @@
+// 'Create Passkeys' on the set-password screen: registers a passkey for the user of the mailed link
+// (props.token authorises it). Success is confirmed; failures are only logged, except a browser
+// without WebAuthn.
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useRuntime } from '../app/runtime.tsx';
+import type { FlowComponentProps } from '../flow/component-types.ts';
+import { cancelCeremony, registerPasskey } from '../passkeys/ceremonies.ts';
+import { Alert } from '../theme/Alert.tsx';
+import { Button } from '../theme/Button.tsx';
+
+export default function PasskeyRegistration({ props, status }: FlowComponentProps) {
+  const { t } = useTranslation();
+  const { auth } = useRuntime();
+  const [state, setState] = useState<'idle' | 'busy' | 'created' | 'unsupported'>('idle');
+  const token = typeof props.token === 'string' ? props.token : '';
+
+  useEffect(() => cancelCeremony, []);
+
+  const create = async () => {
+    setState('busy');
+    const outcome = await registerPasskey(auth, { forgotPasswordToken: token }, { notCompleted: t('passkeys.registrationNotCompleted') });
+    if (outcome.ok) setState('created');
+    else setState(outcome.reason === 'unsupported' ? 'unsupported' : 'idle');
+  };
+
+  return (
+    <div className="foyer-stack">
+      <Button
+        variant="secondary"
+        size="lg"
+        loading={state === 'busy'}
+        disabled={token === '' || status === 'submitting' || status === 'leaving'}
+        onClick={() => void create()}
+      >
+        {t('passkeys.create')}
+      </Button>
+      {state === 'created' && (
+        <Alert variant="success" polite>
+          {t('passkeys.created')}
+        </Alert>
+      )}
+      {state === 'unsupported' && <Alert variant="warning">{t('passkeys.unsupported')}</Alert>}
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+// The login's passkey sign-in: a 'Sign in with Passkeys' button, and a conditional (autofill)
+// request started on load when the browser supports it. A successful sign-in puts the answer in the
+// form as `passkey` and takes the move the flow names in props.then (which routes it like a password
+// login). Failures are only logged; only a browser without WebAuthn is told so.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useRuntime } from '../app/runtime.tsx';
+import type { FlowComponentProps } from '../flow/component-types.ts';
+import type { Target } from '../flow/types.ts';
+import { autofillAvailable, cancelCeremony, passkeysSupported, signInWithPasskey } from '../passkeys/ceremonies.ts';
+import { Alert } from '../theme/Alert.tsx';
+import { Button } from '../theme/Button.tsx';
+
+/** Resolves once the page has an input whose autocomplete ends in webauthn (the form renders beside this). */
+function webauthnInput(signal: AbortSignal): Promise<void> {
+  const present = () => document.querySelector("input[autocomplete$='webauthn']") !== null;
+  if (present()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      if (!present()) return;
+      observer.disconnect();
+      resolve();
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+    signal.addEventListener('abort', () => observer.disconnect());
+  });
+}
+
+export default function PasskeySignIn({ props, status, setForm, follow }: FlowComponentProps) {
+  const { t } = useTranslation();
+  const { auth } = useRuntime();
+  const [busy, setBusy] = useState(false);
+  const [unsupported, setUnsupported] = useState(false);
+  const mounted = useRef(true);
+  const then = props.then as Target | undefined;
+
+  const signIn = useCallback(
+    async (autofill: boolean, signal?: AbortSignal): Promise<boolean> => {
+      const outcome = await signInWithPasskey(auth, { autofill, signal, notCompleted: t('passkeys.authenticationNotCompleted') });
+      if (!mounted.current) return false;
+      if (outcome.ok) {
+        setForm({ passkey: outcome.value });
+        if (then !== undefined) follow?.(then);
+        return true;
+      }
+      if (outcome.reason === 'unsupported') setUnsupported(true);
+      return false;
+    },
+    [auth, follow, setForm, t, then],
+  );
+
+  const startAutofill = useCallback(
+    async (signal: AbortSignal) => {
+      await webauthnInput(signal);
+      if (signal.aborted || !(await autofillAvailable()) || signal.aborted) return;
+      await signIn(true, signal);
+    },
+    [signIn],
+  );
+
+  const autofillRun = useRef<AbortController | null>(null);
+  const restartAutofill = useCallback(() => {
+    autofillRun.current?.abort();
+    const run = new AbortController();
+    autofillRun.current = run;
+    void startAutofill(run.signal);
+  }, [startAutofill]);
+
+  useEffect(() => {
+    mounted.current = true;
+    restartAutofill();
+    return () => {
+      mounted.current = false;
+      autofillRun.current?.abort();
+      cancelCeremony();
+    };
+    // Started once per mount: a conditional request waits as long as the login screen shows.
+  }, []);
+
+  const onClick = async () => {
+    if (!passkeysSupported()) {
+      setUnsupported(true);
+      return;
+    }
+    setBusy(true);
+    // Starting this ceremony aborts the waiting autofill request (or keeps a pending one from starting).
+    autofillRun.current?.abort();
+    const signedIn = await signIn(false);
+    if (!mounted.current || signedIn) return;
+    setBusy(false);
+    restartAutofill();
+  };
+
+  return (
+    <div className="foyer-stack">
+      <Button variant="secondary" size="lg" loading={busy} disabled={status === 'submitting' || status === 'leaving'} onClick={() => void onClick()}>
+        {t('passkeys.signIn')}
+      </Button>
+      {unsupported && <Alert variant="warning">{t('passkeys.unsupported')}</Alert>}
+    </div>
+  );
+}
