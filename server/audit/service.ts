@@ -40,6 +40,7 @@ export type AuditType =
   | 'user.profile_updated'
   /** A passkey was added to (detail: how it was authorised) or removed from a user's account. */
   | 'passkey.registered'
+  | 'passkey.options_requested'
   | 'passkey.deleted';
 
 export interface AuditEvent {

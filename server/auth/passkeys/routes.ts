@@ -9,6 +9,7 @@ import type { FoyerContext } from '../../context.ts';
 import { users } from '../../db/schema.ts';
 import { HttpError, notFound, unauthorized } from '../../http/errors.ts';
 import { recordAudit } from '../../audit/service.ts';
+import { recordWithinLimits, type RequestLimit } from '../../audit/limits.ts';
 import { AccessTokenVerifier } from '../../graphql/access/tokens.ts';
 import { resolveCaller } from '../../graphql/access/caller.ts';
 import { requireApp, type App } from '../app-lookup.ts';
@@ -82,6 +83,9 @@ const idParams = { type: 'object', required: ['id'], properties: { id: credentia
 
 type TokenQuery = { Querystring: { forgotPasswordToken?: string } };
 
+/** Every login page load asks once (autofill), so the cap is generous. */
+export const PASSKEY_OPTIONS_LIMITS: readonly RequestLimit[] = [{ max: 300, windowMinutes: 15, per: ['app', 'ip'] }];
+
 export async function passkeyRoutes(app: FastifyInstance, { context, sessions }: PasskeyRoutesOptions) {
   const { db, config } = context;
   const rp = relyingPartyOf(config.urls.ui);
@@ -117,6 +121,10 @@ export async function passkeyRoutes(app: FastifyInstance, { context, sessions }:
   app.get('/auth/passkeys/authentication-options', async (request, reply) => {
     const previous = await sessions.read(request);
     const target = await resolveApp(db, request, previous);
+    // Each answer stores a challenge (and maybe a login session): cap what one address can make us store.
+    if (!(await recordWithinLimits(db, 'passkey.options_requested', { appId: target.id, ip: request.ip, username: '' }, PASSKEY_OPTIONS_LIMITS))) {
+      throw new HttpError(429, 'TOO_MANY_REQUESTS', 'Too many passkey sign-in attempts from this address; try again later');
+    }
     const party = relyingParty(target);
     // The challenge belongs to a login session of this app; a browser without one gets one now.
     const session = previous?.appId === target.id ? previous : await sessions.start(reply, { appId: target.id }, previous);
