@@ -2,12 +2,13 @@
 // start the three listeners, and shut down cleanly on Ctrl-C / SIGTERM.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { asc } from 'drizzle-orm';
+import { asc, ne } from 'drizzle-orm';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { apps } from './db/schema.ts';
 import { createFoyer } from './app.ts';
 import { seedDemo, type DemoData } from './seed/demo.ts';
+import { CONSOLE_APP_ID, ensureConsoleApp } from './apps/console.ts';
 
 const config = loadConfig();
 await mkdir(config.dataDir, { recursive: true });
@@ -15,7 +16,11 @@ const database = await openDatabase(config);
 await database.migrate();
 
 const demoFile = path.join(config.dataDir, 'demo.json');
-const existingApps = await database.db.select({ id: apps.id }).from(apps).orderBy(asc(apps.createdAt));
+const existingApps = await database.db
+  .select({ id: apps.id })
+  .from(apps)
+  .where(ne(apps.id, CONSOLE_APP_ID))
+  .orderBy(asc(apps.createdAt));
 let demo: DemoData | undefined;
 if (existingApps.length === 0 && config.env === 'development') {
   demo = await seedDemo(database.db, config.urls);
@@ -23,6 +28,8 @@ if (existingApps.length === 0 && config.env === 'development') {
 } else if (config.env === 'development') {
   demo = await readFile(demoFile, 'utf8').then((text) => JSON.parse(text) as DemoData, () => undefined);
 }
+
+await ensureConsoleApp(database.db, config.urls);
 
 const appId = process.env.FOYER_APP_ID ?? demo?.appId ?? existingApps[0]?.id ?? '';
 const foyer = await createFoyer({ config, db: database.db, appId });
@@ -33,6 +40,7 @@ const lines = [
   `  hosted UI     ${config.urls.ui}`,
   `  auth service  ${config.urls.auth}`,
   `  API host      ${config.urls.api}`,
+  `  configurator  ${config.urls.ui}/configurator`,
 ];
 if (config.env === 'development') lines.push(`  mailbox       ${config.urls.ui}/dev/mailbox`);
 if (demo) {

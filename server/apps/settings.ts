@@ -1,45 +1,21 @@
-// The shape of schema/app-config.schema.json, as the server stores it in apps.settings.
+// How the server stores an app's config: name, redirect URIs and token lifetimes in apps columns
+// (oidc-provider reads them), everything else in apps.settings, with provider secrets sealed.
 import { defaultPasswordPolicy, type PasswordPolicy } from '../../src/policy/password-policy.ts';
+import type { AppConfig, SocialProvider } from '../../src/policy/app-config.ts';
 
-export type Role = 'OWNER' | 'ADMIN' | 'MANAGER' | 'VIEWER';
+export type { CustomSignupField, Role, PasswordPolicySettings } from '../../src/policy/app-config.ts';
 
-export interface CustomSignupField {
-  label: string;
-  type: 'email' | 'phone' | 'number' | 'integer' | 'text' | 'regex' | 'boolean';
-  userLabel: string;
-  regex?: string;
-  /** Signup is refused without a value; optional by default. */
-  required?: boolean;
+/** A provider's credentials at rest: the secret only sealed under config.secret. */
+export interface StoredProviderCredentials {
+  clientId?: string;
+  clientSecretSealed?: string;
 }
 
-export interface PasswordPolicySettings {
-  /** On unless switched off. */
-  enabled?: boolean;
-  complexityRegex?: string | null;
-}
+/** The AppConfig fields kept in their own apps columns. */
+export type AppColumnFields = 'name' | 'redirectUris' | 'postLogoutRedirectUris' | 'accessTokenTtl' | 'refreshTokenTtl';
 
-export interface AppSettings {
-  logo?: string | null;
-  uiUrl?: string | null;
-  websiteUrl?: string | null;
-  privacyPolicyUrl?: string | null;
-  termsOfServiceUrl?: string | null;
-  onboardingFlow?: 'B2B' | 'B2C' | null;
-  passkeysEnabled?: boolean;
-  magicLinkEnabled?: boolean;
-  mfaEnabled?: boolean;
-  tenantSelfSignup?: boolean;
-  googleSsoEnabled?: boolean;
-  azureAdSsoEnabled?: boolean;
-  linkedinSsoEnabled?: boolean;
-  facebookSsoEnabled?: boolean;
-  githubSsoEnabled?: boolean;
-  appleSsoEnabled?: boolean;
-  defaultRole?: Role;
-  branding?: { colors?: { primary?: string; secondary?: string; danger?: string }; customCss?: string };
-  translations?: Record<string, Record<string, string>>;
-  customSignupFields?: CustomSignupField[];
-  passwordPolicy?: PasswordPolicySettings;
+export interface AppSettings extends Omit<AppConfig, AppColumnFields | 'socialProviders'> {
+  socialProviders?: Partial<Record<SocialProvider, StoredProviderCredentials>>;
 }
 
 /** The policy every new password of the app is checked with, on the server and in the runtime. */

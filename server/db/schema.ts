@@ -3,6 +3,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  customType,
   boolean,
   index,
   integer,
@@ -29,6 +30,8 @@ export const apps = pgTable('apps', {
   postLogoutRedirectUris: jsonb('post_logout_redirect_uris').$type<string[]>().notNull(),
   accessTokenTtl: integer('access_token_ttl').notNull().default(3600),
   refreshTokenTtl: integer('refresh_token_ttl').notNull().default(604800),
+  /** The app_versions entry that is live; 0 until the first publish. */
+  publishedVersion: integer('published_version').notNull().default(0),
   createdAt: createdAt(),
 });
 
@@ -299,4 +302,63 @@ export const auditEvents = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('audit_events_app_idx').on(t.appId, t.createdAt)],
+);
+
+/**
+ * Who owns an app: workspaces of the console app (the configurator's own Foyer app). Members of an
+ * owning workspace manage the app, as far as their role's privileges go.
+ */
+export const appOwners = pgTable(
+  'app_owners',
+  {
+    appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+    tenantId: text('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.tenantId] }), index('app_owners_tenant_idx').on(t.tenantId)],
+);
+
+/** An app's unpublished edits: one draft per app, a whole config document (schema/app-config.schema.json). */
+export const appDrafts = pgTable('app_drafts', {
+  appId: text('app_id')
+    .primaryKey()
+    .references(() => apps.id, { onDelete: 'cascade' }),
+  config: jsonb('config').$type<Record<string, unknown>>().notNull(),
+  /** The published version the draft started from. */
+  baseVersion: integer('base_version').notNull(),
+  updatedBy: text('updated_by').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Every publish: the whole config document as it went live, numbered per app. */
+export const appVersions = pgTable(
+  'app_versions',
+  {
+    appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    config: jsonb('config').$type<Record<string, unknown>>().notNull(),
+    note: text('note'),
+    /** Who published: an owner's e-mail, or "API key". */
+    author: text('author').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.version] })],
+);
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value),
+});
+
+/** Uploaded branding files (logos), served from the API host at /{appId}/assets/{id}. */
+export const appAssets = pgTable(
+  'app_assets',
+  {
+    id: text('id').primaryKey(),
+    appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+    contentType: text('content_type').notNull(),
+    bytes: bytea('bytes').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('app_assets_app_idx').on(t.appId)],
 );

@@ -4,6 +4,7 @@
 // to English. Texts are plain text: the HTML renderer escapes whole sentences, values included.
 import en from './locales/en.json' with { type: 'json' };
 import sv from './locales/sv.json' with { type: 'json' };
+import type { Translations } from '../../src/policy/app-config.ts';
 
 type Texts = Record<string, string>;
 
@@ -23,7 +24,7 @@ const bundled: Record<string, Texts> = { en: flatten(en), sv: flatten(sv) };
 /** The keys an app may override: only mail texts, never the developer pages. */
 const OVERRIDABLE_PREFIX = 'mail.';
 
-export type AppTranslations = Record<string, Record<string, string>> | undefined | null;
+export type AppTranslations = Translations | undefined | null;
 
 export interface Translator {
   /** The language the texts are in (for `<html lang>`). */
@@ -45,9 +46,7 @@ function candidates(locale: string | null | undefined): string[] {
 function appTexts(translations: AppTranslations, language: string): Texts {
   const own = translations?.[language];
   if (!own || typeof own !== 'object') return {};
-  return Object.fromEntries(
-    Object.entries(own).filter(([key, value]) => key.startsWith(OVERRIDABLE_PREFIX) && typeof value === 'string'),
-  );
+  return Object.fromEntries(Object.entries(flatten(own)).filter(([key]) => key.startsWith(OVERRIDABLE_PREFIX)));
 }
 
 export function chooseLanguage(locale: string | null | undefined, translations?: AppTranslations): string {

@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { apps, plans, prices, tenants, tenantUsers, users } from '../db/schema.ts';
+import { appOwners, apps, plans, prices, tenants, tenantUsers, users } from '../db/schema.ts';
+import { CONSOLE_APP_ID, ensureConsoleApp } from '../apps/console.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { Role } from '../apps/settings.ts';
 
@@ -15,6 +16,8 @@ export interface DemoUser {
 
 export interface DemoData {
   appId: string;
+  /** The configurator's app; the demo owner signs in to it too and owns the demo app there. */
+  consoleAppId: string;
   urls: { auth: string; api: string; ui: string };
   users: DemoUser[];
 }
@@ -63,6 +66,7 @@ export async function seedDemo(db: Database, urls: ServerConfig['urls']): Promis
   }
 
   const passwordHash = await hashPassword(DEMO_PASSWORD);
+  await seedConsoleOwner(db, urls, appId, passwordHash);
   for (const person of memberships) {
     const userId = randomUUID();
     await db.insert(users).values({
@@ -95,6 +99,7 @@ export async function seedDemo(db: Database, urls: ServerConfig['urls']): Promis
 
   return {
     appId,
+    consoleAppId: CONSOLE_APP_ID,
     urls,
     users: memberships.map((person) => ({
       email: person.email,
@@ -102,4 +107,25 @@ export async function seedDemo(db: Database, urls: ServerConfig['urls']): Promis
       workspaces: person.roles.map(([workspace]) => workspace),
     })),
   };
+}
+
+/** The demo owner in the console app, in a console workspace that owns the demo app. */
+async function seedConsoleOwner(db: Database, urls: ServerConfig['urls'], demoAppId: string, passwordHash: string) {
+  await ensureConsoleApp(db, urls);
+  const owner = memberships[0]!;
+  const tenantId = randomUUID();
+  const userId = randomUUID();
+  await db.insert(tenants).values({ id: tenantId, appId: CONSOLE_APP_ID, name: 'Demo company', onboarded: true });
+  await db.insert(users).values({
+    id: userId,
+    appId: CONSOLE_APP_ID,
+    email: owner.email,
+    firstName: owner.firstName,
+    lastName: owner.lastName,
+    passwordHash,
+    consentsToPrivacyPolicy: true,
+    onboarded: true,
+  });
+  await db.insert(tenantUsers).values({ id: randomUUID(), tenantId, userId, role: 'OWNER', onboarded: true });
+  await db.insert(appOwners).values({ appId: demoAppId, tenantId });
 }

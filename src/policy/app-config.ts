@@ -1,0 +1,92 @@
+// The document an application owner edits (schema/app-config.schema.json), shared by the server
+// (which validates and publishes it), the configurator (which edits it) and the runtime (which
+// previews a draft of it). The server validates with the JSON Schema; these types mirror it.
+import type { PasswordPolicy } from './password-policy.ts';
+
+export type Role = 'OWNER' | 'ADMIN' | 'MANAGER' | 'VIEWER';
+
+export const socialProviders = ['google', 'azureAd', 'linkedin', 'facebook', 'github', 'apple'] as const;
+export type SocialProvider = (typeof socialProviders)[number];
+
+/** The AppConfig flag that switches each provider on. */
+export const socialProviderFlags = {
+  google: 'googleSsoEnabled',
+  azureAd: 'azureAdSsoEnabled',
+  linkedin: 'linkedinSsoEnabled',
+  facebook: 'facebookSsoEnabled',
+  github: 'githubSsoEnabled',
+  apple: 'appleSsoEnabled',
+} as const satisfies Record<SocialProvider, keyof AppConfig>;
+
+/** As the admin API reads and writes them: the secret goes in, only hasClientSecret comes out. */
+export interface ProviderCredentials {
+  clientId?: string;
+  clientSecret?: string;
+  hasClientSecret?: boolean;
+}
+
+export type CustomSignupFieldType = 'email' | 'phone' | 'number' | 'integer' | 'text' | 'regex' | 'boolean';
+
+export interface CustomSignupField {
+  label: string;
+  type: CustomSignupFieldType;
+  userLabel: string;
+  regex?: string;
+  /** Signup is refused without a value; optional by default. */
+  required?: boolean;
+}
+
+export const brandingColors = ['primary', 'secondary', 'danger', 'text', 'background'] as const;
+export type BrandingColor = (typeof brandingColors)[number];
+
+export interface Branding {
+  colors?: Partial<Record<BrandingColor, string>>;
+  radius?: string;
+  font?: string;
+  copyrightFooter?: string;
+  customCss?: string;
+}
+
+/** Translation overrides: language code -> texts nested like src/i18n/locales/en.json. */
+export interface TranslationTexts {
+  [key: string]: string | TranslationTexts;
+}
+export type Translations = Record<string, TranslationTexts>;
+
+export interface PasswordPolicySettings {
+  /** On unless switched off. */
+  enabled?: PasswordPolicy['enabled'];
+  complexityRegex?: string | null;
+}
+
+export interface AppConfig {
+  name: string;
+  logo?: string | null;
+  uiUrl?: string | null;
+  websiteUrl?: string | null;
+  privacyPolicyUrl?: string | null;
+  termsOfServiceUrl?: string | null;
+  onboardingFlow?: 'B2B' | 'B2C' | null;
+  /** On unless switched off. */
+  passwordEnabled?: boolean;
+  passkeysEnabled?: boolean;
+  magicLinkEnabled?: boolean;
+  mfaEnabled?: boolean;
+  tenantSelfSignup?: boolean;
+  googleSsoEnabled?: boolean;
+  azureAdSsoEnabled?: boolean;
+  linkedinSsoEnabled?: boolean;
+  facebookSsoEnabled?: boolean;
+  githubSsoEnabled?: boolean;
+  appleSsoEnabled?: boolean;
+  defaultRole?: Role;
+  socialProviders?: Partial<Record<SocialProvider, ProviderCredentials>>;
+  redirectUris: string[];
+  postLogoutRedirectUris?: string[];
+  accessTokenTtl?: number;
+  refreshTokenTtl?: number;
+  branding?: Branding;
+  translations?: Translations;
+  customSignupFields?: CustomSignupField[];
+  passwordPolicy?: PasswordPolicySettings;
+}
