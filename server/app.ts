@@ -5,6 +5,7 @@ import type { ServerConfig } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { FoyerContext } from './context.ts';
 import { createListener } from './http/listener.ts';
+import { adminPlugin, ADMIN_PREFIX } from './admin/plugin.ts';
 import { brandingPlugin } from './branding/plugin.ts';
 import { graphqlPlugin } from './graphql/plugin.ts';
 import { uiPlugin } from './ui/plugin.ts';
@@ -33,6 +34,7 @@ export async function createFoyer(options: { config: ServerConfig; db: Database;
 
   await api.register(brandingPlugin, context);
   await api.register(graphqlPlugin, context);
+  await api.register(adminPlugin, { ...context, prefix: ADMIN_PREFIX });
 
   // Before the UI's page fallback, which would otherwise answer /dev/mailbox with the runtime.
   await ui.register(mailboxPlugin, context);

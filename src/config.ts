@@ -18,6 +18,8 @@ export interface ClientConfig {
   languages: string[];
   openRoutes: string[];
   env: 'development' | 'production';
+  /** The configurator's live preview (?preview=1): the draft arrives by postMessage (src/preview). */
+  preview: boolean;
 }
 
 export const defaultConfig: ClientConfig = {
@@ -35,9 +37,13 @@ export const defaultConfig: ClientConfig = {
   languages: ['en'],
   openRoutes: [],
   env: 'production',
+  preview: false,
 };
 
 export const STORAGE_PREFIX = 'NB_';
+
+/** The app the runtime serves, stored by a handover or an ?appId= address (SPEC.md section 3). */
+export const APP_ID_STORAGE_KEY = `${STORAGE_PREFIX}APP_ID`;
 
 function injected(): Partial<ClientConfig> {
   if (typeof document === 'undefined') return {};
@@ -50,10 +56,10 @@ function injected(): Partial<ClientConfig> {
   }
 }
 
-/** The app id a handover stored wins over the injected one (SPEC.md: /handover stores appId). */
+/** The app id a handover or an ?appId= address stored wins over the injected one. */
 function storedAppId(): string | undefined {
   if (typeof localStorage === 'undefined') return undefined;
-  return localStorage.getItem(`${STORAGE_PREFIX}APP_ID`) ?? undefined;
+  return localStorage.getItem(APP_ID_STORAGE_KEY) ?? undefined;
 }
 
 export function loadConfig(overrides: Partial<ClientConfig> = {}): ClientConfig {

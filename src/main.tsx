@@ -1,14 +1,15 @@
 import { createRoot } from 'react-dom/client';
 import { createApiClient } from './api/index.ts';
 import { App } from './app/App.tsx';
-import { createAuthClient } from './auth/index.ts';
-import { loadConfig } from './config.ts';
+import { launchConfig } from './app/launch.ts';
+import { browserRuntime, createAuthClient } from './auth/index.ts';
 import { createI18n, loadCustomCss } from './i18n/index.ts';
+import { previewBrowserRuntime } from './preview/storage.ts';
 import './theme/tokens.css';
 import './theme/foyer.css';
 
-const config = loadConfig();
-const auth = createAuthClient(config);
+const config = launchConfig(globalThis.location.search);
+const auth = createAuthClient(config, config.preview ? previewBrowserRuntime() : browserRuntime());
 const api = createApiClient(config, auth);
 const i18n = createI18n();
 loadCustomCss(config.apiUrl, config.appId);

@@ -41,7 +41,23 @@ export type AuditType =
   /** A passkey was added to (detail: how it was authorised) or removed from a user's account. */
   | 'passkey.registered'
   | 'passkey.options_requested'
-  | 'passkey.deleted';
+  | 'passkey.deleted'
+  /**
+   * The admin API (server/admin): appId is the app acted on; detail.actor the owner's e-mail or
+   * 'api-key' (userId and tenantUserId name the console member when an owner acted).
+   */
+  | 'app.created'
+  | 'app.draft_saved'
+  | 'app.draft_discarded'
+  /** detail: version, note. */
+  | 'app.published'
+  /** detail: the version that became the draft. */
+  | 'app.version_restored'
+  | 'app.api_key_regenerated'
+  /** detail: assetId, contentType, bytes. */
+  | 'app.logo_uploaded'
+  /** detail: tenantId, name, owner {tenantUserId, userId, email}, newIdentity. */
+  | 'app.workspace_created';
 
 export interface AuditEvent {
   type: AuditType;

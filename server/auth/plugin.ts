@@ -1,5 +1,6 @@
 // The auth service (auth origin): oidc-provider with its interaction UI and shorthands, and the
-// session, password, magic-link and two-factor endpoints the hosted login screens call with the login session cookie.
+// session, password, magic-link, two-factor and social sign-in endpoints the hosted login screens
+// call with the login session cookie.
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
@@ -14,6 +15,7 @@ import { passwordRoutes } from './password/routes.ts';
 import { magicLinkRoutes } from './magic-link/routes.ts';
 import { mfaRoutes } from './mfa/routes.ts';
 import { passkeyRoutes } from './passkeys/routes.ts';
+import { federationRoutes } from './federation/routes.ts';
 import { purgeExpiredChallenges } from './passkeys/service.ts';
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
@@ -40,6 +42,7 @@ export async function authServicePlugin(app: FastifyInstance, context: FoyerCont
   await app.register(magicLinkRoutes, { context, sessions, deferred });
   await app.register(mfaRoutes, { context, sessions });
   await app.register(passkeyRoutes, { context, sessions });
+  await app.register(federationRoutes, { context, sessions });
 
   const purge = setInterval(() => {
     Promise.all([purgeExpiredPayloads(context.db), sessions.purgeExpired(), purgeExpiredChallenges(context.db)]).catch((error: unknown) =>

@@ -47,6 +47,9 @@ export async function interactionRoutes(app: FastifyInstance, { context, provide
     return interaction;
   }
 
+  /** A hosted screen of the app being signed in to: the runtime takes the app from `appId` (any app's own login page). */
+  const hostedScreen = (path: string, appId: string) => `${config.urls.ui}${path}?appId=${encodeURIComponent(appId)}`;
+
   async function finish(reply: FastifyReply, request: FastifyRequest, result: Parameters<Provider['interactionFinished']>[2]) {
     reply.hijack();
     await provider.interactionFinished(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
@@ -69,14 +72,14 @@ export async function interactionRoutes(app: FastifyInstance, { context, provide
     const session = await sessions.read(request);
     if (session && session.appId === appId) await sessions.update(session, { interactionUid: interaction.uid });
     else await sessions.start(reply, { appId, interactionUid: interaction.uid }, session);
-    if (interaction.params.signup === 'true') return reply.redirect(`${config.urls.ui}/auth/signup`, 303);
+    if (interaction.params.signup === 'true') return reply.redirect(hostedScreen('/auth/signup', appId), 303);
     // Signed in to this app already (a password just set, a magic link, a signup link): only the
     // workspace is missing — unless the app asked for the credentials again.
     const freshLoginDemanded = String(interaction.params.prompt ?? '').split(' ').includes('login') || interaction.params.max_age !== undefined;
     if (isAuthenticated(session) && session.appId === appId && !freshLoginDemanded) {
-      return reply.redirect(`${config.urls.ui}/auth/choose-user`, 303);
+      return reply.redirect(hostedScreen('/auth/choose-user', appId), 303);
     }
-    return reply.redirect(`${config.urls.ui}/auth/login`, 303);
+    return reply.redirect(hostedScreen('/auth/login', appId), 303);
   });
 
   app.get<{ Params: { uid: string; tenantUserId: string } }>(

@@ -1,9 +1,11 @@
-// The hosted UI origin: the built runtime (dist/ui) with a single-page fallback. index.html gets the
-// deployment's client config injected as JSON (not script), so the page runs under a strict CSP.
+// The hosted UI origin: the built runtime (dist/ui) with a single-page fallback, and the owners'
+// configurator under /configurator (dist/ui/configurator). Each page gets the deployment's client
+// config injected as JSON (not script), so it runs under a strict CSP.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { CONSOLE_APP_ID } from '../apps/console.ts';
 import type { FoyerContext } from '../context.ts';
 
 export interface UiOptions extends FoyerContext {
@@ -13,63 +15,107 @@ export interface UiOptions extends FoyerContext {
 
 const CONFIG_MARKER = '<!--foyer-config-->';
 
+export const CONFIGURATOR_PATH = '/configurator';
+
 function escapeJsonForHtml(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c');
 }
 
-export function contentSecurityPolicy(urls: { auth: string; api: string }): string {
+/**
+ * Runtime pages may be framed by the same origin only: the configurator's live preview is that one
+ * framer. Configurator pages may be framed by nobody. Images may come from the API host (app logos).
+ */
+export function contentSecurityPolicy(urls: { auth: string; api: string }, frameAncestors: "'self'" | "'none'" = "'self'"): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
     `style-src 'self' ${urls.api}`,
-    "img-src 'self' data: https:",
+    `img-src 'self' data: https: ${urls.api}`,
     `connect-src 'self' ${urls.auth} ${urls.api}`,
     `form-action 'self' ${urls.auth}`,
-    "frame-ancestors 'self'",
+    `frame-ancestors ${frameAncestors}`,
     "base-uri 'none'",
     "object-src 'none'",
   ].join('; ');
 }
 
+/** True for /configurator and everything under it. */
+export function isConfiguratorPath(url: string): boolean {
+  const pathname = url.split(/[?#]/)[0] ?? '';
+  return pathname === CONFIGURATOR_PATH || pathname.startsWith(`${CONFIGURATOR_PATH}/`);
+}
+
+function notBuiltPage(title: string): string {
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>` +
+    `<body><main><h1>${title}</h1><p>The hosted UI is not built yet: run <code>npm run build</code>.</p></main></body></html>`
+  );
+}
+
+/** A built page with `clientConfig` in place of the marker, or a "not built" page. */
+function page(file: string, clientConfig: unknown, title: string): string {
+  if (!existsSync(file)) return notBuiltPage(title);
+  return readFileSync(file, 'utf8').replace(
+    CONFIG_MARKER,
+    `<script id="foyer-config" type="application/json">${escapeJsonForHtml(clientConfig)}</script>`,
+  );
+}
+
 export async function uiPlugin(app: FastifyInstance, options: UiOptions): Promise<void> {
   const { config } = options;
-  const indexFile = path.join(config.uiDist, 'index.html');
-  const built = existsSync(indexFile);
-  const clientConfig = {
-    appId: options.appId,
-    authUrl: config.urls.auth,
-    apiUrl: config.urls.api,
-    uiUrl: config.urls.ui,
-    env: config.env,
-    passwordValidation: true,
-  };
-  const indexHtml = built
-    ? readFileSync(indexFile, 'utf8').replace(
-        CONFIG_MARKER,
-        `<script id="foyer-config" type="application/json">${escapeJsonForHtml(clientConfig)}</script>`,
-      )
-    : '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Foyer</title></head>' +
-      '<body><main><h1>Foyer</h1><p>The hosted UI is not built yet: run <code>npm run build</code>.</p></main></body></html>';
-  const csp = contentSecurityPolicy(config.urls);
+  const built = existsSync(path.join(config.uiDist, 'index.html'));
+  const runtimeHtml = page(
+    path.join(config.uiDist, 'index.html'),
+    {
+      appId: options.appId,
+      authUrl: config.urls.auth,
+      apiUrl: config.urls.api,
+      uiUrl: config.urls.ui,
+      env: config.env,
+      passwordValidation: true,
+    },
+    'Foyer',
+  );
+  const configuratorHtml = page(
+    path.join(config.uiDist, 'configurator', 'index.html'),
+    {
+      consoleAppId: CONSOLE_APP_ID,
+      authUrl: config.urls.auth,
+      apiUrl: config.urls.api,
+      uiUrl: config.urls.ui,
+      env: config.env,
+    },
+    'Foyer console',
+  );
+  const runtimeCsp = contentSecurityPolicy(config.urls, "'self'");
+  const configuratorCsp = contentSecurityPolicy(config.urls, "'none'");
 
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('content-security-policy', csp);
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('content-security-policy', isConfiguratorPath(request.url) ? configuratorCsp : runtimeCsp);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'strict-origin-when-cross-origin');
     return payload;
   });
 
   if (built) {
-    await app.register(fastifyStatic, { root: config.uiDist, index: false, wildcard: false, maxAge: '1h' });
+    await app.register(fastifyStatic, {
+      root: config.uiDist,
+      index: false,
+      wildcard: false,
+      maxAge: '1h',
+      // The HTML pages go out only with their config injected, through the routes below.
+      allowedPath: (pathName) => path.extname(pathName) !== '.html',
+    });
   }
-  const sendIndex = (_request: unknown, reply: import('fastify').FastifyReply) =>
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
-  app.get('/', sendIndex);
+  const sendHtml = (reply: FastifyReply, html: string) =>
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+  app.get('/', (_request, reply) => sendHtml(reply, runtimeHtml));
+  app.get(CONFIGURATOR_PATH, (_request, reply) => sendHtml(reply, configuratorHtml));
   app.setNotFoundHandler((request, reply) => {
-    // Missing files keep a real 404; every other path is a runtime route.
-    if (request.method !== 'GET' || path.extname(request.url.split('?')[0]) !== '') {
+    // Missing files keep a real 404; every other path is a runtime or configurator route.
+    if (request.method !== 'GET' || path.extname(request.url.split('?')[0] ?? '') !== '') {
       return reply.status(404).send({ statusCode: 404, message: 'Not found', error: 'NOT_FOUND' });
     }
-    return sendIndex(request, reply);
+    return sendHtml(reply, isConfiguratorPath(request.url) ? configuratorHtml : runtimeHtml);
   });
 }

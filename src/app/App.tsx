@@ -1,6 +1,7 @@
 // Start-up: the screens render only after the auth client's start-up check, the app config and the
-// app's translations are in.
-import { Suspense, use, useState } from 'react';
+// app's translations are in. In preview mode the configurator's drafts then replace the app config,
+// translations and look (src/preview) through the same stores.
+import { Suspense, use, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { i18n as I18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -8,8 +9,10 @@ import { RouterProvider } from 'react-router';
 import { ApiClientProvider, createQueryClient, type ApiClient } from '../api/index.ts';
 import type { AuthClient } from '../auth/types.ts';
 import type { ClientConfig } from '../config.ts';
-import { applyTranslations, loadAppTranslations } from '../i18n/index.ts';
-import { loadAppConfig, type AppConfigState } from './appConfig.ts';
+import { applyTranslations, CUSTOM_CSS_LINK_ID, loadAppTranslations } from '../i18n/index.ts';
+import { startPreview } from '../preview/listener.ts';
+import { documentStyles } from '../preview/styles.ts';
+import { createAppConfigStore, loadAppConfig, type AppConfigStore } from './appConfig.ts';
 import { createRouter } from './router.tsx';
 import { RuntimeContext, type Runtime } from './runtime.tsx';
 
@@ -20,28 +23,54 @@ export interface AppProps {
   i18n: I18n;
 }
 
-export async function startRuntime({ config, auth, api, i18n }: AppProps): Promise<Runtime> {
+export interface StartedRuntime extends Omit<Runtime, 'appConfig'> {
+  appConfig: AppConfigStore;
+}
+
+export async function startRuntime({ config, auth, api, i18n }: AppProps): Promise<StartedRuntime> {
   const [appConfig] = await Promise.all([
     loadAppConfig(api, config.appId),
     // A failed start-up check means signed out (SPEC.md section 4).
     auth.init().catch(() => undefined),
     loadAppTranslations(config.apiUrl, config.appId).then((resources) => applyTranslations(i18n, resources)),
   ]);
-  return { config, auth, api, appConfig: appConfig satisfies AppConfigState };
+  return { config, auth, api, appConfig: createAppConfigStore(appConfig) };
 }
 
-function Started({ starting }: { starting: Promise<Runtime> }) {
-  const runtime = use(starting);
+/** The runtime context, re-rendered with the app config store's current state. */
+export function RuntimeProvider({ started, children }: { started: StartedRuntime; children: ReactNode }) {
+  const appConfig = useSyncExternalStore(started.appConfig.subscribe, started.appConfig.get);
+  const runtime = useMemo<Runtime>(
+    () => ({ config: started.config, auth: started.auth, api: started.api, appConfig }),
+    [started, appConfig],
+  );
+  return <RuntimeContext value={runtime}>{children}</RuntimeContext>;
+}
+
+function Started({ starting, i18n }: { starting: Promise<StartedRuntime>; i18n: I18n }) {
+  const started = use(starting);
   const [router] = useState(createRouter);
-  const [queryClient] = useState(() => createQueryClient(runtime.auth));
+  const [queryClient] = useState(() => createQueryClient(started.auth));
+
+  useEffect(() => {
+    if (!started.config.preview) return undefined;
+    return startPreview({
+      host: window,
+      appConfig: started.appConfig,
+      i18n,
+      styles: documentStyles(document, CUSTOM_CSS_LINK_ID),
+      navigate: (path, state) => void router.navigate(path, { state }),
+    });
+  }, [started, i18n, router]);
+
   return (
-    <RuntimeContext value={runtime}>
-      <ApiClientProvider client={runtime.api}>
+    <RuntimeProvider started={started}>
+      <ApiClientProvider client={started.api}>
         <QueryClientProvider client={queryClient}>
           <RouterProvider router={router} />
         </QueryClientProvider>
       </ApiClientProvider>
-    </RuntimeContext>
+    </RuntimeProvider>
   );
 }
 
@@ -50,7 +79,7 @@ export function App(props: AppProps) {
   return (
     <I18nextProvider i18n={props.i18n}>
       <Suspense fallback={null}>
-        <Started starting={starting} />
+        <Started starting={starting} i18n={props.i18n} />
       </Suspense>
     </I18nextProvider>
   );

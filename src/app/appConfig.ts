@@ -1,9 +1,17 @@
-// The app's public configuration (SPEC.md section 3), read once at start-up with GetAppAnonymous.
+// The app's public configuration (SPEC.md section 3): read at start-up with GetAppAnonymous, held in a
+// store every screen reads, which the configurator's preview (src/preview) may replace with a draft.
 import type { ApiClient } from '../api/index.ts';
 import { errorCodes } from '../flow/errors.ts';
 import { GetAppAnonymousDocument, type GetAppAnonymousQuery } from '../gql/graphql.ts';
+import type { CustomSignupField } from '../policy/app-config.ts';
 
-export type PublicAppConfig = NonNullable<GetAppAnonymousQuery['getAppAnonymous']>;
+export type PublicAppConfig = NonNullable<GetAppAnonymousQuery['getAppAnonymous']> & {
+  /**
+   * Signup fields that replace the published ones (getTenantUserCustomParamsConfigAnonymous): set
+   * only by a preview, whose draft may have changed them.
+   */
+  customSignupFields?: CustomSignupField[];
+};
 
 export type AppConfigState =
   | { status: 'ready'; app: PublicAppConfig }
@@ -25,4 +33,27 @@ export async function loadAppConfig(api: Pick<ApiClient, 'request'>, appId: stri
   } catch (error) {
     return isUnknownAppError(error) ? { status: 'unknown-app' } : { status: 'unavailable' };
   }
+}
+
+/** The current app config and who to tell when it changes (useSyncExternalStore's contract). */
+export interface AppConfigStore {
+  get(): AppConfigState;
+  set(state: AppConfigState): void;
+  subscribe(listener: () => void): () => void;
+}
+
+export function createAppConfigStore(initial: AppConfigState): AppConfigStore {
+  let current = initial;
+  const listeners = new Set<() => void>();
+  return {
+    get: () => current,
+    set(state) {
+      current = state;
+      for (const listener of listeners) listener();
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
 }

@@ -131,8 +131,11 @@ export interface AuthClient {
   login(returnPath?: string): Promise<void>;
   /** Finishes /auth/oauth-callback: exchanges the code and answers the path to go to next. */
   handleCallback(query: URLSearchParams): Promise<string>;
-  /** Clears everything held locally, revokes what the server holds, then leaves for the logout URL. */
-  logout(): Promise<void>;
+  /**
+   * Clears everything held locally, revokes what the server holds, then leaves for the logout URL,
+   * which returns to `postLogoutRedirectUri` (one of the app's registered post-logout URIs) when given.
+   */
+  logout(postLogoutRedirectUri?: string): Promise<void>;
   /** Clears local state only (401 handling, opening the login screen while signed in). */
   clear(): void;
 

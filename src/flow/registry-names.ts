@@ -48,6 +48,7 @@ export const COMPONENT_NAMES = [
   'PasskeyRegistration',
   'PasskeySignIn',
   'PasswordPolicy',
+  'SocialButtons',
   'TotpSecret',
   'TwoFactorToggle',
   'UsersTable',

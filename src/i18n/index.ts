@@ -1,5 +1,6 @@
 // i18next set-up: `en` ships in the bundle (SPEC.md texts); an app's translations.json overrides or adds
-// languages at start-up, and the language follows the signed-in user's workspace locale.
+// languages at start-up (a preview replaces them with its draft's), and the language follows the
+// signed-in user's workspace locale.
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from './locales/en.json';
@@ -9,12 +10,15 @@ export type TranslationResources = Record<string, Record<string, unknown>>;
 export function createI18n(language = 'en'): I18n {
   const instance = i18next.createInstance();
   void instance.use(initReactI18next).init({
-    resources: { en: { translation: en } },
+    // A copy: overrides merge into the store in place and must never reach the shipped texts.
+    resources: { en: { translation: structuredClone(en) } },
     lng: language,
     fallbackLng: 'en',
     initAsync: false,
     interpolation: { escapeValue: false },
     returnNull: false,
+    // Screens re-render when texts change under them (a preview's new overrides).
+    react: { bindI18nStore: 'added removed' },
   });
   return instance;
 }
@@ -47,6 +51,16 @@ export function applyTranslations(instance: I18n, resources: TranslationResource
   }
 }
 
+/**
+ * Replaces every app override with `resources`: the store goes back to the shipped `en` texts, then
+ * takes the new overrides, so an override left out of `resources` is gone rather than kept.
+ */
+export function replaceAppTranslations(instance: I18n, resources: TranslationResources): void {
+  for (const language of Object.keys(instance.store.data)) instance.removeResourceBundle(language, 'translation');
+  instance.addResourceBundle('en', 'translation', structuredClone(en), true, true);
+  applyTranslations(instance, resources);
+}
+
 /** Switches to the workspace (or user) locale once known; unknown languages fall back to `en` per key. */
 export function followLocale(instance: I18n, locale: string | undefined): void {
   const language = locale?.trim();
@@ -54,12 +68,13 @@ export function followLocale(instance: I18n, locale: string | undefined): void {
 }
 
 /** Loads the app's custom stylesheet after Foyer's own so its token overrides win; a failing load leaves none. */
+export const CUSTOM_CSS_LINK_ID = 'foyer-custom-css';
+
 export function loadCustomCss(apiUrl: string, appId: string): void {
   if (!appId || typeof document === 'undefined') return;
-  const id = 'foyer-custom-css';
-  if (document.getElementById(id)) return;
+  if (document.getElementById(CUSTOM_CSS_LINK_ID)) return;
   const link = document.createElement('link');
-  link.id = id;
+  link.id = CUSTOM_CSS_LINK_ID;
   link.rel = 'stylesheet';
   link.href = `${apiUrl}/${encodeURIComponent(appId)}/custom.css`;
   link.addEventListener('error', () => link.remove());

@@ -3,11 +3,11 @@
 // id), so a copy of the database alone does not yield anyone's codes. A code is accepted one step
 // early or late (clock drift) and only for a step later than the last one accepted, so a code seen
 // over a shoulder or in a log cannot be used again.
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import type { Database } from '../../db/client.ts';
+import { seal as sealSecret, sealingKey, unseal as openSecret } from '../../crypto/seal.ts';
 import { mfaTotpSetups, users } from '../../db/schema.ts';
 import type { Limit } from '../../audit/limits.ts';
 import type { LoginSession } from '../session/service.ts';
@@ -39,29 +39,11 @@ export const TOTP_ATTEMPTS: Limit = {
 
 /** The key that encrypts TOTP secrets at rest, derived from the operator's secret. */
 export function totpKey(configSecret: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', configSecret, 'foyer', 'mfa totp secret v1', 32));
+  return sealingKey(configSecret, 'mfa totp secret v1');
 }
 
-const SEALED_PREFIX = 'v1';
-
-/** `secret` (base32) encrypted for `userId`: version, IV, tag and ciphertext, base64url, dot-separated. */
-export function sealSecret(key: Buffer, userId: string, secret: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(Buffer.from(userId));
-  const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return [SEALED_PREFIX, iv, cipher.getAuthTag(), ciphertext].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
-}
-
-/** The base32 secret, or an error when the value was not sealed for `userId` under `key`. */
-export function openSecret(key: Buffer, userId: string, sealed: string): string {
-  const [version, iv, tag, ciphertext] = sealed.split('.');
-  if (version !== SEALED_PREFIX || !iv || !tag || ciphertext === undefined) throw new Error('Unreadable TOTP secret');
-  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-  decipher.setAAD(Buffer.from(userId));
-  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-  return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
-}
+/** A base32 secret sealed for a user id, and opened again (server/crypto/seal.ts). */
+export { sealSecret, openSecret };
 
 function totpOf(secret: string, issuer: string, label: string): TOTP {
   return new TOTP({ issuer, label, algorithm: 'SHA1', digits: DIGITS, period: PERIOD_SECONDS, secret: Secret.fromBase32(secret) });

@@ -9,7 +9,7 @@ import { findEnabledMembership, fullNameOf, listEnabledMemberships } from '../me
 import { DUMMY_PASSWORD_HASH, verifyPassword } from '../passwords.ts';
 import { interactionPath } from '../../oidc/provider.ts';
 import { isAuthenticated, type LoginSessions } from './service.ts';
-import { findUserByEmail, normalizeUsername, resolveApp, signIn } from './sign-in.ts';
+import { findUserByEmail, normalizeUsername, passwordSignInEnabled, resolveApp, signIn } from './sign-in.ts';
 import { isLoginThrottled } from '../../audit/limits.ts';
 
 export interface SessionRoutesOptions {
@@ -50,8 +50,10 @@ export async function sessionRoutes(app: FastifyInstance, { context, provider, s
       const session = await sessions.read(request);
       const target = await resolveApp(db, request, session);
       const user = await findUserByEmail(db, target.id, normalizeUsername(request.body.username));
-      // Unknown e-mails get the answer of a user with a password, so the answer reveals no account.
-      return { hasPassword: user ? user.passwordHash !== null : true, hasPasskeys: false, federationConnections: [] };
+      // Unknown e-mails get the answer of a user with a password, so the answer reveals no account;
+      // where the app switched passwords off, nobody has one to sign in with.
+      const hasPassword = passwordSignInEnabled(target) && (user ? user.passwordHash !== null : true);
+      return { hasPassword, hasPasskeys: false, federationConnections: [] };
     },
   );
 
@@ -61,6 +63,9 @@ export async function sessionRoutes(app: FastifyInstance, { context, provider, s
     async (request, reply) => {
       const session = await sessions.read(request);
       const target = await resolveApp(db, request, session);
+      if (!passwordSignInEnabled(target)) {
+        throw new HttpError(403, 'PASSWORD_SIGN_IN_DISABLED', 'This app does not allow signing in with a password');
+      }
       const name = normalizeUsername(request.body.username);
       const attempt = { appId: target.id, ip: request.ip, username: name };
       if (await isLoginThrottled(db, attempt)) {

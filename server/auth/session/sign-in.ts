@@ -46,6 +46,11 @@ export async function resolveApp(db: Database, request: FastifyRequest, session:
   throw new HttpError(400, 'APP_REQUIRED', 'Start signing in from the app, or name the app in the x-app-id header');
 }
 
+/** Password sign-in is on unless the app switched it off (AppConfig.passwordEnabled). */
+export function passwordSignInEnabled(app: App): boolean {
+  return app.settings.passwordEnabled !== false;
+}
+
 /** The app's identity with this (normalised) e-mail. */
 export async function findUserByEmail(db: Database, appId: string, email: string): Promise<User | undefined> {
   const [user] = await db

@@ -37,7 +37,7 @@ export function AuthLayout({ heading, subheading, headingRef, children }: AuthLa
         {children}
       </main>
       <footer className="foyer-footer">
-        <span>{config.copyrightFooter || t('footer.copyright', { year })}</span>
+        <span>{app?.copyrightFooter || config.copyrightFooter || t('footer.copyright', { year })}</span>
         {app?.privacyPolicyUrl && <a href={app.privacyPolicyUrl}>{t('footer.privacyPolicy')}</a>}
       </footer>
     </div>

@@ -13,6 +13,7 @@ import { evaluate, evaluateMapping, holds, resolveText } from '../../flow/logic.
 import { isComponentName } from '../../flow/registry-names.ts';
 import type { Flow, FlowContext, FlowEnvironment, Slot, Step, TextRef } from '../../flow/types.ts';
 import { useFlow } from '../../flow/useFlow.ts';
+import { previewNavigationOf } from '../../preview/screens.ts';
 import { Alert } from '../../theme/Alert.tsx';
 import { Button } from '../../theme/Button.tsx';
 import { Divider } from '../../theme/Divider.tsx';
@@ -57,7 +58,20 @@ export interface FlowScreenProps {
   layout?: ComponentType<AuthLayoutProps>;
 }
 
-export function FlowScreen({ flow, layout: Layout = AuthLayout }: FlowScreenProps) {
+/**
+ * In preview mode a screen switch (src/preview/screens.ts) opens the flow afresh, at the step it names
+ * when the flow has it; elsewhere navigation state never picks a step.
+ */
+export function FlowScreen({ flow, layout }: FlowScreenProps) {
+  const { config } = useRuntime();
+  const location = useLocation();
+  const switched = config.preview ? previewNavigationOf(location.state) : undefined;
+  const step = switched?.step;
+  const opened = useMemo(() => (step && Object.hasOwn(flow.steps, step) ? { ...flow, initial: step } : flow), [flow, step]);
+  return <FlowView key={switched ? location.key : undefined} flow={opened} layout={layout} />;
+}
+
+function FlowView({ flow, layout: Layout = AuthLayout }: FlowScreenProps) {
   const { t } = useTranslation();
   const { auth, api, config } = useRuntime();
   const navigate = useNavigate();

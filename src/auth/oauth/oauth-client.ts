@@ -208,13 +208,14 @@ export class OAuthClient implements AuthClient {
     return safeReturnPath(pending.returnPath, this.config.uiUrl) ?? this.config.handoverRoute;
   }
 
-  async logout(): Promise<void> {
+  async logout(postLogoutRedirectUri?: string): Promise<void> {
     const refreshToken =
       this.runtime.localStorage.getItem(StorageKeys.oauthRefreshToken) ?? this.session?.tokens.refreshToken;
     this.clear();
     if (refreshToken) await this.bestEffort(revokeRefreshToken(this.tokenEndpoint, refreshToken));
     await this.bestEffort(this.sessionApi.endSession());
-    this.runtime.redirect(`${this.authUrl}/url/logout/${encodeURIComponent(this.config.appId)}`);
+    const query = postLogoutRedirectUri ? `?${new URLSearchParams({ redirectUri: postLogoutRedirectUri }).toString()}` : '';
+    this.runtime.redirect(`${this.authUrl}/url/logout/${encodeURIComponent(this.config.appId)}${query}`);
   }
 
   clear(): void {

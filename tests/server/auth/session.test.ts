@@ -24,7 +24,7 @@ async function atLoginScreen(): Promise<Browser> {
   const browser = new Browser();
   const pending = await authorizationRequest(await relyingParty(foyer), callbackUri(foyer));
   const landing = await browser.navigate(pending.url, (url) => url.origin === foyer.urls.ui);
-  expect(landing.url).toBe(`${foyer.urls.ui}/auth/login`);
+  expect(landing.url).toBe(`${foyer.urls.ui}/auth/login?appId=${foyer.demo.appId}`);
   return browser;
 }
 

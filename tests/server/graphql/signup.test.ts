@@ -353,7 +353,7 @@ describe('an e-mail that already has an identity', () => {
   const KNOWN = 'owner@demo.foyer.test';
 
   it('gets the same answer, a disabled OWNER membership in a new workspace, and the signup-existing mail; the identity is untouched', async () => {
-    const [before] = await foyer.db.select().from(users).where(eq(users.email, KNOWN));
+    const [before] = await foyer.db.select().from(users).where(and(eq(users.email, KNOWN), eq(users.appId, foyer.demo.appId)));
     const fresh = await signup({ owner: { email: uniqueEmail(), password: STRONG_PASSWORD }, plan: 'TEAM' });
     const known = await signup({
       owner: { email: ' Owner@Demo.Foyer.test ', firstName: 'Mallory', lastName: 'X', password: STRONG_PASSWORD, customParams: [{ label: 'employees', value: '3' }] },
@@ -364,7 +364,7 @@ describe('an e-mail that already has an identity', () => {
     expect(shape(known)).toEqual(shape(fresh));
     expect(Object.keys(known.body)).toEqual(Object.keys(fresh.body));
 
-    const [after] = await foyer.db.select().from(users).where(eq(users.email, KNOWN));
+    const [after] = await foyer.db.select().from(users).where(and(eq(users.email, KNOWN), eq(users.appId, foyer.demo.appId)));
     expect(after).toEqual(before);
     expect(await verifyPassword(after!.passwordHash!, 'Foyer-demo-2026!')).toBe(true);
 

@@ -132,7 +132,7 @@ describe('opening a magic link', () => {
     const rp = await relyingParty(foyer);
     const pending = await authorizationRequest(rp, callbackUri(foyer));
     const browser = new Browser();
-    expect((await browser.navigate(pending.url, (url) => url.origin === foyer.urls.ui)).url).toBe(`${foyer.urls.ui}/auth/login`);
+    expect((await browser.navigate(pending.url, (url) => url.origin === foyer.urls.ui)).url).toBe(`${foyer.urls.ui}/auth/login?appId=${foyer.demo.appId}`);
 
     const link = await magicLink(browser, member.email, '10.4.0.1');
     const landing = await open(browser, link);

@@ -251,7 +251,7 @@ describe('before the second factor passed', () => {
       expect(finish.headers.get('location')).toBeNull();
       // The authorization itself sends the browser back to the login, not to the workspace picker.
       const resumed = await browser.navigate(`${foyer.urls.auth}/interaction/${interactionUid}`, (url) => url.origin === foyer.urls.ui);
-      expect(resumed.url).toBe(`${foyer.urls.ui}/auth/login`);
+      expect(resumed.url).toBe(`${foyer.urls.ui}/auth/login?appId=${foyer.demo.appId}`);
     }
   });
 

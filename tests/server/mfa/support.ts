@@ -34,7 +34,7 @@ export async function signInWithPassword(foyer: TestFoyer, member: Member) {
   const browser = new Browser();
   const pending: PendingAuthorization = await authorizationRequest(await relyingParty(foyer), callbackUri(foyer));
   const landing = await browser.navigate(pending.url, (url) => url.origin === foyer.urls.ui);
-  expect(landing.url).toBe(`${foyer.urls.ui}/auth/login`);
+  expect(landing.url).toBe(`${foyer.urls.ui}/auth/login?appId=${foyer.demo.appId}`);
   const interactionUid = landing.hops.map((hop) => /\/interaction\/([^/]+)$/.exec(new URL(hop.url).pathname)?.[1]).find(Boolean)!;
   expect(interactionUid).toBeTruthy();
   const answer = await logIn(foyer, browser, member.email, MEMBER_PASSWORD);

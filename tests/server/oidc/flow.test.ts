@@ -144,7 +144,7 @@ describe('authorization code flow through /token', () => {
 
     const afterLogout = await authorizationRequest(rp, callbackUri(foyer));
     const toLogin = await browser.navigate(afterLogout.url, (url) => url.origin === foyer.urls.ui);
-    expect(toLogin.url).toBe(`${foyer.urls.ui}/auth/login`);
+    expect(toLogin.url).toBe(`${foyer.urls.ui}/auth/login?appId=${foyer.demo.appId}`);
   });
 
   it('issues the current role and refuses to refresh a disabled membership', async () => {
@@ -173,7 +173,7 @@ describe('authorization code flow through /token', () => {
       // session is still signed in, so the browser goes to the workspace picker, which leaves it out.
       const again = await authorizationRequest(rp, callbackUri(foyer));
       const landing = await browser.navigate(again.url, (url) => url.origin === foyer.urls.ui);
-      expect(landing.url).toBe(`${foyer.urls.ui}/auth/choose-user`);
+      expect(landing.url).toBe(`${foyer.urls.ui}/auth/choose-user?appId=${foyer.demo.appId}`);
       expect((await workspaces(foyer, browser)).map((workspace) => workspace.tenant.name)).toEqual(['Globex']);
     } finally {
       await foyer.db.update(tenantUsers).set({ enabled: true }).where(eq(tenantUsers.id, tenantUserId));
@@ -257,7 +257,7 @@ describe('the shorthand endpoints', () => {
       `${foyer.urls.auth}/url/signup/${appId}?code_challenge=${challenge}&code_challenge_method=S256`,
       (url) => url.origin === foyer.urls.ui,
     );
-    expect(browserSignup.url).toBe(`${foyer.urls.ui}/auth/signup`);
+    expect(browserSignup.url).toBe(`${foyer.urls.ui}/auth/signup?appId=${foyer.demo.appId}`);
 
     const { callback } = await signIn(foyer, {
       authorizeUrl: `${foyer.urls.auth}/url/login/${appId}?code_challenge=${challenge}&code_challenge_method=S256`,

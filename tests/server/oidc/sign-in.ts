@@ -86,7 +86,7 @@ export async function signIn(
 ) {
   const browser = options.browser ?? new Browser();
   const toLogin = await browser.navigate(options.authorizeUrl, (url) => url.origin === foyer.urls.ui);
-  expect(toLogin.url).toBe(`${foyer.urls.ui}/auth/login`);
+  expect(toLogin.url).toBe(`${foyer.urls.ui}/auth/login?appId=${foyer.demo.appId}`);
   await logIn(foyer, browser, options.email, options.password);
   const chosen = (await workspaces(foyer, browser)).find((workspace) => workspace.tenant.name === options.workspace);
   expect(chosen).toBeDefined();

@@ -55,7 +55,7 @@ async function atLoginScreen(): Promise<Browser> {
   const browser = new Browser();
   const pending = await authorizationRequest(await relyingParty(foyer), callbackUri(foyer));
   const landing = await browser.navigate(pending.url, (url) => url.origin === ui);
-  expect(landing.url).toBe(`${ui}/auth/login`);
+  expect(landing.url).toBe(`${ui}/auth/login?appId=${foyer.demo.appId}`);
   return browser;
 }
 

@@ -147,7 +147,7 @@ describe('setting the password with a reset link', () => {
     const pending = await authorizationRequest(rp, callbackUri(foyer));
     const browser = new Browser();
     const atLogin = await browser.navigate(pending.url, (url) => url.origin === foyer.urls.ui);
-    expect(atLogin.url).toBe(`${foyer.urls.ui}/auth/login`);
+    expect(atLogin.url).toBe(`${foyer.urls.ui}/auth/login?appId=${foyer.demo.appId}`);
 
     // The login screen hands the e-mail to the reset screen; the link opens in the same browser.
     const link = await resetLink(member.email, '10.2.0.1', browser);
@@ -205,14 +205,14 @@ describe('setting the password with a reset link', () => {
     const rp = await relyingParty(foyer);
     const pending = await authorizationRequest(rp, callbackUri(foyer));
     const landing = await browser.navigate(pending.url, (url) => url.origin === foyer.urls.ui);
-    expect(landing.url).toBe(`${foyer.urls.ui}/auth/choose-user`);
+    expect(landing.url).toBe(`${foyer.urls.ui}/auth/choose-user?appId=${foyer.demo.appId}`);
     const callback = await choose(foyer, browser, member.memberships.Acme!, callbackUri(foyer));
     const tokens = await client.authorizationCodeGrant(rp, new URL(callback), { pkceCodeVerifier: pending.verifier, expectedState: pending.state });
     expect(tokens.claims()?.sub).toBe(member.memberships.Acme);
 
     // An app that asks for the credentials again gets the login screen.
     const forced = await authorizationRequest(rp, callbackUri(foyer), { prompt: 'login' });
-    expect((await browser.navigate(forced.url, (url) => url.origin === foyer.urls.ui)).url).toBe(`${foyer.urls.ui}/auth/login`);
+    expect((await browser.navigate(forced.url, (url) => url.origin === foyer.urls.ui)).url).toBe(`${foyer.urls.ui}/auth/login?appId=${foyer.demo.appId}`);
   });
 
   it('refuses a password the app’s policy rejects, and the link keeps working', async () => {

@@ -37,6 +37,9 @@ function app(values: Partial<PublicAppConfig>): AppConfigState {
     tenantSelfSignup: null,
     passwordValidation: null,
     passwordComplexityRegex: null,
+    passwordEnabled: null,
+    copyrightFooter: null,
+    socialProviders: null,
   };
   return { status: 'ready', app: { ...none, ...values } };
 }

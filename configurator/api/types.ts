@@ -1,0 +1,63 @@
+// The admin API's answers (.tmp contract "Admin API"): what the configurator reads and sends.
+import type { AppConfig } from '../../src/policy/app-config.ts';
+
+export interface AppSummary {
+  id: string;
+  name: string;
+  /** 0 = never published through the admin API. */
+  publishedVersion: number;
+  hasDraft: boolean;
+  createdAt: string;
+}
+
+export interface Draft {
+  config: AppConfig;
+  baseVersion: number;
+  updatedAt: string;
+  updatedBy: string;
+}
+
+export interface AppDetail {
+  app: AppSummary;
+  live: AppConfig;
+  draft: Draft | null;
+  apiKeyCreatedAt: string | null;
+}
+
+export interface VersionSummary {
+  version: number;
+  author: string;
+  note: string | null;
+  createdAt: string;
+  live: boolean;
+}
+
+export interface CreatedApp {
+  app: AppSummary;
+  /** Shown once: the server keeps only its hash. */
+  apiKey: string;
+}
+
+export interface Workspace {
+  id: string;
+  name: string;
+}
+
+/** One difference between the draft and the live version; never carries a secret's value. */
+export type Change =
+  | { kind: 'enabled' | 'disabled'; path: string }
+  | { kind: 'changed'; path: string; from?: unknown; to?: unknown }
+  | { kind: 'translations'; language: string; count: number }
+  | { kind: 'list'; path: string; added: number; removed: number; changed: number }
+  | { kind: 'secret'; path: string };
+
+/** A refused value: `path` is a JSON pointer into the config ('/branding/colors/primary'). */
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+export const LOGO_MAX_BYTES = 256 * 1024;
+export const CUSTOM_CSS_MAX_LENGTH = 50_000;
+export const PUBLISH_NOTE_MAX_LENGTH = 500;

@@ -1,0 +1,23 @@
+// How a failed admin call reads on screen: the translated text for the server's machine code when
+// the console knows it, else the given fallback key.
+import type { TFunction } from 'i18next';
+import { AdminApiError } from '../api/client.ts';
+
+const KNOWN_CODES = new Set([
+  'UNKNOWN_APP',
+  'FORBIDDEN',
+  'NO_DRAFT',
+  'INVALID_CSS',
+  'VALIDATION_FAILED',
+  'UNSUPPORTED_IMAGE',
+  'FILE_TOO_LARGE',
+  'NETWORK',
+]);
+
+export function errorTextForCode(t: TFunction, code: string | undefined, fallbackKey: string): string {
+  return code !== undefined && KNOWN_CODES.has(code) ? t(`apiErrors.${code}`) : t(fallbackKey);
+}
+
+export function errorText(t: TFunction, error: unknown, fallbackKey: string): string {
+  return errorTextForCode(t, error instanceof AdminApiError ? error.error : undefined, fallbackKey);
+}

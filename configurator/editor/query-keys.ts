@@ -1,0 +1,2 @@
+export const appQueryKey = (appId: string) => ['app', appId] as const;
+export const versionsQueryKey = (appId: string) => ['versions', appId] as const;

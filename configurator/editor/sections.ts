@@ -1,0 +1,24 @@
+// The editor's sections, in navigation order; each is a route under /apps/:appId.
+import type { ComponentType } from 'react';
+import { ApiKeySection } from './sections/ApiKeySection.tsx';
+import { BrandingSection } from './sections/BrandingSection.tsx';
+import { SignInSection } from './sections/SignInSection.tsx';
+import { SignupFieldsSection } from './sections/SignupFieldsSection.tsx';
+import { TranslationsSection } from './sections/TranslationsSection.tsx';
+import { VersionsSection } from './sections/VersionsSection.tsx';
+
+export interface EditorSection {
+  path: string;
+  /** Translation key of its navigation label and heading. */
+  label: string;
+  Component: ComponentType;
+}
+
+export const EDITOR_SECTIONS = [
+  { path: 'sign-in', label: 'sections.signIn', Component: SignInSection },
+  { path: 'branding', label: 'sections.branding', Component: BrandingSection },
+  { path: 'signup-fields', label: 'sections.signupFields', Component: SignupFieldsSection },
+  { path: 'translations', label: 'sections.translations', Component: TranslationsSection },
+  { path: 'versions', label: 'sections.versions', Component: VersionsSection },
+  { path: 'api-key', label: 'sections.apiKey', Component: ApiKeySection },
+] as const satisfies readonly EditorSection[];

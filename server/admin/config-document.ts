@@ -1,0 +1,105 @@
+// An app's config document (schema/app-config.schema.json) and where it lives: name, redirect URIs
+// and token lifetimes in apps columns (oidc-provider reads them), the rest in apps.settings. Drafts
+// and versions keep the whole document in the same stored form, provider secrets sealed: a secret
+// written once goes live with a publish and comes back with a restore, and is never answered.
+import type { ServerConfig } from '../config.ts';
+import { seal, sealingKey, unseal } from '../crypto/seal.ts';
+import type { apps } from '../db/schema.ts';
+import type { AppSettings, StoredProviderCredentials } from '../apps/settings.ts';
+import { socialProviders, type AppConfig, type ProviderCredentials, type SocialProvider } from '../../src/policy/app-config.ts';
+import { APP_CONFIG_FIELDS } from './validation.ts';
+
+type AppRow = typeof apps.$inferSelect;
+
+/** The document as drafts, versions and apps.settings keep it: secrets only sealed. */
+export interface StoredAppConfig extends Omit<AppConfig, 'socialProviders'> {
+  socialProviders?: AppSettings['socialProviders'];
+}
+
+export const DEFAULT_ACCESS_TOKEN_TTL = 3600;
+export const DEFAULT_REFRESH_TOKEN_TTL = 604800;
+
+const COLUMN_FIELDS = ['name', 'redirectUris', 'postLogoutRedirectUris', 'accessTokenTtl', 'refreshTokenTtl'] as const;
+
+/** The live document of an app: its columns plus the settings the schema knows. */
+export function liveConfigOf(app: AppRow): StoredAppConfig {
+  const settings: Record<string, unknown> = { ...app.settings };
+  const known = Object.fromEntries(
+    Object.entries(settings).filter(([field]) => APP_CONFIG_FIELDS.includes(field) && !(COLUMN_FIELDS as readonly string[]).includes(field)),
+  );
+  return {
+    ...known,
+    name: app.name,
+    redirectUris: app.redirectUris,
+    postLogoutRedirectUris: app.postLogoutRedirectUris,
+    accessTokenTtl: app.accessTokenTtl,
+    refreshTokenTtl: app.refreshTokenTtl,
+  };
+}
+
+/** What a publish writes to the apps row. */
+export function appColumnsOf(config: StoredAppConfig) {
+  const { name, redirectUris, postLogoutRedirectUris, accessTokenTtl, refreshTokenTtl, ...settings } = config;
+  return {
+    name,
+    redirectUris,
+    // oidc-provider's default when an authorization names no redirect URI.
+    defaultCallbackUri: redirectUris[0]!,
+    postLogoutRedirectUris: postLogoutRedirectUris ?? [],
+    accessTokenTtl: accessTokenTtl ?? DEFAULT_ACCESS_TOKEN_TTL,
+    refreshTokenTtl: refreshTokenTtl ?? DEFAULT_REFRESH_TOKEN_TTL,
+    settings: settings as AppSettings,
+  };
+}
+
+/** The document as the admin API answers it: each provider says whether it has a secret, never which. */
+export function publicConfigOf(config: StoredAppConfig): AppConfig {
+  const { socialProviders: stored, ...rest } = config;
+  if (!stored) return rest;
+  const providers: Partial<Record<SocialProvider, ProviderCredentials>> = {};
+  for (const provider of socialProviders) {
+    const credentials = stored[provider];
+    if (!credentials) continue;
+    providers[provider] = {
+      ...(credentials.clientId !== undefined ? { clientId: credentials.clientId } : {}),
+      hasClientSecret: Boolean(credentials.clientSecretSealed),
+    };
+  }
+  return { ...rest, socialProviders: providers };
+}
+
+const PROVIDER_SECRET_PURPOSE = 'app provider secret v1';
+const secretOwner = (appId: string, provider: SocialProvider) => `${appId}/${provider}`;
+
+/**
+ * The stored form of a written document. A clientSecret sent is sealed; an absent one keeps the
+ * provider's secret from `previous` (the draft, else what is live); an empty one removes it. A
+ * provider left out of socialProviders loses its credentials.
+ */
+export function sealWrittenConfig(config: ServerConfig, appId: string, written: AppConfig, previous: StoredAppConfig): StoredAppConfig {
+  const { socialProviders: providers, ...rest } = written;
+  if (!providers) return rest;
+  const key = sealingKey(config.secret, PROVIDER_SECRET_PURPOSE);
+  const stored: Partial<Record<SocialProvider, StoredProviderCredentials>> = {};
+  for (const provider of socialProviders) {
+    const credentials = providers[provider];
+    if (!credentials) continue;
+    const kept = previous.socialProviders?.[provider]?.clientSecretSealed;
+    const sealed =
+      credentials.clientSecret === undefined
+        ? kept
+        : credentials.clientSecret === ''
+          ? undefined
+          : seal(key, secretOwner(appId, provider), credentials.clientSecret);
+    stored[provider] = {
+      ...(credentials.clientId !== undefined ? { clientId: credentials.clientId } : {}),
+      ...(sealed ? { clientSecretSealed: sealed } : {}),
+    };
+  }
+  return { ...rest, socialProviders: stored };
+}
+
+/** A provider's client secret in clear, for signing in with that provider. */
+export function openProviderSecret(config: ServerConfig, appId: string, provider: SocialProvider, sealed: string): string {
+  return unseal(sealingKey(config.secret, PROVIDER_SECRET_PURPOSE), secretOwner(appId, provider), sealed);
+}

@@ -1,0 +1,42 @@
+// Logo uploads: raw bytes of a PNG, JPEG, GIF or WebP image, at most 256 KiB, whose first bytes must
+// be what the declared type says. SVG is refused (it can carry script); the stored file is served
+// from the API host with its own content type, nosniff and a CSP that forbids everything.
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../db/client.ts';
+import { appAssets } from '../db/schema.ts';
+import { AdminError } from './errors.ts';
+
+export const MAX_LOGO_BYTES = 256 * 1024;
+
+const signatures: Record<string, (bytes: Buffer) => boolean> = {
+  'image/png': (bytes) => bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+  'image/jpeg': (bytes) => bytes.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff])),
+  'image/gif': (bytes) => ['GIF87a', 'GIF89a'].includes(bytes.subarray(0, 6).toString('latin1')),
+  'image/webp': (bytes) => bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP',
+};
+
+export const LOGO_TYPES = Object.keys(signatures);
+
+const unsupported = (message: string) => new AdminError(400, 'UNSUPPORTED_IMAGE', message);
+
+/** The declared type without parameters, lower-cased. */
+export function mediaTypeOf(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** Checks the upload and answers the type it is stored under. */
+export function checkLogo(contentType: string | undefined, body: unknown): { contentType: string; bytes: Buffer } {
+  const type = mediaTypeOf(contentType);
+  const matches = signatures[type];
+  if (!matches) throw unsupported(`Upload a PNG, JPEG, GIF or WebP image (${LOGO_TYPES.join(', ')}); ${type || 'no type'} is not accepted`);
+  if (!Buffer.isBuffer(body) || body.length === 0) throw unsupported('The upload is empty');
+  if (body.length > MAX_LOGO_BYTES) throw new AdminError(413, 'FILE_TOO_LARGE', 'The logo is larger than 256 KiB');
+  if (!matches(body)) throw unsupported(`The file is not a ${type.slice('image/'.length).toUpperCase()} image`);
+  return { contentType: type, bytes: body };
+}
+
+export async function storeLogo(db: Database, appId: string, logo: { contentType: string; bytes: Buffer }): Promise<string> {
+  const id = randomUUID();
+  await db.insert(appAssets).values({ id, appId, contentType: logo.contentType, bytes: logo.bytes });
+  return id;
+}

@@ -1,0 +1,314 @@
+// The admin API's work: apps, drafts, publishing, versions, restoring, API keys and logos. Every
+// function gets an app the caller was already found to reach (caller.ts) and records its audit event.
+import { randomUUID } from 'node:crypto';
+import { and, asc, desc, eq, max, sql } from 'drizzle-orm';
+import type { FoyerContext } from '../context.ts';
+import type { Database } from '../db/client.ts';
+import { appDrafts, appOwners, apps, appVersions } from '../db/schema.ts';
+import { recordAudit, type AuditType } from '../audit/service.ts';
+import type { AppConfig } from '../../src/policy/app-config.ts';
+import { actorOf, authorOf, requirePrivilege, type AdminCaller, type AppRow } from './caller.ts';
+import {
+  appColumnsOf,
+  DEFAULT_ACCESS_TOKEN_TTL,
+  DEFAULT_REFRESH_TOKEN_TTL,
+  liveConfigOf,
+  publicConfigOf,
+  sealWrittenConfig,
+  type StoredAppConfig,
+} from './config-document.ts';
+import { changesBetween, type Change } from './changes.ts';
+import { AdminError, forbidden } from './errors.ts';
+import { apiKeyCreatedAt, replaceApiKey } from './api-keys.ts';
+import { checkLogo, storeLogo } from './logo.ts';
+import { checkAppConfig, validationFailed } from './validation.ts';
+
+export const MAX_NOTE_LENGTH = 500;
+
+export interface AppSummary {
+  id: string;
+  name: string;
+  publishedVersion: number;
+  hasDraft: boolean;
+  createdAt: Date;
+}
+
+export interface DraftView {
+  config: AppConfig;
+  baseVersion: number;
+  updatedAt: Date;
+  updatedBy: string;
+}
+
+export interface VersionSummary {
+  version: number;
+  author: string;
+  note: string | null;
+  createdAt: Date;
+  live: boolean;
+}
+
+type DraftRow = typeof appDrafts.$inferSelect;
+type VersionRow = typeof appVersions.$inferSelect;
+
+/** Who did it and from where, for the audit record of a write. */
+export interface WriteOrigin {
+  caller: AdminCaller;
+  ip: string;
+}
+
+/** The audit event of an admin write: the acting console member (none for an API key) and detail.actor. */
+export async function recordAppAudit(db: Database, origin: WriteOrigin, type: AuditType, appId: string, detail: Record<string, unknown> = {}) {
+  const { caller } = origin;
+  await recordAudit(db, {
+    type,
+    appId,
+    userId: caller.kind === 'owner' ? caller.userId : null,
+    tenantUserId: caller.kind === 'owner' ? caller.tenantUserId : null,
+    ip: origin.ip,
+    detail: { actor: actorOf(caller), ...detail },
+  });
+}
+
+const summaryOf = (app: AppRow, hasDraft: boolean): AppSummary => ({
+  id: app.id,
+  name: app.name,
+  publishedVersion: app.publishedVersion,
+  hasDraft,
+  createdAt: app.createdAt,
+});
+
+const draftViewOf = (draft: DraftRow): DraftView => ({
+  config: publicConfigOf(draft.config as unknown as StoredAppConfig),
+  baseVersion: draft.baseVersion,
+  updatedAt: draft.updatedAt,
+  updatedBy: draft.updatedBy,
+});
+
+const versionSummaryOf = (app: AppRow, row: Omit<VersionRow, 'config' | 'appId'>): VersionSummary => ({
+  version: row.version,
+  author: row.author,
+  note: row.note,
+  createdAt: row.createdAt,
+  live: row.version === app.publishedVersion,
+});
+
+async function findDraft(db: Database, appId: string): Promise<DraftRow | undefined> {
+  const [draft] = await db.select().from(appDrafts).where(eq(appDrafts.appId, appId)).limit(1);
+  return draft;
+}
+
+/** A JSON body must be an object; anything else is described like a schema problem at the root. */
+export function bodyObject(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || Buffer.isBuffer(body)) {
+    throw validationFailed([{ path: '/', message: 'must be a JSON object' }]);
+  }
+  return body as Record<string, unknown>;
+}
+
+export async function listApps(db: Database, caller: AdminCaller): Promise<AppSummary[]> {
+  const hasDraft = sql<boolean>`exists (select 1 from ${appDrafts} where ${appDrafts.appId} = ${apps.id})`;
+  if (caller.kind === 'apiKey') {
+    const rows = await db.select({ app: apps, hasDraft }).from(apps).where(eq(apps.id, caller.appId));
+    return rows.map((row) => summaryOf(row.app, row.hasDraft));
+  }
+  requirePrivilege(caller, 'read');
+  const rows = await db
+    .select({ app: apps, hasDraft })
+    .from(appOwners)
+    .innerJoin(apps, eq(apps.id, appOwners.appId))
+    .where(eq(appOwners.tenantId, caller.tenantId))
+    .orderBy(asc(apps.createdAt), asc(apps.id));
+  return rows.map((row) => summaryOf(row.app, row.hasDraft));
+}
+
+/** What a new app starts with (CONFIGURATOR-CONTRACT "New app defaults"). */
+function newAppConfig(uiUrl: string, name: unknown, redirectUris: unknown): unknown {
+  return {
+    name: typeof name === 'string' ? name.trim() : name,
+    passwordEnabled: true,
+    googleSsoEnabled: true,
+    magicLinkEnabled: false,
+    passkeysEnabled: false,
+    mfaEnabled: false,
+    tenantSelfSignup: true,
+    onboardingFlow: 'B2B',
+    defaultRole: 'VIEWER',
+    redirectUris: redirectUris ?? [`${uiUrl}/auth/oauth-callback`],
+    postLogoutRedirectUris: [`${uiUrl}/auth/login`],
+    accessTokenTtl: DEFAULT_ACCESS_TOKEN_TTL,
+    refreshTokenTtl: DEFAULT_REFRESH_TOKEN_TTL,
+  };
+}
+
+/**
+ * A new app owned by the caller's console workspace, live at once as version 1, with its API key
+ * (answered here only). API keys cannot create apps: a key is one app's and no more.
+ */
+export async function createApp(
+  { config, db }: FoyerContext,
+  origin: WriteOrigin,
+  body: unknown,
+): Promise<{ app: AppSummary; apiKey: string }> {
+  const { caller } = origin;
+  if (caller.kind !== 'owner') throw forbidden('An API key cannot create apps; sign in to the configurator');
+  requirePrivilege(caller, 'write');
+  const { name, redirectUris } = bodyObject(body);
+  const document = checkAppConfig(newAppConfig(config.urls.ui, name, redirectUris)) as StoredAppConfig;
+  const appId = randomUUID();
+  return db.transaction(async (tx) => {
+    const [app] = await tx
+      .insert(apps)
+      .values({ id: appId, ...appColumnsOf(document), publishedVersion: 1 })
+      .returning();
+    await tx.insert(appOwners).values({ appId, tenantId: caller.tenantId });
+    await tx.insert(appVersions).values({ appId, version: 1, config: { ...document }, note: 'Created', author: authorOf(caller) });
+    const apiKey = await replaceApiKey(tx, appId);
+    await recordAppAudit(tx, origin, 'app.created', appId, { name: app!.name });
+    return { app: summaryOf(app!, false), apiKey };
+  });
+}
+
+export async function describeApp(db: Database, app: AppRow) {
+  const draft = await findDraft(db, app.id);
+  return {
+    app: summaryOf(app, Boolean(draft)),
+    live: publicConfigOf(liveConfigOf(app)),
+    draft: draft ? draftViewOf(draft) : null,
+    apiKeyCreatedAt: await apiKeyCreatedAt(db, app.id),
+  };
+}
+
+async function writeDraft(db: Database, app: AppRow, config: StoredAppConfig, updatedBy: string): Promise<DraftRow> {
+  const [draft] = await db
+    .insert(appDrafts)
+    .values({ appId: app.id, config: { ...config }, baseVersion: app.publishedVersion, updatedBy, updatedAt: new Date() })
+    .onConflictDoUpdate({ target: appDrafts.appId, set: { config: { ...config }, updatedBy, updatedAt: new Date() } })
+    .returning();
+  return draft!;
+}
+
+/** Validates and stores the draft; a provider secret not sent keeps the one stored. */
+export async function saveDraft({ config, db }: FoyerContext, origin: WriteOrigin, app: AppRow, body: unknown): Promise<DraftView> {
+  const written = checkAppConfig(bodyObject(body).config);
+  const existing = await findDraft(db, app.id);
+  const previous = existing ? (existing.config as unknown as StoredAppConfig) : liveConfigOf(app);
+  const stored = sealWrittenConfig(config, app.id, written, previous);
+  const draft = await writeDraft(db, app, stored, authorOf(origin.caller));
+  await recordAppAudit(db, origin, 'app.draft_saved', app.id, { changes: changesBetween(liveConfigOf(app), stored).length });
+  return draftViewOf(draft);
+}
+
+export async function discardDraft(db: Database, origin: WriteOrigin, app: AppRow): Promise<void> {
+  const deleted = await db.delete(appDrafts).where(eq(appDrafts.appId, app.id)).returning({ appId: appDrafts.appId });
+  if (deleted.length > 0) await recordAppAudit(db, origin, 'app.draft_discarded', app.id);
+}
+
+export async function draftChanges(db: Database, app: AppRow): Promise<Change[]> {
+  const draft = await findDraft(db, app.id);
+  return draft ? changesBetween(liveConfigOf(app), draft.config as unknown as StoredAppConfig) : [];
+}
+
+function checkNote(body: unknown): string | null {
+  if (body === undefined || body === null) return null;
+  const { note } = bodyObject(body);
+  if (note === undefined || note === null) return null;
+  if (typeof note !== 'string') throw validationFailed([{ path: '/note', message: 'must be a string' }]);
+  if (note.length > MAX_NOTE_LENGTH) throw validationFailed([{ path: '/note', message: `must be at most ${MAX_NOTE_LENGTH} characters` }]);
+  return note.trim() || null;
+}
+
+/** Who wrote the settings an app had before its first publish through the admin API. */
+const PRE_CONFIGURATOR_AUTHOR = 'Foyer';
+
+/**
+ * Makes the draft live as the next version: columns and settings, published_version and the draft's
+ * removal in one transaction, the app row locked so two publishes get two numbers. An app that was
+ * never published here first keeps what it had as a version, so it can be restored.
+ */
+export async function publishDraft(db: Database, origin: WriteOrigin, app: AppRow, body: unknown): Promise<VersionSummary> {
+  const note = checkNote(body);
+  return db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(apps).where(eq(apps.id, app.id)).for('update');
+    const draft = await findDraft(tx, app.id);
+    if (!locked || !draft) throw new AdminError(409, 'NO_DRAFT', 'There is no draft to publish');
+    const config = draft.config as unknown as StoredAppConfig;
+    // The schema may have grown stricter since the draft was saved.
+    checkAppConfig(publicConfigOf(config));
+    const [latest] = await tx.select({ version: max(appVersions.version) }).from(appVersions).where(eq(appVersions.appId, app.id));
+    let version = (latest?.version ?? 0) + 1;
+    if (locked.publishedVersion === 0 && version === 1) {
+      const before = liveConfigOf(locked);
+      await tx
+        .insert(appVersions)
+        .values({ appId: app.id, version, config: { ...before }, note: 'Settings before the first publish', author: PRE_CONFIGURATOR_AUTHOR });
+      version += 1;
+    }
+    const [published] = await tx
+      .insert(appVersions)
+      .values({ appId: app.id, version, config: { ...config }, note, author: authorOf(origin.caller) })
+      .returning();
+    const [updated] = await tx
+      .update(apps)
+      .set({ ...appColumnsOf(config), publishedVersion: version })
+      .where(eq(apps.id, app.id))
+      .returning();
+    await tx.delete(appDrafts).where(eq(appDrafts.appId, app.id));
+    await recordAppAudit(tx, origin, 'app.published', app.id, { version, note });
+    return versionSummaryOf(updated!, published!);
+  });
+}
+
+export async function listVersions(db: Database, app: AppRow): Promise<VersionSummary[]> {
+  const rows = await db
+    .select({ version: appVersions.version, author: appVersions.author, note: appVersions.note, createdAt: appVersions.createdAt })
+    .from(appVersions)
+    .where(eq(appVersions.appId, app.id))
+    .orderBy(desc(appVersions.version));
+  return rows.map((row) => versionSummaryOf(app, row));
+}
+
+async function findVersion(db: Database, app: AppRow, versionParam: string): Promise<VersionRow> {
+  const number = /^[1-9]\d{0,8}$/.test(versionParam) ? Number(versionParam) : undefined;
+  const [row] = number
+    ? await db
+        .select()
+        .from(appVersions)
+        .where(and(eq(appVersions.appId, app.id), eq(appVersions.version, number)))
+        .limit(1)
+    : [];
+  if (!row) throw new AdminError(404, 'UNKNOWN_VERSION', 'This app has no such version');
+  return row;
+}
+
+export async function getVersion(db: Database, app: AppRow, versionParam: string) {
+  const row = await findVersion(db, app, versionParam);
+  return { version: versionSummaryOf(app, row), config: publicConfigOf(row.config as unknown as StoredAppConfig) };
+}
+
+/** Restoring makes the version the draft; nothing goes live until it is published. */
+export async function restoreVersion(db: Database, origin: WriteOrigin, app: AppRow, versionParam: string): Promise<DraftView> {
+  const row = await findVersion(db, app, versionParam);
+  const draft = await writeDraft(db, app, row.config as unknown as StoredAppConfig, authorOf(origin.caller));
+  await recordAppAudit(db, origin, 'app.version_restored', app.id, { version: row.version });
+  return draftViewOf(draft);
+}
+
+export async function regenerateApiKey(db: Database, origin: WriteOrigin, app: AppRow): Promise<string> {
+  const apiKey = await replaceApiKey(db, app.id);
+  await recordAppAudit(db, origin, 'app.api_key_regenerated', app.id);
+  return apiKey;
+}
+
+/** Stores a checked logo and answers the URL the draft's logo field takes. */
+export async function uploadLogo(
+  { config, db }: FoyerContext,
+  origin: WriteOrigin,
+  app: AppRow,
+  upload: { contentType: string | undefined; body: unknown },
+): Promise<string> {
+  const logo = checkLogo(upload.contentType, upload.body);
+  const assetId = await storeLogo(db, app.id, logo);
+  await recordAppAudit(db, origin, 'app.logo_uploaded', app.id, { assetId, contentType: logo.contentType, bytes: logo.bytes.length });
+  return `${config.urls.api}/${encodeURIComponent(app.id)}/assets/${assetId}`;
+}

@@ -1,0 +1,74 @@
+// Every config document written through the admin API passes schema/app-config.schema.json (ajv,
+// JSON Schema 2020-12, compiled once) and the custom CSS rule. Refusals name each problem by JSON
+// pointer, so the configurator can show it at its field, and read the same for every kind of caller.
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import appConfigSchema from '../../schema/app-config.schema.json' with { type: 'json' };
+import { checkCustomCss, customCssProblemTexts } from '../../src/policy/custom-css.ts';
+import type { AppConfig } from '../../src/policy/app-config.ts';
+import { AdminError, type ProblemDetail } from './errors.ts';
+
+const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+addFormats(ajv);
+const validateAppConfig = ajv.compile<AppConfig>(appConfigSchema);
+
+/** The top-level fields the schema knows; anything else in stored settings is not part of the document. */
+export const APP_CONFIG_FIELDS: readonly string[] = Object.keys(appConfigSchema.properties);
+
+/** Patterns the served stylesheet re-checks design tokens with (stored data may predate the schema). */
+export const TOKEN_PATTERNS = {
+  color: new RegExp(appConfigSchema.properties.branding.properties.colors.properties.primary.pattern),
+  radius: new RegExp(appConfigSchema.properties.branding.properties.radius.pattern),
+  font: new RegExp(appConfigSchema.properties.branding.properties.font.pattern),
+};
+
+function detailOf(error: ErrorObject): ProblemDetail {
+  const path =
+    error.keyword === 'additionalProperties'
+      ? `${error.instancePath}/${(error.params as { additionalProperty: string }).additionalProperty}`
+      : error.keyword === 'required'
+        ? `${error.instancePath}/${(error.params as { missingProperty: string }).missingProperty}`
+        : error.instancePath;
+  const message = error.keyword === 'additionalProperties' ? 'is not a known setting' : (error.message ?? 'is not valid');
+  return { path: path || '/', message };
+}
+
+/** One detail per path: anyOf branches and repeated keywords say little more than the first message. */
+function distinct(details: ProblemDetail[]): ProblemDetail[] {
+  const seen = new Set<string>();
+  return details.filter((detail) => !seen.has(detail.path) && seen.add(detail.path));
+}
+
+export const validationFailed = (details: ProblemDetail[]) =>
+  new AdminError(400, 'VALIDATION_FAILED', 'The app settings are not valid', details);
+
+/** Custom signup fields are told apart by label, so a label may appear once. */
+function duplicateLabels(config: AppConfig): ProblemDetail[] {
+  const seen = new Set<string>();
+  const details: ProblemDetail[] = [];
+  for (const [index, field] of (config.customSignupFields ?? []).entries()) {
+    const key = field.label.toLowerCase();
+    if (seen.has(key)) details.push({ path: `/customSignupFields/${index}/label`, message: 'is used by another field' });
+    seen.add(key);
+  }
+  return details;
+}
+
+/** The document, typed, when it passes the schema and the CSS rule; otherwise a 400 naming every problem. */
+export function checkAppConfig(document: unknown): AppConfig {
+  if (!validateAppConfig(document)) {
+    throw validationFailed(distinct((validateAppConfig.errors ?? []).map(detailOf)));
+  }
+  const duplicates = duplicateLabels(document);
+  if (duplicates.length > 0) throw validationFailed(duplicates);
+  const css = document.branding?.customCss;
+  if (css !== undefined) {
+    const verdict = checkCustomCss(css);
+    if (!verdict.ok) {
+      throw new AdminError(400, 'INVALID_CSS', customCssProblemTexts[verdict.reason], [
+        { path: '/branding/customCss', message: customCssProblemTexts[verdict.reason] },
+      ]);
+    }
+  }
+  return document;
+}

@@ -1,0 +1,113 @@
+// A first workspace for an app, made from the configurator: the workspace, its OWNER (an identity of
+// the app found by e-mail or created without a password) and the mail that lets them in — a
+// set-password link for a new identity, a notice to sign in for one that has a password — as the
+// invitations of the users table do. A mail that cannot go out takes the workspace back.
+import { randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import type { FoyerContext } from '../context.ts';
+import type { Database } from '../db/client.ts';
+import { tenants, tenantUsers, users } from '../db/schema.ts';
+import { issueToken } from '../auth/tokens/service.ts';
+import { isEmail, MAX_NAME_LENGTH } from '../graphql/input.ts';
+import { DEFAULT_LOCALE } from '../../src/policy/locales.ts';
+import type { AppRow } from './caller.ts';
+import { AdminError, type ProblemDetail } from './errors.ts';
+import { bodyObject, recordAppAudit, type WriteOrigin } from './service.ts';
+import { validationFailed } from './validation.ts';
+
+interface WorkspaceRequest {
+  name: string;
+  ownerEmail: string;
+}
+
+function checkRequest(body: unknown, callerEmail: string | undefined): WorkspaceRequest {
+  const problems: ProblemDetail[] = [];
+  const input = bodyObject(body);
+  const name = typeof input.name === 'string' ? input.name.trim() : '';
+  if (name === '') problems.push({ path: '/name', message: 'must be a workspace name' });
+  else if ([...name].length > MAX_NAME_LENGTH) problems.push({ path: '/name', message: `must be at most ${MAX_NAME_LENGTH} characters` });
+  const ownerEmail = input.ownerEmail === undefined || input.ownerEmail === null ? callerEmail : input.ownerEmail;
+  if (ownerEmail === undefined) problems.push({ path: '/ownerEmail', message: 'is required when calling with an API key' });
+  else if (typeof ownerEmail !== 'string' || !isEmail(ownerEmail.trim())) problems.push({ path: '/ownerEmail', message: 'must be an e-mail address' });
+  if (problems.length > 0) throw validationFailed(problems);
+  return { name, ownerEmail: (ownerEmail as string).trim() };
+}
+
+interface Created {
+  tenantId: string;
+  tenantUserId: string;
+  userId: string;
+  email: string;
+  locale: string | null;
+  newIdentity: boolean;
+  token: string | null;
+}
+
+async function createWorkspace(db: Database, app: AppRow, request: WorkspaceRequest): Promise<Created> {
+  return db.transaction(async (tx) => {
+    const findIdentity = async () => {
+      const [user] = await tx
+        .select({ id: users.id, email: users.email, locale: users.locale, hasPassword: sql<boolean>`${users.passwordHash} is not null` })
+        .from(users)
+        .where(and(eq(users.appId, app.id), sql`lower(${users.email}) = ${request.ownerEmail.toLowerCase()}`))
+        .limit(1);
+      return user;
+    };
+    let identity = await findIdentity();
+    let newIdentity = false;
+    if (!identity) {
+      const [inserted] = await tx
+        .insert(users)
+        .values({ id: randomUUID(), appId: app.id, email: request.ownerEmail })
+        // Created a moment ago by someone else: an existing identity now.
+        .onConflictDoNothing()
+        .returning({ id: users.id });
+      newIdentity = Boolean(inserted);
+      identity = inserted ? { id: inserted.id, email: request.ownerEmail, locale: null, hasPassword: false } : await findIdentity();
+      if (!identity) throw new Error('The workspace owner was neither inserted nor found');
+    }
+    const tenantId = randomUUID();
+    await tx.insert(tenants).values({ id: tenantId, appId: app.id, name: request.name, locale: DEFAULT_LOCALE, onboarded: true });
+    const tenantUserId = randomUUID();
+    await tx.insert(tenantUsers).values({ id: tenantUserId, tenantId, userId: identity.id, role: 'OWNER', enabled: true, onboarded: false });
+    const token = identity.hasPassword ? null : await issueToken(tx, { appId: app.id, userId: identity.id, purpose: 'invite', tenantUserId });
+    return { tenantId, tenantUserId, userId: identity.id, email: identity.email, locale: identity.locale, newIdentity, token };
+  });
+}
+
+async function undoWorkspace(db: Database, created: Created): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.delete(tenants).where(eq(tenants.id, created.tenantId));
+    if (created.newIdentity) await tx.delete(users).where(eq(users.id, created.userId));
+  });
+}
+
+export async function addWorkspace(
+  context: FoyerContext,
+  origin: WriteOrigin,
+  app: AppRow,
+  body: unknown,
+): Promise<{ id: string; name: string }> {
+  const { caller } = origin;
+  const request = checkRequest(body, caller.kind === 'owner' ? caller.email : undefined);
+  const created = await createWorkspace(context.db, app, request);
+  const delivery = await context.notifier.send({
+    appId: app.id,
+    to: created.email,
+    kind: created.token ? 'invite' : 'invite-existing',
+    locale: created.locale ?? DEFAULT_LOCALE,
+    link: created.token ? `${context.config.urls.ui}/auth/set-password/${created.token}` : `${context.config.urls.ui}/`,
+    workspace: request.name,
+  });
+  if (!delivery.delivered) {
+    await undoWorkspace(context.db, created);
+    throw new AdminError(502, 'MAIL_NOT_SENT', 'The invitation e-mail could not be sent; the workspace was not created. Try again later');
+  }
+  await recordAppAudit(context.db, origin, 'app.workspace_created', app.id, {
+    tenantId: created.tenantId,
+    name: request.name,
+    owner: { tenantUserId: created.tenantUserId, userId: created.userId, email: created.email },
+    newIdentity: created.newIdentity,
+  });
+  return { id: created.tenantId, name: request.name };
+}

@@ -1,0 +1,41 @@
+// What the page's address tells the runtime at load: the app (?appId=, set by the auth service's
+// redirects so any app's login shows that app) and preview mode (?preview=1, the configurator's
+// iframe). Read once; client-side navigation keeps what was read.
+import { APP_ID_STORAGE_KEY, loadConfig, type ClientConfig } from '../config.ts';
+import { sessionKeys } from '../auth/storage-keys.ts';
+
+export interface LaunchParameters {
+  appId?: string;
+  preview: boolean;
+}
+
+/** App ids are UUIDs or short slugs (foyer-console); anything else in the query is ignored. */
+const APP_ID_PATTERN = /^[A-Za-z0-9._-]{1,100}$/;
+
+export function launchParameters(search: string): LaunchParameters {
+  const query = new URLSearchParams(search);
+  const appId = query.get('appId') ?? '';
+  return { appId: APP_ID_PATTERN.test(appId) ? appId : undefined, preview: query.get('preview') === '1' };
+}
+
+/**
+ * Makes `appId` the stored app. A session belongs to one app: when another app was in use, its
+ * session keys go, so the new app's screens never act on the old app's tokens.
+ */
+export function adoptAppId(storage: Storage, appId: string, previousAppId: string): void {
+  if (appId !== previousAppId) {
+    for (const key of sessionKeys) storage.removeItem(key);
+  }
+  storage.setItem(APP_ID_STORAGE_KEY, appId);
+}
+
+/**
+ * The client config of this page load. A preview keeps the app id in memory only: the configurator's
+ * iframe must not change which app (and session) the runtime's own tabs use.
+ */
+export function launchConfig(search: string): ClientConfig {
+  const launch = launchParameters(search);
+  if (!launch.appId) return loadConfig({ preview: launch.preview });
+  if (!launch.preview) adoptAppId(localStorage, launch.appId, loadConfig().appId);
+  return loadConfig({ appId: launch.appId, preview: launch.preview });
+}

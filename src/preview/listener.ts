@@ -1,0 +1,64 @@
+// The runtime side of the preview: listens for the configurator's messages (guarded by protocol.ts)
+// and feeds the same state the real start-up fills: the app config store, the translation store and
+// the language, the router, and the document's stylesheet.
+import type { i18n as I18n } from 'i18next';
+import type { AppConfigStore } from '../app/appConfig.ts';
+import { replaceAppTranslations } from '../i18n/index.ts';
+import type { AppConfig } from '../policy/app-config.ts';
+import { publicConfigOf, translationsOf } from './draft.ts';
+import { acceptedMessage, PREVIEW_TAG, type PreviewReply, type PreviewWindow, type ReceivedMessage } from './protocol.ts';
+import { PREVIEW_NAVIGATION, previewScreenTargets, type PreviewNavigation } from './screens.ts';
+import { brandingStylesheet, type StyleTarget } from './styles.ts';
+
+/** The runtime's window: where messages arrive and whose parent hears the replies. */
+export interface PreviewHost extends PreviewWindow {
+  addEventListener(type: 'message', listener: (event: ReceivedMessage) => void): void;
+  removeEventListener(type: 'message', listener: (event: ReceivedMessage) => void): void;
+}
+
+export interface PreviewTargets {
+  host: PreviewHost;
+  appConfig: AppConfigStore;
+  i18n: I18n;
+  styles: StyleTarget;
+  navigate(path: string, state: Record<string, PreviewNavigation>): void;
+}
+
+/** Applies a draft at once: public config, translations (replacing the previous overrides), look. */
+export function applyDraft(config: AppConfig, { appConfig, i18n, styles }: Pick<PreviewTargets, 'appConfig' | 'i18n' | 'styles'>): void {
+  replaceAppTranslations(i18n, translationsOf(config));
+  appConfig.set({ status: 'ready', app: publicConfigOf(config) });
+  styles.show(brandingStylesheet(config.branding));
+}
+
+function reply(host: PreviewHost, type: PreviewReply['type']): void {
+  if (host.parent === host) return;
+  const message: PreviewReply = { tag: PREVIEW_TAG, type };
+  (host.parent as Pick<Window, 'postMessage'>).postMessage(message, host.location.origin);
+}
+
+/** Starts listening and tells the parent it is ready; answers the function that stops listening. */
+export function startPreview(targets: PreviewTargets): () => void {
+  const { host } = targets;
+  const onMessage = (event: ReceivedMessage) => {
+    const message = acceptedMessage(event, host);
+    if (!message) return;
+    switch (message.type) {
+      case 'config':
+        applyDraft(message.config, targets);
+        reply(host, 'applied');
+        return;
+      case 'screen': {
+        const target = previewScreenTargets[message.screen];
+        targets.navigate(target.path, { [PREVIEW_NAVIGATION]: target.step ? { step: target.step } : {} });
+        return;
+      }
+      case 'language':
+        void targets.i18n.changeLanguage(message.language);
+        return;
+    }
+  };
+  host.addEventListener('message', onMessage);
+  reply(host, 'ready');
+  return () => host.removeEventListener('message', onMessage);
+}

@@ -1,0 +1,257 @@
+// The admin API against callers and input it must refuse. Each case asserts the refusal and that the
+// database did not change: another console workspace's owner, another app's API key, an app user's
+// token, a viewer, unsafe CSS, colours, logos and redirect URIs, and an API key creating apps.
+// Validation refusals read the same for bearer and x-api-key callers.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, inArray } from 'drizzle-orm';
+import type { TestFoyer } from '../../../server/testing.ts';
+import { startFoyer } from '../../../server/testing.ts';
+import { apiKeys, appAssets, appDrafts, appOwners, apps, appVersions, auditEvents, tenants } from '../../../server/db/schema.ts';
+import type { AppConfig } from '../../../src/policy/app-config.ts';
+import { accessTokenFor, admin, consoleOwnerToken, CONSOLE_WORKSPACE, newConsoleUser } from '../support/console.ts';
+
+let foyer: TestFoyer;
+/** The demo owner: owns the demo app and app B. */
+let ownerToken: string;
+/** Another console workspace's owner: owns app A only. */
+let otherToken: string;
+let viewerToken: string;
+let appA: { id: string; apiKey: string };
+let appB: { id: string; apiKey: string };
+
+async function createApp(token: string, name: string) {
+  const created = await admin<{ app: { id: string }; apiKey: string }>(foyer, 'POST', '/apps', { token, body: { name } });
+  expect(created.status).toBe(201);
+  return { id: created.body.app.id, apiKey: created.body.apiKey };
+}
+
+beforeAll(async () => {
+  foyer = await startFoyer();
+  const other = await newConsoleUser(foyer, { workspace: 'Other company', role: 'OWNER' });
+  const viewer = await newConsoleUser(foyer, { workspace: CONSOLE_WORKSPACE, role: 'VIEWER' });
+  [ownerToken, otherToken, viewerToken] = await Promise.all([
+    consoleOwnerToken(foyer),
+    accessTokenFor(foyer, other),
+    accessTokenFor(foyer, viewer),
+  ]);
+  appA = await createApp(otherToken, 'App A');
+  appB = await createApp(ownerToken, 'App B');
+});
+
+afterAll(async () => {
+  await foyer?.close();
+});
+
+/** Everything an admin write could touch, for every app. */
+async function snapshot() {
+  const ids = [appA.id, appB.id, foyer.demo.appId];
+  return {
+    apps: await foyer.db.select().from(apps).where(inArray(apps.id, ids)).orderBy(apps.id),
+    owners: await foyer.db.select().from(appOwners).orderBy(appOwners.appId, appOwners.tenantId),
+    drafts: await foyer.db.select().from(appDrafts).orderBy(appDrafts.appId),
+    versions: await foyer.db.select().from(appVersions).orderBy(appVersions.appId, appVersions.version),
+    keys: await foyer.db.select().from(apiKeys).orderBy(apiKeys.id),
+    assets: await foyer.db.select({ id: appAssets.id }).from(appAssets).orderBy(appAssets.id),
+    tenants: await foyer.db.select({ id: tenants.id }).from(tenants).where(inArray(tenants.appId, ids)).orderBy(tenants.id),
+    audit: await foyer.db.select({ id: auditEvents.id }).from(auditEvents).where(inArray(auditEvents.appId, ids)).orderBy(auditEvents.id),
+    allApps: (await foyer.db.select({ id: apps.id }).from(apps)).length,
+  };
+}
+
+/** Runs `refusals` and checks that none of them changed anything. */
+async function expectNothingChanged(refusals: () => Promise<void>) {
+  const before = await snapshot();
+  await refusals();
+  expect(await snapshot()).toEqual(before);
+}
+
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+/** Every admin route on `appId`, each with a body it would accept from its owner. */
+function routesOn(appId: string, config: AppConfig) {
+  return [
+    ['GET', `/apps/${appId}`, undefined],
+    ['GET', `/apps/${appId}/changes`, undefined],
+    ['GET', `/apps/${appId}/versions`, undefined],
+    ['GET', `/apps/${appId}/versions/1`, undefined],
+    ['PUT', `/apps/${appId}/draft`, { config }],
+    ['DELETE', `/apps/${appId}/draft`, undefined],
+    ['POST', `/apps/${appId}/publish`, {}],
+    ['POST', `/apps/${appId}/versions/1/restore`, undefined],
+    ['POST', `/apps/${appId}/api-key`, undefined],
+    ['POST', `/apps/${appId}/logo`, PNG],
+    ['POST', `/apps/${appId}/workspaces`, { name: 'Intruders', ownerEmail: 'intruder@example.test' }],
+  ] as const;
+}
+
+async function liveOf(appId: string, credentials: { token?: string; apiKey?: string }): Promise<AppConfig> {
+  const answer = await admin<{ live: AppConfig }>(foyer, 'GET', `/apps/${appId}`, credentials);
+  expect(answer.status).toBe(200);
+  return answer.body.live;
+}
+
+const unknownApp = { statusCode: 404, error: 'UNKNOWN_APP', message: 'Unknown app' };
+
+describe("another workspace's apps", () => {
+  it("an owner of app A can neither read nor write app B, nor see it listed; B reads like an unknown app", async () => {
+    // A draft on B, so a discard or publish would have something to act on.
+    const config = { ...(await liveOf(appB.id, { token: ownerToken })), name: 'B edited by its owner' };
+    expect((await admin(foyer, 'PUT', `/apps/${appB.id}/draft`, { token: ownerToken, body: { config } })).status).toBe(200);
+
+    await expectNothingChanged(async () => {
+      for (const target of [appB.id, foyer.demo.appId, '00000000-0000-4000-8000-000000000000']) {
+        for (const [method, path, body] of routesOn(target, { ...config, name: 'Taken over' })) {
+          const answer = await admin(foyer, method, path, { token: otherToken, body, contentType: 'image/png' });
+          expect({ method, path, status: answer.status, body: answer.body }).toEqual({ method, path, status: 404, body: unknownApp });
+        }
+      }
+      const listed = await admin<{ apps: { id: string }[] }>(foyer, 'GET', '/apps', { token: otherToken });
+      expect(listed.body.apps.map((app) => app.id)).toEqual([appA.id]);
+    });
+  });
+
+  it("app B's API key does nothing on app A (or the demo app)", async () => {
+    const config = await liveOf(appA.id, { token: otherToken });
+    await expectNothingChanged(async () => {
+      for (const target of [appA.id, foyer.demo.appId]) {
+        for (const [method, path, body] of routesOn(target, config)) {
+          const answer = await admin(foyer, method, path, { apiKey: appB.apiKey, body, contentType: 'image/png' });
+          expect({ method, path, status: answer.status, body: answer.body }).toEqual({ method, path, status: 404, body: unknownApp });
+        }
+      }
+    });
+  });
+});
+
+describe('credentials that are no console credentials', () => {
+  it("refuses an app user's access token, a forged or garbled token, an unknown key and no credentials with 401", async () => {
+    const owner = foyer.demo.users[0]!;
+    const appUserToken = await accessTokenFor(foyer, {
+      email: owner.email,
+      password: owner.password,
+      workspace: 'Acme',
+      appId: foyer.demo.appId,
+      redirectUri: `${foyer.urls.ui}/auth/oauth-callback`,
+    });
+    const config = await liveOf(appB.id, { token: ownerToken });
+    const [header, payload] = ownerToken.split('.');
+    const forged = `${header}.${payload}.${Buffer.from('not the signature').toString('base64url')}`;
+    await expectNothingChanged(async () => {
+      for (const credentials of [{ token: appUserToken }, { token: forged }, { token: 'garbage' }, { apiKey: 'fyk_unknown' }, {}]) {
+        for (const [method, path, body] of [...routesOn(appB.id, config), ['GET', '/apps', undefined] as const, ['POST', '/apps', { name: 'X' }] as const]) {
+          const answer = await admin(foyer, method, path, { ...credentials, body, contentType: 'image/png' });
+          expect({ method, path, status: answer.status, error: answer.body.error }).toEqual({ method, path, status: 401, error: 'UNAUTHENTICATED' });
+        }
+      }
+    });
+  });
+
+  it('refuses app creation with an API key (403)', async () => {
+    await expectNothingChanged(async () => {
+      const answer = await admin(foyer, 'POST', '/apps', { apiKey: appB.apiKey, body: { name: 'By key' } });
+      expect(answer.status).toBe(403);
+      expect(answer.body.error).toBe('FORBIDDEN');
+    });
+  });
+});
+
+describe('a VIEWER of the owning console workspace', () => {
+  it('reads the apps but every write is 403', async () => {
+    expect((await admin(foyer, 'GET', `/apps/${appB.id}`, { token: viewerToken })).status).toBe(200);
+    expect((await admin(foyer, 'GET', `/apps/${appB.id}/versions`, { token: viewerToken })).status).toBe(200);
+    const config = { ...(await liveOf(appB.id, { token: viewerToken })), name: 'Viewer edit' };
+    await expectNothingChanged(async () => {
+      for (const [method, path, body] of routesOn(appB.id, config).filter(([method]) => method !== 'GET')) {
+        const answer = await admin(foyer, method, path, { token: viewerToken, body, contentType: 'image/png' });
+        expect({ method, path, status: answer.status, error: answer.body.error }).toEqual({ method, path, status: 403, error: 'FORBIDDEN' });
+      }
+      const create = await admin(foyer, 'POST', '/apps', { token: viewerToken, body: { name: 'Viewer app' } });
+      expect(create.status).toBe(403);
+    });
+  });
+});
+
+describe('documents the schema or the CSS rule refuses', () => {
+  /** Writes `config` to app B as its owner and with its key; both must get the same 400 body. */
+  async function refusedDraft(config: unknown) {
+    const byToken = await admin(foyer, 'PUT', `/apps/${appB.id}/draft`, { token: ownerToken, body: { config } });
+    const byKey = await admin(foyer, 'PUT', `/apps/${appB.id}/draft`, { apiKey: appB.apiKey, body: { config } });
+    expect(byToken.status).toBe(400);
+    expect(byKey.body).toEqual(byToken.body);
+    return byToken.body as { statusCode: number; error: string; message: string; details: { path: string; message: string }[] };
+  }
+
+  it.each([
+    ['</style><script>alert(1)</script>', 'INVALID_CSS'],
+    ['body { width: expression(alert(1)) }', 'INVALID_CSS'],
+    ['body { background: url(javascript:alert(1)) }', 'INVALID_CSS'],
+    ['body { background: url(\\6a avascript:alert(1)) }', 'INVALID_CSS'],
+    [`a{}${' '.repeat(50_000)}`, 'VALIDATION_FAILED'],
+  ])('refuses custom CSS %#', async (customCss, error) => {
+    const live = await liveOf(appB.id, { token: ownerToken });
+    await expectNothingChanged(async () => {
+      const body = await refusedDraft({ ...live, branding: { customCss } });
+      expect(body.error).toBe(error);
+      expect(body.details.map((detail) => detail.path)).toEqual(['/branding/customCss']);
+    });
+  });
+
+  it('refuses a colour that would break out of its declaration, naming the path', async () => {
+    const live = await liveOf(appB.id, { token: ownerToken });
+    await expectNothingChanged(async () => {
+      const body = await refusedDraft({ ...live, branding: { colors: { primary: 'red;}body{x:y' } } });
+      expect(body).toMatchObject({ statusCode: 400, error: 'VALIDATION_FAILED' });
+      expect(body.details).toEqual([{ path: '/branding/colors/primary', message: expect.stringContaining('must match pattern') }]);
+    });
+  });
+
+  it('refuses a javascript: redirect URI, in a draft and when creating an app', async () => {
+    const live = await liveOf(appB.id, { token: ownerToken });
+    await expectNothingChanged(async () => {
+      const body = await refusedDraft({ ...live, redirectUris: ['javascript:alert(1)'] });
+      expect(body.details.map((detail) => detail.path)).toEqual(['/redirectUris/0']);
+      const created = await admin(foyer, 'POST', '/apps', { token: ownerToken, body: { name: 'Bad', redirectUris: ['javascript:alert(1)'] } });
+      expect(created.status).toBe(400);
+      expect(created.body).toMatchObject({ error: 'VALIDATION_FAILED', details: [{ path: '/redirectUris/0' }] });
+    });
+  });
+
+  it('refuses unknown settings, a missing name and a body that is no document', async () => {
+    const live = await liveOf(appB.id, { token: ownerToken });
+    const { name: _name, ...nameless } = live;
+    await expectNothingChanged(async () => {
+      expect((await refusedDraft({ ...live, isAdmin: true })).details).toEqual([{ path: '/isAdmin', message: 'is not a known setting' }]);
+      expect((await refusedDraft(nameless)).details.map((detail) => detail.path)).toEqual(['/name']);
+      expect((await refusedDraft('not a document')).error).toBe('VALIDATION_FAILED');
+      const longNote = await admin(foyer, 'POST', `/apps/${appB.id}/publish`, { token: ownerToken, body: { note: 'x'.repeat(501) } });
+      expect(longNote.body).toMatchObject({ statusCode: 400, error: 'VALIDATION_FAILED', details: [{ path: '/note' }] });
+    });
+  });
+});
+
+describe('logo uploads', () => {
+  it.each([
+    ['a text file declared as PNG', Buffer.from('just some text, not an image'), 'image/png', 400, 'UNSUPPORTED_IMAGE'],
+    ['a PNG declared as JPEG', PNG, 'image/jpeg', 400, 'UNSUPPORTED_IMAGE'],
+    ['an SVG', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'image/svg+xml', 400, 'UNSUPPORTED_IMAGE'],
+    ['an empty PNG', Buffer.alloc(0), 'image/png', 400, 'UNSUPPORTED_IMAGE'],
+    ['a 300 KiB PNG', Buffer.concat([PNG, Buffer.alloc(300 * 1024)]), 'image/png', 413, 'FILE_TOO_LARGE'],
+  ])('refuses %s', async (_label, bytes, contentType, status, error) => {
+    await expectNothingChanged(async () => {
+      for (const credentials of [{ token: ownerToken }, { apiKey: appB.apiKey }]) {
+        const answer = await admin(foyer, 'POST', `/apps/${appB.id}/logo`, { ...credentials, body: bytes, contentType });
+        expect({ status: answer.status, error: answer.body.error }).toEqual({ status, error });
+      }
+    });
+  });
+
+  it('serves no asset of another app under this app, nor an unknown one', async () => {
+    const uploaded = await admin<{ url: string }>(foyer, 'POST', `/apps/${appB.id}/logo`, { token: ownerToken, body: PNG, contentType: 'image/png' });
+    expect(uploaded.status).toBe(201);
+    const assetId = uploaded.body.url.split('/').at(-1)!;
+    expect((await fetch(`${foyer.urls.api}/${appA.id}/assets/${assetId}`)).status).toBe(404);
+    expect((await fetch(`${foyer.urls.api}/${appB.id}/assets/not-a-uuid`)).status).toBe(404);
+    const [asset] = await foyer.db.select({ appId: appAssets.appId }).from(appAssets).where(eq(appAssets.id, assetId));
+    expect(asset!.appId).toBe(appB.id);
+  });
+});

@@ -1,0 +1,78 @@
+// The hosted UI serves two pages from one build: the runtime and the configurator, each with its own
+// injected config. Runtime pages may be framed by the same origin (the configurator's preview);
+// configurator pages by nobody.
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
+
+const PAGE = (title: string) => `<!doctype html><html><head><title>${title}</title><!--foyer-config--></head><body></body></html>`;
+
+let foyer: TestFoyer;
+let dist: string;
+
+function injectedConfig(html: string): Record<string, unknown> {
+  const match = /<script id="foyer-config" type="application\/json">(.*?)<\/script>/.exec(html);
+  if (!match) throw new Error(`no injected config in ${html}`);
+  return JSON.parse(match[1]!) as Record<string, unknown>;
+}
+
+beforeAll(async () => {
+  dist = await mkdtemp(path.join(tmpdir(), 'foyer-ui-'));
+  await mkdir(path.join(dist, 'configurator'));
+  await mkdir(path.join(dist, 'assets'));
+  await writeFile(path.join(dist, 'index.html'), PAGE('runtime'));
+  await writeFile(path.join(dist, 'configurator', 'index.html'), PAGE('configurator'));
+  await writeFile(path.join(dist, 'assets', 'app.js'), 'export {};');
+  foyer = await startFoyer({ uiDist: dist });
+});
+
+afterAll(async () => {
+  await foyer?.close();
+  await rm(dist, { recursive: true, force: true });
+});
+
+describe('hosted UI pages', () => {
+  it('serves the configurator under /configurator with the console config and frame-ancestors none', async () => {
+    for (const route of ['/configurator', '/configurator/', '/configurator/apps', '/configurator/apps/some-app/branding']) {
+      const response = await fetch(`${foyer.urls.ui}${route}`);
+      expect(response.status, route).toBe(200);
+      const html = await response.text();
+      expect(html, route).toContain('<title>configurator</title>');
+      expect(injectedConfig(html)).toEqual({
+        consoleAppId: foyer.demo.consoleAppId,
+        authUrl: foyer.urls.auth,
+        apiUrl: foyer.urls.api,
+        uiUrl: foyer.urls.ui,
+        env: foyer.config.env,
+      });
+      const csp = response.headers.get('content-security-policy') ?? '';
+      expect(csp, route).toContain("frame-ancestors 'none'");
+      expect(csp).toContain(`img-src 'self' data: https: ${foyer.urls.api}`);
+    }
+  });
+
+  it('keeps runtime pages frameable by the same origin only, with the app config', async () => {
+    for (const route of ['/', '/auth/login', '/auth/login?appId=x&preview=1', '/configurators']) {
+      const response = await fetch(`${foyer.urls.ui}${route}`);
+      expect(response.status, route).toBe(200);
+      const html = await response.text();
+      expect(html, route).toContain('<title>runtime</title>');
+      expect(injectedConfig(html).appId).toBe(foyer.demo.appId);
+      const csp = response.headers.get('content-security-policy') ?? '';
+      expect(csp, route).toContain("frame-ancestors 'self'");
+      expect(csp).not.toContain("frame-ancestors 'none'");
+      expect(csp).toContain(`img-src 'self' data: https: ${foyer.urls.api}`);
+    }
+  });
+
+  it('never sends a page without its config, and keeps real 404s for missing files', async () => {
+    for (const route of ['/index.html', '/configurator/index.html', '/assets/missing.js']) {
+      expect((await fetch(`${foyer.urls.ui}${route}`)).status, route).toBe(404);
+    }
+    const asset = await fetch(`${foyer.urls.ui}/assets/app.js`);
+    expect(asset.status).toBe(200);
+    expect(await asset.text()).toBe('export {};');
+  });
+});

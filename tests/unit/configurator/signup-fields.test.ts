@@ -1,0 +1,31 @@
+// Edits of the custom signup fields list.
+import { describe, expect, it } from 'vitest';
+import type { CustomSignupField } from '../../../src/policy/app-config.ts';
+import { moveField, newSignupField, updateField } from '../../../configurator/editor/sections/signup-fields.ts';
+
+const fields: CustomSignupField[] = [
+  { label: 'company', type: 'text', userLabel: 'Company' },
+  { label: 'size', type: 'integer', userLabel: 'Company size', required: true },
+  { label: 'vat', type: 'regex', userLabel: 'VAT number', regex: '^[A-Z]{2}[0-9]+$' },
+];
+
+describe('signup field edits', () => {
+  it('moves a field up and down, and leaves the list as it is past either end', () => {
+    expect(moveField(fields, 2, 1).map((field) => field.label)).toEqual(['company', 'vat', 'size']);
+    expect(moveField(fields, 0, 1).map((field) => field.label)).toEqual(['size', 'company', 'vat']);
+    expect(moveField(fields, 0, -1)).toBe(fields);
+    expect(moveField(fields, 2, 3)).toBe(fields);
+  });
+
+  it('drops the pattern when the type is no longer regex, and an unticked "required"', () => {
+    expect(updateField(fields, 2, { type: 'text' })[2]).toEqual({ label: 'vat', type: 'text', userLabel: 'VAT number' });
+    expect(updateField(fields, 1, { required: false })[1]).toEqual({ label: 'size', type: 'integer', userLabel: 'Company size' });
+    expect(fields[2]!.regex).toBe('^[A-Z]{2}[0-9]+$');
+  });
+
+  it('names a new field with a machine name not yet taken', () => {
+    expect(newSignupField([], 'New field')).toEqual({ label: 'field1', type: 'text', userLabel: 'New field' });
+    const taken: CustomSignupField[] = [{ label: 'field2', type: 'text', userLabel: 'x' }];
+    expect(newSignupField(taken, 'New field').label).toBe('field3');
+  });
+});
