@@ -1,41 +1,22 @@
 // Start-up: the screens render after the auth client's start-up check (a failed check means signed
 // out), inside the console's context, the admin API's query cache and the router under /configurator.
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
 import { Suspense, use, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { RouterProvider } from 'react-router';
-import type { AuthClient } from '../src/auth/index.ts';
+import { createQueryClient } from '../src/api/react.tsx';
 import { AdminApiError } from './api/client.ts';
 import { createConsoleRouter } from './router.tsx';
 import { ConsoleContext, type ConsoleSession } from './session.tsx';
 
-/** Answers of the server are not retried; network failures are, twice. */
-export function createConsoleQueryClient(auth: AuthClient): QueryClient {
-  const queryClient = new QueryClient({
-    defaultOptions: {
-      queries: {
-        retry: (failureCount, error) =>
-          !(error instanceof AdminApiError && error.statusCode !== 0) && failureCount < 2,
-        refetchOnWindowFocus: false,
-      },
-      mutations: { retry: false },
-    },
-  });
-  // Nothing read for one owner outlives their session.
-  let wasAuthenticated = auth.isAuthenticated();
-  auth.subscribe(() => {
-    const authenticated = auth.isAuthenticated();
-    if (wasAuthenticated && !authenticated) queryClient.clear();
-    wasAuthenticated = authenticated;
-  });
-  return queryClient;
-}
+/** Answers of the server are not retried; network failures (status 0) are. */
+const isServerAnswer = (error: unknown) => error instanceof AdminApiError && error.statusCode !== 0;
 
 function Started({ starting }: { starting: Promise<ConsoleSession> }) {
   const session = use(starting);
   const [router] = useState(createConsoleRouter);
-  const [queryClient] = useState(() => createConsoleQueryClient(session.auth));
+  const [queryClient] = useState(() => createQueryClient(session.auth, isServerAnswer));
   return (
     <ConsoleContext value={session}>
       <QueryClientProvider client={queryClient}>

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { SUPPORTED_LOCALES } from '../../src/policy/locales.ts';
 import type { AppConfig } from '../../src/policy/app-config.ts';
 import { Button } from '../../src/theme/Button.tsx';
+import { LanguageSelect } from '../components/LanguageSelect.tsx';
 import { useFrameFocusGuard } from './useFrameFocusGuard.ts';
 import { PREVIEW_SCREENS, PREVIEW_TAG, postToPreview, previewUrl, runtimeSignal, type PreviewScreen } from './preview-protocol.ts';
 
@@ -88,18 +89,7 @@ export function Preview({ appId, appName, config, previewedVersion, onBackToDraf
             ))}
           </select>
         </div>
-        <div className="foyer-field">
-          <label className="foyer-label" htmlFor="preview-language">
-            {t('preview.language')}
-          </label>
-          <select id="preview-language" className="foyer-select" value={language} onChange={(event) => setLanguage(event.target.value)}>
-            {languages.map((code) => (
-              <option key={code} value={code}>
-                {languageName(code)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <LanguageSelect id="preview-language" label={t('preview.language')} languages={languages} value={language} onChange={setLanguage} />
         <fieldset className="console-preview__width">
           <legend className="foyer-label">{t('preview.width')}</legend>
           {(['desktop', 'mobile'] as const).map((option) => (
@@ -123,14 +113,4 @@ export function Preview({ appId, appName, config, previewedVersion, onBackToDraf
       </div>
     </aside>
   );
-}
-
-/** "Swedish (sv)": the browser's name for a language code, with the code. */
-export function languageName(code: string, displayLanguage = 'en'): string {
-  try {
-    const name = new Intl.DisplayNames([displayLanguage], { type: 'language' }).of(code);
-    return name && name !== code ? `${name} (${code})` : code;
-  } catch {
-    return code;
-  }
 }

@@ -5,7 +5,7 @@ import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import appConfigSchema from '../../schema/app-config.schema.json' with { type: 'json' };
 import { checkCustomCss, customCssProblemTexts } from '../../src/policy/custom-css.ts';
-import type { AppConfig } from '../../src/policy/app-config.ts';
+import { socialProviderFlags, type AppConfig } from '../../src/policy/app-config.ts';
 import { AdminError, type ProblemDetail } from './errors.ts';
 
 const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
@@ -14,13 +14,6 @@ const validateAppConfig = ajv.compile<AppConfig>(appConfigSchema);
 
 /** The top-level fields the schema knows; anything else in stored settings is not part of the document. */
 export const APP_CONFIG_FIELDS: readonly string[] = Object.keys(appConfigSchema.properties);
-
-/** Patterns the served stylesheet re-checks design tokens with (stored data may predate the schema). */
-export const TOKEN_PATTERNS = {
-  color: new RegExp(appConfigSchema.properties.branding.properties.colors.properties.primary.pattern),
-  radius: new RegExp(appConfigSchema.properties.branding.properties.radius.pattern),
-  font: new RegExp(appConfigSchema.properties.branding.properties.font.pattern),
-};
 
 function detailOf(error: ErrorObject): ProblemDetail {
   const path =
@@ -54,13 +47,20 @@ function duplicateLabels(config: AppConfig): ProblemDetail[] {
   return details;
 }
 
+/** An app nobody can sign in to is refused: one method at least stays on. */
+function noSignInMethod(config: AppConfig): ProblemDetail[] {
+  const flags = [config.passkeysEnabled, config.magicLinkEnabled, ...Object.values(socialProviderFlags).map((flag) => config[flag])];
+  const anyOn = config.passwordEnabled !== false || flags.some((flag) => flag === true);
+  return anyOn ? [] : [{ path: '/passwordEnabled', message: 'keep at least one way to sign in switched on' }];
+}
+
 /** The document, typed, when it passes the schema and the CSS rule; otherwise a 400 naming every problem. */
 export function checkAppConfig(document: unknown): AppConfig {
   if (!validateAppConfig(document)) {
     throw validationFailed(distinct((validateAppConfig.errors ?? []).map(detailOf)));
   }
-  const duplicates = duplicateLabels(document);
-  if (duplicates.length > 0) throw validationFailed(duplicates);
+  const problems = [...duplicateLabels(document), ...noSignInMethod(document)];
+  if (problems.length > 0) throw validationFailed(problems);
   const css = document.branding?.customCss;
   if (css !== undefined) {
     const verdict = checkCustomCss(css);

@@ -8,28 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FoyerContext } from '../context.ts';
 import { appAssets, apps } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
-import type { AppSettings } from '../apps/settings.ts';
-import { brandingColors } from '../../src/policy/app-config.ts';
-import { checkCustomCss } from '../../src/policy/custom-css.ts';
-import { TOKEN_PATTERNS } from '../admin/validation.ts';
-
-/**
- * The :root design tokens, then the custom CSS. Values are checked again here (the admin API checks
- * them on every write, but settings may have been stored before or around it): a token that does
- * not match its pattern, or custom CSS failing the rule, is left out rather than served.
- */
-function brandingCss(settings: AppSettings): string {
-  const branding = settings.branding ?? {};
-  const tokens: string[] = [];
-  for (const color of brandingColors) {
-    const value = branding.colors?.[color];
-    if (value && TOKEN_PATTERNS.color.test(value)) tokens.push(`  --foyer-color-${color}: ${value};`);
-  }
-  if (branding.radius && TOKEN_PATTERNS.radius.test(branding.radius)) tokens.push(`  --foyer-radius: ${branding.radius};`);
-  if (branding.font && TOKEN_PATTERNS.font.test(branding.font)) tokens.push(`  --foyer-font-family: ${branding.font};`);
-  const custom = branding.customCss && checkCustomCss(branding.customCss).ok ? branding.customCss : '';
-  return `${tokens.length ? `:root {\n${tokens.join('\n')}\n}\n` : ''}${custom}`;
-}
+import { brandingStylesheet } from '../../src/policy/branding-css.ts';
 
 function strongEtag(body: string): string {
   return `"${createHash('sha256').update(body).digest('base64url')}"`;
@@ -60,7 +39,7 @@ export async function brandingPlugin(app: FastifyInstance, { db }: FoyerContext)
   };
 
   app.get<{ Params: { appId: string } }>('/:appId/custom.css', async (request, reply) =>
-    sendRevalidated(request, reply, 'text/css; charset=utf-8', brandingCss(await settingsOf(request.params.appId))),
+    sendRevalidated(request, reply, 'text/css; charset=utf-8', brandingStylesheet((await settingsOf(request.params.appId)).branding)),
   );
 
   app.get<{ Params: { appId: string } }>('/:appId/translations.json', async (request, reply) => {

@@ -15,6 +15,8 @@ export type FoyerErrorCode =
   | 'GRAPHQL_VALIDATION_FAILED'
   | 'NOT_FOUND'
   | 'SELF_SIGNUP_DISABLED'
+  /** The app has passwords off (AppConfig.passwordEnabled false), and a password was sent. */
+  | 'PASSWORD_SIGN_IN_DISABLED'
   /** updateUser, deleteUser and sendPasswordResetLink never act on the caller's own membership. */
   | 'SELF_CHANGE_FORBIDDEN'
   /** The change would leave the workspace without an enabled OWNER. */
@@ -34,6 +36,7 @@ const statusOf: Record<FoyerErrorCode, number> = {
   GRAPHQL_VALIDATION_FAILED: 400,
   NOT_FOUND: 404,
   SELF_SIGNUP_DISABLED: 403,
+  PASSWORD_SIGN_IN_DISABLED: 403,
   SELF_CHANGE_FORBIDDEN: 403,
   OWNER_ROLE_MUST_EXIST: 403,
   TOO_MANY_REQUESTS: 429,

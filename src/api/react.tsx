@@ -12,15 +12,18 @@ import { ApiError } from './errors.ts';
 /** Network failures are retried; answers from the server (any ApiError) are not. */
 const MAX_NETWORK_RETRIES = 2;
 
+const isApiAnswer = (error: unknown) => error instanceof ApiError;
+
 /**
- * The data cache of one runtime. With an auth client, signing out (logout, a 401, a failed
- * refresh) empties it, so no workspace data outlives the session (SPEC.md section 4).
+ * The data cache of one app (the runtime, the configurator). With an auth client, signing out
+ * (logout, a 401, a failed refresh) empties it, so no workspace data outlives the session (SPEC.md
+ * section 4). `isServerAnswer` tells the errors not worth retrying from network failures.
  */
-export function createQueryClient(auth?: AuthClient): QueryClient {
+export function createQueryClient(auth?: AuthClient, isServerAnswer: (error: unknown) => boolean = isApiAnswer): QueryClient {
   const queryClient = new QueryClient({
     defaultOptions: {
       queries: {
-        retry: (failureCount, error) => !(error instanceof ApiError) && failureCount < MAX_NETWORK_RETRIES,
+        retry: (failureCount, error) => !isServerAnswer(error) && failureCount < MAX_NETWORK_RETRIES,
         refetchOnWindowFocus: false,
       },
       mutations: { retry: false },

@@ -35,8 +35,8 @@ export interface PasswordToken {
   email: string;
   purpose: 'reset' | 'signup' | 'invite';
   /**
-   * The link only confirms: the signup carried a password, or the identity already has one. Otherwise
-   * the user chooses a password now.
+   * The link only confirms: the signup carried a password, the identity already has one, or the app
+   * has password sign-in switched off. Otherwise the user chooses a password now.
    */
   passwordChosen: boolean;
 }

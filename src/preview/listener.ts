@@ -8,7 +8,8 @@ import type { AppConfig } from '../policy/app-config.ts';
 import { publicConfigOf, translationsOf } from './draft.ts';
 import { acceptedMessage, PREVIEW_TAG, type PreviewReply, type PreviewWindow, type ReceivedMessage } from './protocol.ts';
 import { PREVIEW_NAVIGATION, previewScreenTargets, type PreviewNavigation } from './screens.ts';
-import { brandingStylesheet, type StyleTarget } from './styles.ts';
+import { brandingStylesheet } from '../policy/branding-css.ts';
+import type { StyleTarget } from './styles.ts';
 
 /** The runtime's window: where messages arrive and whose parent hears the replies. */
 export interface PreviewHost extends PreviewWindow {

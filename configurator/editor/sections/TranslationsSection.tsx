@@ -8,7 +8,7 @@ import { Button } from '../../../src/theme/Button.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { pointer } from '../config-path.ts';
 import { useEditor } from '../context.ts';
-import { languageName } from '../Preview.tsx';
+import { LanguageSelect } from '../../components/LanguageSelect.tsx';
 import { LANGUAGE_CODE, flattenTexts, searchKeys, setOverride, translationCounts, type FlatTexts } from '../translations.ts';
 import { SectionHeading } from './SectionHeading.tsx';
 
@@ -45,18 +45,7 @@ export function TranslationsSection() {
     <div className="foyer-stack">
       <SectionHeading label="sections.translations" intro="translations.intro" />
       <div className="console-translations__bar">
-        <div className="foyer-field">
-          <label className="foyer-label" htmlFor="translation-language">
-            {t('translations.language')}
-          </label>
-          <select id="translation-language" className="foyer-select" value={language} onChange={(event) => setLanguage(event.target.value)}>
-            {languages.map((code) => (
-              <option key={code} value={code}>
-                {languageName(code)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <LanguageSelect id="translation-language" label={t('translations.language')} languages={languages} value={language} onChange={setLanguage} />
         <AddLanguage
           onAdd={(code) => {
             setAdded((list) => (list.includes(code) ? list : [...list, code]));

@@ -1,6 +1,8 @@
 // Password reset and set password on the auth origin (ISSUE4-CONTRACT "Auth-service endpoints"):
 // ask for a reset link, read what a mailed link is for, and use it to set (or confirm) the password,
-// which also signs the browser in.
+// which also signs the browser in. An app with passwords off mails no reset link (the answer stays
+// the same), refuses reset links and any password with 403 PASSWORD_SIGN_IN_DISABLED, and lets
+// signup and invitation links confirm the e-mail without one.
 import type { FastifyInstance } from 'fastify';
 import type { FoyerContext } from '../../context.ts';
 import { HttpError } from '../../http/errors.ts';
@@ -9,10 +11,10 @@ import { passwordProblems, passwordProblemTexts } from '../../../src/policy/pass
 import { requireApp } from '../app-lookup.ts';
 import type { DeferredWork } from '../deferred.ts';
 import type { LoginSessions } from '../session/service.ts';
-import { emailField, normalizeUsername, resolveApp, signIn } from '../session/sign-in.ts';
+import { emailField, normalizeUsername, passwordSignInEnabled, resolveApp, signIn } from '../session/sign-in.ts';
 import { MAILED_LINK_LIMITS, recordWithinLimits } from '../../audit/limits.ts';
 import { tokenField } from '../tokens/service.ts';
-import { applyPasswordLink, findPasswordLink, isPasswordChosen, linkExpired, sendResetLink } from './service.ts';
+import { applyPasswordLink, findPasswordLink, linkExpired, passwordLinkUse, passwordsDisabled, sendResetLink } from './service.ts';
 
 export interface PasswordRoutesOptions {
   context: FoyerContext;
@@ -56,7 +58,9 @@ export async function passwordRoutes(app: FastifyInstance, { context, sessions, 
     const link = await findPasswordLink(db, request.params.token);
     if (!link) throw linkExpired();
     const { token, user } = link;
-    return { email: user.email, purpose: token.purpose, passwordChosen: isPasswordChosen(token, user) };
+    const use = passwordLinkUse(await requireApp(db, token.appId), token, user);
+    if (use === 'refused') throw passwordsDisabled();
+    return { email: user.email, purpose: token.purpose, passwordChosen: use === 'confirm' };
   });
 
   app.put<{ Body: { token: string; password?: string } }>('/auth/password', { schema: setSchema }, async (request, reply) => {
@@ -64,11 +68,14 @@ export async function passwordRoutes(app: FastifyInstance, { context, sessions, 
     if (!link) throw linkExpired();
     const { token, user } = link;
     const target = await requireApp(db, token.appId);
+    const use = passwordLinkUse(target, token, user);
 
     // Checked before the link is used, so a refused password leaves the link working. A link that
     // confirms a chosen password ignores one sent along: the chosen (or existing) password stays.
+    // Where passwords are off, sending one at all is refused, so no screen claims it was set.
+    if (use === 'refused' || (!passwordSignInEnabled(target) && request.body.password !== undefined)) throw passwordsDisabled();
     let password: string | undefined;
-    if (!isPasswordChosen(token, user)) {
+    if (use === 'choose') {
       password = request.body.password ?? '';
       const policy = passwordPolicyOf(target.settings);
       // An empty password is refused even when the app switched the policy off.
@@ -84,7 +91,7 @@ export async function passwordRoutes(app: FastifyInstance, { context, sessions, 
     }
 
     const previous = await sessions.read(request);
-    const applied = await applyPasswordLink(db, request.body.token, token, user, password);
+    const applied = await applyPasswordLink(db, target, request.body.token, token, user, password);
     if (!applied) throw linkExpired();
     const { answer } = await signIn(context, sessions, reply, { app: target, user, previous, ip: request.ip, method: token.purpose });
     return answer;

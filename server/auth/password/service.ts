@@ -1,5 +1,7 @@
 // What a reset, signup or invitation link does to an identity: send it, tell what it is for, and use
-// it — once — to set or confirm the password and prove the e-mail.
+// it — once — to set or confirm the password and prove the e-mail. Where the app switched passwords
+// off (AppConfig.passwordEnabled false) no link sets a password: reset links are refused and signup
+// and invitation links only confirm the e-mail.
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FoyerContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
@@ -7,7 +9,7 @@ import { loginSessions, tenantUsers, userTokens, users } from '../../db/schema.t
 import { HttpError } from '../../http/errors.ts';
 import type { App } from '../app-lookup.ts';
 import { hashPassword } from '../passwords.ts';
-import { findUserByEmail, type User } from '../session/sign-in.ts';
+import { findUserByEmail, passwordSignInEnabled, type User } from '../session/sign-in.ts';
 import { consumeToken, findLiveToken, issueToken, type UserToken } from '../tokens/service.ts';
 
 /** The purposes of links that end on the set-password screen. */
@@ -16,6 +18,9 @@ export const PASSWORD_LINK_PURPOSES: ('reset' | 'signup' | 'invite')[] = ['reset
 export type PasswordLinkToken = UserToken & { purpose: 'reset' | 'signup' | 'invite' };
 
 export const linkExpired = () => new HttpError(400, 'LINK_EXPIRED', 'The link has expired or was already used');
+
+export const passwordsDisabled = () =>
+  new HttpError(403, 'PASSWORD_SIGN_IN_DISABLED', 'This app does not use passwords; sign in with another method');
 
 export function setPasswordLink(context: FoyerContext, token: string): string {
   return `${context.config.urls.ui}/auth/set-password/${token}`;
@@ -30,16 +35,20 @@ export async function findPasswordLink(db: Database, secret: string): Promise<{ 
 }
 
 /**
- * The link only confirms a password chosen before: one typed on the signup form, or the one an
- * existing identity already has when it confirms a signup or an invitation. A reset always asks.
+ * What using the link does: `choose` asks for a new password (a reset, or an identity without one);
+ * `confirm` only proves the e-mail, keeping a password chosen before — one typed on the signup form,
+ * or the one the identity has — and, where the app has passwords off, setting none; `refused` is a
+ * reset link of an app with passwords off.
  */
-export function isPasswordChosen(token: PasswordLinkToken, user: User): boolean {
-  if (token.purpose === 'reset') return false;
-  return user.passwordHash !== null || (token.purpose === 'signup' && token.pendingPasswordHash !== null);
+export function passwordLinkUse(app: App, token: PasswordLinkToken, user: User): 'choose' | 'confirm' | 'refused' {
+  if (!passwordSignInEnabled(app)) return token.purpose === 'reset' ? 'refused' : 'confirm';
+  if (token.purpose === 'reset') return 'choose';
+  return user.passwordHash !== null || (token.purpose === 'signup' && token.pendingPasswordHash !== null) ? 'confirm' : 'choose';
 }
 
-/** Runs after POST /auth/password answered: only a known e-mail gets a link. */
+/** Runs after POST /auth/password answered: only a known e-mail of an app with passwords on gets a link. */
 export async function sendResetLink(context: FoyerContext, app: App, email: string): Promise<void> {
+  if (!passwordSignInEnabled(app)) return;
   const user = await findUserByEmail(context.db, app.id, email);
   if (!user) return;
   // Issuing retires the user's earlier reset links.
@@ -62,19 +71,21 @@ export async function sendResetLink(context: FoyerContext, app: App, email: stri
 
 /**
  * Uses the link: consumes the token (only one caller wins), sets `password` — or, for a link that
- * confirms a chosen password, the signup form's password unless the identity has one — marks the
- * e-mail confirmed, enables the membership a signup or invitation names, retires the user's other
- * reset links and, when the password changed, ends the user's other login sessions. All or nothing;
- * answers false when the token was no longer live.
+ * confirms a chosen password, the signup form's password unless the identity has one or the app has
+ * switched passwords off since — marks the e-mail confirmed, enables the membership a signup or
+ * invitation names, retires the user's other reset links and, when the password changed, ends the
+ * user's other login sessions. All or nothing; answers false when the token was no longer live.
  */
 export async function applyPasswordLink(
   db: Database,
+  app: App,
   secret: string,
   token: PasswordLinkToken,
   user: User,
   password: string | undefined,
 ): Promise<boolean> {
-  const newHash = password !== undefined ? await hashPassword(password) : user.passwordHash ? null : token.pendingPasswordHash;
+  const pendingHash = passwordSignInEnabled(app) && !user.passwordHash ? token.pendingPasswordHash : null;
+  const newHash = password !== undefined ? await hashPassword(password) : pendingHash;
   return db.transaction(async (tx) => {
     const consumed = await consumeToken(tx, secret, [token.purpose]);
     if (!consumed) return false;

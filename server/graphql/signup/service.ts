@@ -1,13 +1,15 @@
 // Self-signup (createTenantAnonymous): a visitor creates a workspace and becomes its owner once the
 // mailed link proves the address. The answer is the created workspace whether or not the address
 // already has an identity; only the mail differs, and only the address's owner reads it. An existing
-// identity is never changed here: its password, names and custom values stay as they are.
+// identity is never changed here: its password, names and custom values stay as they are. An app with
+// passwords off refuses a password (403 PASSWORD_SIGN_IN_DISABLED); its signup link only confirms.
 import { randomUUID } from 'node:crypto';
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { plans, prices, tenants, tenantUsers, users } from '../../db/schema.ts';
 import { passwordPolicyOf } from '../../apps/settings.ts';
 import { hashPassword } from '../../auth/passwords.ts';
+import { passwordSignInEnabled } from '../../auth/session/sign-in.ts';
 import { issueToken } from '../../auth/tokens/service.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { passwordProblems, passwordProblemTexts } from '../../../src/policy/password-policy.ts';
@@ -187,6 +189,9 @@ async function undoSignup(db: Database, created: CreatedSignup): Promise<void> {
 export async function signUp(context: GraphQLContext, app: AppRecord, input: CreateTenantInput): Promise<Tenant> {
   const { db, config, notifier, clientIp, log } = context;
   if (!app.settings.tenantSelfSignup) throw foyerError('SELF_SIGNUP_DISABLED', 'Signing up is not open for this app');
+  if (!passwordSignInEnabled(app) && input.owner.password != null) {
+    throw foyerError('PASSWORD_SIGN_IN_DISABLED', 'This app does not use passwords; sign up without one');
+  }
   if (await isSignupThrottled(db, app.id, clientIp)) {
     throw tooManyRequests('Too many signups from this address; try again later', SIGNUP_LIMIT.windowMinutes * 60);
   }

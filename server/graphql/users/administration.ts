@@ -8,6 +8,7 @@ import { and, count, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { tenants, tenantUsers, userTokens, users } from '../../db/schema.ts';
 import type { Role } from '../../apps/settings.ts';
+import { passwordSignInEnabled } from '../../auth/session/sign-in.ts';
 import { isRole, mayGrant, mayManage, REQUIRED_ROLE, ROLES } from '../../auth/privileges.ts';
 import { consumeToken, issueToken } from '../../auth/tokens/service.ts';
 import { recordAudit, type AuditType } from '../../audit/service.ts';
@@ -163,6 +164,9 @@ export async function deleteUser(context: GraphQLContext, actor: MemberCaller, t
 /** Mails the member a link to set a new password; answers true once the mail is handed over. */
 export async function sendPasswordResetLink(context: GraphQLContext, actor: MemberCaller, tenantUserId: string): Promise<boolean> {
   const { db, config, notifier, log } = context;
+  if (!passwordSignInEnabled(actor.app)) {
+    throw foyerError('PASSWORD_SIGN_IN_DISABLED', 'This app does not use passwords, so there is no password to reset');
+  }
   await checkMailAllowance(db, actor, 1);
   const issued = await changeMember(context, actor, tenantUserId, {
     type: 'user.reset_link_sent',

@@ -216,6 +216,17 @@ describe('documents the schema or the CSS rule refuses', () => {
     });
   });
 
+  it('refuses switching every way to sign in off, and takes the same document with one left on', async () => {
+    const live = await liveOf(appB.id, { token: ownerToken });
+    const allOff = { ...live, passwordEnabled: false, passkeysEnabled: false, magicLinkEnabled: false, googleSsoEnabled: false };
+    await expectNothingChanged(async () => {
+      expect((await refusedDraft(allOff)).details).toEqual([{ path: '/passwordEnabled', message: 'keep at least one way to sign in switched on' }]);
+    });
+    const withMagicLink = await admin(foyer, 'PUT', `/apps/${appB.id}/draft`, { token: ownerToken, body: { config: { ...allOff, magicLinkEnabled: true } } });
+    expect(withMagicLink.status).toBe(200);
+    expect((await admin(foyer, 'DELETE', `/apps/${appB.id}/draft`, { token: ownerToken })).status).toBe(204);
+  });
+
   it('refuses unknown settings, a missing name and a body that is no document', async () => {
     const live = await liveOf(appB.id, { token: ownerToken });
     const { name: _name, ...nameless } = live;

@@ -180,6 +180,19 @@ describe('inviting and listing: every role', () => {
     expect(errorCodes(list)).toEqual(['UNAUTHENTICATED', 'UNAUTHENTICATED']);
   });
 
+  it('nobody sends a reset link when the app has passwords off: PASSWORD_SIGN_IN_DISABLED (403), no link, no mail', async () => {
+    const [app] = await foyer.db.select().from(apps).where(eq(apps.id, foyer.demo.appId));
+    const target = await addMember(foyer, matrixId, { role: 'VIEWER' });
+    await foyer.db.update(apps).set({ settings: { ...app!.settings, passwordEnabled: false } }).where(eq(apps.id, foyer.demo.appId));
+    try {
+      await expectRefused(matrixId, () => run(actors.OWNER, 'reset', target.tenantUserId), 403, 'PASSWORD_SIGN_IN_DISABLED');
+      expect(await mailTo(target.email)).toEqual([]);
+      expect(await foyer.db.select().from(userTokens).where(eq(userTokens.userId, target.userId))).toEqual([]);
+    } finally {
+      await foyer.db.update(apps).set({ settings: app!.settings }).where(eq(apps.id, foyer.demo.appId));
+    }
+  });
+
   it("nobody invites with a default role they could not grant", async () => {
     const [app] = await foyer.db.select().from(apps).where(eq(apps.id, foyer.demo.appId));
     const withDefault = (defaultRole: Role) =>

@@ -16,6 +16,8 @@ const SIGNUPS_PER_WINDOW = SIGNUP_LIMIT.max;
 import { passwordProblemTexts } from '../../../src/policy/password-policy.ts';
 import { bearer, errorCodes, postGraphQL, type GraphQLAnswer } from '../support/graphql.ts';
 import { mintAccessToken } from '../support/tokens.ts';
+import { Browser } from '../oidc/browser.ts';
+import { call } from '../password/helpers.ts';
 
 const SIGNUP = `mutation CreateTenantAnonymous($tenant: CreateTenantInput!) {
   createTenantAnonymous(tenant: $tenant) {
@@ -375,6 +377,78 @@ describe('an e-mail that already has an identity', () => {
     expect(mail?.kind).toBe('signup-existing');
     const token = await findLiveToken(foyer.db, linkTokenOf(mail!.text, foyer.urls.ui), ['signup']);
     expect(token).toMatchObject({ userId: before!.id, tenantUserId: membership.id, pendingPasswordHash: null });
+  });
+});
+
+describe('an app with passwords off', () => {
+  const appId = `passwordless-${randomUUID().slice(0, 8)}`;
+  const signupHere = (tenant: SignupInput) => signup(tenant, { 'x-app-id': appId });
+
+  beforeAll(async () => {
+    await foyer.db.insert(apps).values({
+      id: appId,
+      name: 'Passwordless',
+      settings: { passwordEnabled: false, magicLinkEnabled: true, tenantSelfSignup: true },
+      redirectUris: [`${foyer.urls.ui}/auth/oauth-callback`],
+      defaultCallbackUri: `${foyer.urls.ui}/auth/oauth-callback`,
+      postLogoutRedirectUris: [],
+    });
+  });
+
+  it('refuses a password, even an empty one: 403 PASSWORD_SIGN_IN_DISABLED, nothing written', async () => {
+    for (const password of [STRONG_PASSWORD, '']) {
+      const before = await rowCounts(foyer.db);
+      const answer = await signupHere({ owner: { email: uniqueEmail(), password } });
+      expect(answer.status).toBe(403);
+      expect(answer.body.data ?? null).toBeNull();
+      expect(answer.body.errors?.[0]).toMatchObject({
+        message: 'This app does not use passwords; sign up without one',
+        extensions: { code: 'PASSWORD_SIGN_IN_DISABLED', response: { statusCode: 403 } },
+      });
+      expect(await rowCounts(foyer.db)).toEqual(before);
+    }
+  });
+
+  it('accepts a signup without one; the mailed link confirms the account and signs in, and no password exists', async () => {
+    const email = uniqueEmail();
+    const answer = await signupHere({ owner: { email }, name: 'Passkey people' });
+    expect(answer.body.errors).toBeUndefined();
+    const created = answer.body.data!.createTenantAnonymous;
+    const { membership, user } = await membershipOf(created.id);
+    expect(user).toMatchObject({ appId, email, passwordHash: null });
+    expect(membership).toMatchObject({ role: 'OWNER', enabled: false });
+
+    const mail = await latestMailTo(foyer.db, email);
+    expect(mail?.kind).toBe('signup');
+    const secret = linkTokenOf(mail!.text, foyer.urls.ui);
+    expect(await findLiveToken(foyer.db, secret, ['signup'])).toMatchObject({ appId, pendingPasswordHash: null });
+
+    const link = await call(foyer, new Browser(), 'GET', `/auth/password/${secret}`, undefined, { appId: null });
+    expect(await link.json()).toEqual({ email, purpose: 'signup', passwordChosen: true });
+    const confirmed = await call(foyer, new Browser(), 'PUT', '/auth/password', { token: secret }, { appId: null });
+    expect(confirmed.status).toBe(200);
+    expect(await confirmed.json()).toEqual({ session: true, expiresIn: 86400, mfaState: 'DISABLED', tenantUserId: membership.id });
+
+    const after = await membershipOf(created.id);
+    expect(after.membership.enabled).toBe(true);
+    expect(after.user.passwordHash).toBeNull();
+    expect(after.user.emailVerifiedAt).toBeInstanceOf(Date);
+  });
+
+  it('an address that already has an identity gets the same answer and a confirming link', async () => {
+    const email = uniqueEmail();
+    const first = await signupHere({ owner: { email } });
+    const again = await signupHere({ owner: { email } });
+    expect(again.status).toBe(first.status);
+    expect({ ...again.body.data!.createTenantAnonymous, id: 'id', createdAt: 'at' }).toEqual({
+      ...first.body.data!.createTenantAnonymous,
+      id: 'id',
+      createdAt: 'at',
+    });
+    const mail = await latestMailTo(foyer.db, email);
+    expect(mail?.kind).toBe('signup-existing');
+    const link = await call(foyer, new Browser(), 'GET', `/auth/password/${linkTokenOf(mail!.text, foyer.urls.ui)}`, undefined, { appId: null });
+    expect(await link.json()).toMatchObject({ purpose: 'signup', passwordChosen: true });
   });
 });
 

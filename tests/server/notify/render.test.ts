@@ -86,7 +86,7 @@ describe('mail rendering', () => {
   it('names the workspace of an invitation and asks for a password or a sign-in', () => {
     const invite = render({ kind: 'invite', workspace: 'Globex' });
     expect(invite.subject).toBe('You were invited to Globex');
-    expect(invite.text).toContain('Set password: ');
+    expect(invite.text).toContain('Accept invitation: ');
     const existing = render({ kind: 'invite-existing', workspace: 'Globex' });
     expect(existing.subject).toBe('You were invited to Globex');
     expect(existing.text).toContain('Sign in: ');

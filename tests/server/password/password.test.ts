@@ -1,11 +1,12 @@
 // Password reset and set password on the auth service: identical answers for known and unknown
 // e-mails, single-use expiring links, the app's password policy, and the sign-in a link ends in.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
 import { and, eq } from 'drizzle-orm';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { loadConfig } from '../../../server/config.ts';
-import { apps, auditEvents, tenantUsers, userTokens, users } from '../../../server/db/schema.ts';
+import { apps, auditEvents, tenants, tenantUsers, userTokens, users } from '../../../server/db/schema.ts';
 import { hashPassword } from '../../../server/auth/passwords.ts';
 import { hashToken, issueToken } from '../../../server/auth/tokens/service.ts';
 import type { AppSettings } from '../../../server/apps/settings.ts';
@@ -347,6 +348,135 @@ describe('signup and invitation links', () => {
     expect(await (await describeLink(token)).json()).toEqual({ email: member.email, purpose: 'invite', passwordChosen: false });
     expect(await (await setPassword(new Browser(), token)).json()).toMatchObject({ error: 'PASSWORD_POLICY' });
     expect((await setPassword(new Browser(), token, NEW_PASSWORD)).status).toBe(200);
+  });
+});
+
+describe('an app with passwords off', () => {
+  const PASSWORD_SIGN_IN_DISABLED = { statusCode: 403, error: 'PASSWORD_SIGN_IN_DISABLED' };
+  const appId = `passwordless-${randomUUID().slice(0, 8)}`;
+  let tenantId: string;
+
+  beforeAll(async () => {
+    await foyer.db.insert(apps).values({
+      id: appId,
+      name: 'Passwordless',
+      settings: { passwordEnabled: false, magicLinkEnabled: true, tenantSelfSignup: true },
+      redirectUris: [`${foyer.urls.ui}/auth/oauth-callback`],
+      defaultCallbackUri: `${foyer.urls.ui}/auth/oauth-callback`,
+      postLogoutRedirectUris: [],
+    });
+    tenantId = randomUUID();
+    await foyer.db.insert(tenants).values({ id: tenantId, appId, name: 'Passwordless Inc', locale: 'en' });
+  });
+
+  /** An identity of the passwordless app with a membership in its workspace. */
+  async function passwordlessMember(options: { passwordHash?: string; enabled?: boolean } = {}) {
+    const email = `${randomUUID().slice(0, 8)}@passwordless.foyer.test`;
+    const userId = randomUUID();
+    await foyer.db.insert(users).values({ id: userId, appId, email, passwordHash: options.passwordHash ?? null });
+    const tenantUserId = randomUUID();
+    await foyer.db.insert(tenantUsers).values({ id: tenantUserId, tenantId, userId, role: 'VIEWER', enabled: options.enabled ?? false });
+    return { email, userId, tenantUserId };
+  }
+
+  const userRow = async (userId: string) => (await foyer.db.select().from(users).where(eq(users.id, userId)))[0]!;
+  const membershipRow = async (id: string) => (await foyer.db.select().from(tenantUsers).where(eq(tenantUsers.id, id)))[0]!;
+
+  it('answers a reset request as for any address, and mails no link', async () => {
+    const member = await passwordlessMember({ enabled: true });
+    const unknown = 'nobody@passwordless.foyer.test';
+    const known = await call(foyer, new Browser(), 'POST', '/auth/password', { username: member.email }, { appId, ip: '10.5.0.1' });
+    const unknownAnswer = await call(foyer, new Browser(), 'POST', '/auth/password', { username: unknown }, { appId, ip: '10.5.0.1' });
+    const seen = await observable(known);
+    expect(seen).toEqual(await observable(unknownAnswer));
+    expect(seen.status).toBe(200);
+    expect(JSON.parse(seen.body)).toEqual({});
+
+    // The queue runs in order: once a later request to an app with passwords mailed its link, the
+    // passwordless ones are settled.
+    const settled = await createMember(foyer);
+    await resetLink(settled.email, '10.5.0.2');
+    expect(await mailTo(foyer, member.email)).toEqual([]);
+    expect(await foyer.db.select().from(userTokens).where(eq(userTokens.userId, member.userId))).toEqual([]);
+  });
+
+  it('refuses a reset link from before passwords were switched off, on reading and on using it; the password stays', async () => {
+    const oldHash = await hashPassword('Old-password-123!');
+    const member = await passwordlessMember({ passwordHash: oldHash, enabled: true });
+    const token = await issueToken(foyer.db, { appId, userId: member.userId, purpose: 'reset' });
+
+    const described = await describeLink(token);
+    expect(described.status).toBe(403);
+    expect(await described.json()).toEqual({
+      ...PASSWORD_SIGN_IN_DISABLED,
+      message: 'This app does not use passwords; sign in with another method',
+    });
+    for (const body of [{ token, password: NEW_PASSWORD }, { token }]) {
+      const used = await call(foyer, new Browser(), 'PUT', '/auth/password', body, { appId: null });
+      expect(used.status).toBe(403);
+      expect(await used.json()).toMatchObject(PASSWORD_SIGN_IN_DISABLED);
+    }
+    const user = await userRow(member.userId);
+    expect(user.passwordHash).toBe(oldHash);
+    expect(user.emailVerifiedAt).toBeNull();
+    const [row] = await foyer.db.select().from(userTokens).where(eq(userTokens.idHash, hashToken(token)));
+    expect(row!.usedAt).toBeNull();
+  });
+
+  it('confirms a signup link without a password: e-mail proven, membership enabled, signed in, no password stored', async () => {
+    const member = await passwordlessMember();
+    // Typed on the signup form before the owner switched passwords off: never adopted now.
+    const token = await issueToken(foyer.db, {
+      appId,
+      userId: member.userId,
+      purpose: 'signup',
+      tenantUserId: member.tenantUserId,
+      pendingPasswordHash: await hashPassword(NEW_PASSWORD),
+    });
+    expect(await (await describeLink(token)).json()).toEqual({ email: member.email, purpose: 'signup', passwordChosen: true });
+
+    const browser = new Browser();
+    const confirmed = await setPassword(browser, token);
+    expect(confirmed.status).toBe(200);
+    expect(await confirmed.json()).toEqual({ session: true, expiresIn: 86400, mfaState: 'DISABLED', tenantUserId: member.tenantUserId });
+    expect((await browser.request(`${foyer.urls.auth}/auth/tenantUsers`)).status).toBe(200);
+    const user = await userRow(member.userId);
+    expect(user.passwordHash).toBeNull();
+    expect(user.emailVerifiedAt).toBeInstanceOf(Date);
+    expect((await membershipRow(member.tenantUserId)).enabled).toBe(true);
+    expect(await (await describeLink(token)).json()).toMatchObject(LINK_EXPIRED);
+  });
+
+  it('confirms an invitation of an identity without a password instead of asking for one', async () => {
+    const member = await passwordlessMember({ enabled: true });
+    const token = await issueToken(foyer.db, { appId, userId: member.userId, purpose: 'invite', tenantUserId: member.tenantUserId });
+    expect(await (await describeLink(token)).json()).toEqual({ email: member.email, purpose: 'invite', passwordChosen: true });
+    const confirmed = await setPassword(new Browser(), token);
+    expect(confirmed.status).toBe(200);
+    expect(await confirmed.json()).toMatchObject({ session: true, tenantUserId: member.tenantUserId });
+    const user = await userRow(member.userId);
+    expect(user.passwordHash).toBeNull();
+    expect(user.emailVerifiedAt).toBeInstanceOf(Date);
+  });
+
+  it('refuses a password sent along with a signup or invitation link, which keeps working', async () => {
+    const member = await passwordlessMember();
+    const token = await issueToken(foyer.db, { appId, userId: member.userId, purpose: 'signup', tenantUserId: member.tenantUserId });
+    for (const password of [NEW_PASSWORD, '']) {
+      const refused = await setPassword(new Browser(), token, password);
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toMatchObject(PASSWORD_SIGN_IN_DISABLED);
+    }
+    expect((await membershipRow(member.tenantUserId)).enabled).toBe(false);
+    expect((await describeLink(token)).status).toBe(200);
+    expect((await setPassword(new Browser(), token)).status).toBe(200);
+    expect((await userRow(member.userId)).passwordHash).toBeNull();
+  });
+
+  it('keeps links of an app with passwords on as they were: an invited identity without a password chooses one', async () => {
+    const member = await createMember(foyer, { password: null, enabled: false });
+    const token = await issueToken(foyer.db, { appId: foyer.demo.appId, userId: member.userId, purpose: 'invite', tenantUserId: member.memberships.Acme });
+    expect(await (await describeLink(token)).json()).toMatchObject({ passwordChosen: false });
   });
 });
 

@@ -70,6 +70,18 @@ describe('passwords switched off', () => {
     expect(atPassword.getState().step).toBe('USERNAME');
   });
 
+  it("shows 'Forgot password?' on the password step only while passwords are on", () => {
+    const forgotShown = (app: Record<string, unknown>) => {
+      const context = buildContext(environment(app), initialState(login));
+      return (stepOf(login, 'PASSWORD').slots ?? []).some(
+        (slot) => slot.type === 'button' && slot.label === 'login.forgotPassword' && holds(slot.if, context),
+      );
+    };
+    expect(forgotShown({ passwordEnabled: false })).toBe(false);
+    expect(forgotShown({ passwordEnabled: true })).toBe(true);
+    expect(forgotShown({})).toBe(true);
+  });
+
   it('keeps the password step when the app leaves passwords on or does not say', async () => {
     for (const app of [{ passwordEnabled: true }, {}]) {
       const { runner } = run(environment(app));

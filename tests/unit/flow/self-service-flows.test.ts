@@ -13,7 +13,7 @@ import tenantPlanFlow from '../../../flows/tenant-plan.json';
 import { ApiError } from '../../../src/api/errors.ts';
 import { FlowRunner, resolveTarget, submitDisabled, buildContext, initialState } from '../../../src/flow/engine.ts';
 import { fieldErrorsFor, serverFieldErrors } from '../../../src/flow/errors.ts';
-import { evaluate, evaluateMapping } from '../../../src/flow/logic.ts';
+import { evaluate, evaluateMapping, holds } from '../../../src/flow/logic.ts';
 import type { Flow, FlowEnvironment } from '../../../src/flow/types.ts';
 
 const flow = (value: unknown) => value as Flow;
@@ -192,6 +192,51 @@ describe('signup flow', () => {
     expect(calls).toEqual([]);
   });
 
+  it('leaves the password out for an app with passwords off: its own form, no policy, no password sent', async () => {
+    const { runner, calls } = run(signup, answers(), environment({ app: { tenantSelfSignup: true, passwordEnabled: false } }));
+    await runner.start();
+    const step = signup.steps['FORM-WITHOUT-PASSWORD']!;
+    expect(runner.getState().step).toBe('FORM-WITHOUT-PASSWORD');
+    expect(step.form).toBe('signup-without-password');
+    expect(calls).toEqual([{ name: 'gql.GetTenantUserCustomParamsConfigAnonymous', input: {} }]);
+    expect(evaluateMapping(step.props, runner.context()).customParams).toEqual(params);
+    expect(step.slots?.some((slot) => slot.type === 'component' && slot.component === 'PasswordPolicy')).toBe(false);
+    runner.setForm({ email: 'new@b.test' });
+    expect(submitDisabled(step, runner.context())).toBe(false);
+    await runner.submit({ email: 'new@b.test', consent: true, customParams: [{ label: 'companySize', value: '12' }] });
+    expect(calls.at(-1)).toEqual({
+      name: 'gql.CreateTenantAnonymous',
+      input: { tenant: { name: '', owner: { email: 'new@b.test', customParams: [{ label: 'companySize', value: '12' }] } } },
+    });
+    expect(runner.getState().step).toBe('SENT');
+  });
+
+  it('keeps the password form when the app leaves passwords on or does not say', async () => {
+    for (const app of [{ tenantSelfSignup: true, passwordEnabled: true }, { tenantSelfSignup: true }]) {
+      const { runner } = run(signup, answers(), environment({ app }));
+      await runner.start();
+      expect(runner.getState().step).toBe('FORM');
+    }
+  });
+
+  it('switches to the form without password, keeping what was typed, when the server says passwords are off', async () => {
+    let attempts = 0;
+    const create = () => {
+      attempts += 1;
+      if (attempts === 1) throw graphQLError('PASSWORD_SIGN_IN_DISABLED', 403);
+      return { createTenantAnonymous: { id: 't1' } };
+    };
+    const { runner, calls } = run(signup, answers(create));
+    await runner.start();
+    await runner.submit(filled);
+    expect(runner.getState()).toMatchObject({ step: 'FORM-WITHOUT-PASSWORD', status: 'idle', form: { email: 'new@b.test', consent: true } });
+    await runner.submit();
+    expect(calls.at(-1)!.input).toEqual({
+      tenant: { name: '', owner: { email: 'new@b.test', customParams: [{ label: 'companySize', value: '12' }] } },
+    });
+    expect(runner.getState().step).toBe('SENT');
+  });
+
   it('keeps the signup form for a federated error: no provider button until federation exists', async () => {
     const query = { error: 'missing_user', federation: 'google' };
     const { runner } = run(signup, answers(), environment({ query, app: { tenantSelfSignup: true, googleSsoEnabled: true } }));
@@ -223,6 +268,13 @@ describe('reset-password and magic-link flows', () => {
     await runner.submit({ email: 'a@b.test' });
     const sent = magicLink.steps.SENT!.subheading as { values: Record<string, unknown> };
     expect(evaluateMapping(sent.values, runner.context())).toEqual({ email: 'a@b.test', minutes: 15 });
+  });
+
+  it('sends visitors of the reset screen of an app with passwords off to the login', async () => {
+    const { runner, calls, navigations } = run(resetPassword, {}, environment({ app: { passwordEnabled: false } }));
+    await runner.start();
+    expect(navigations).toEqual([{ path: '/auth/login', state: {}, replace: true }]);
+    expect(calls).toEqual([]);
   });
 
   it('is closed when the app has magic links off', async () => {
@@ -274,6 +326,43 @@ describe('set-password flow', () => {
     await runner.submit();
     expect(calls.at(-1)).toEqual({ name: 'auth.setPassword', input: { token: 'tok-1' } });
     expect(runner.getState().step).toBe('CONFIRMED');
+  });
+
+  it('tells a reset link of an app with passwords off that it sets nothing, and offers no new reset link', async () => {
+    const refused = () => Promise.reject(restError(403, { statusCode: 403, error: 'PASSWORD_SIGN_IN_DISABLED', message: 'off' }));
+    const { runner } = run(setPassword, { 'auth.passwordToken': refused }, env());
+    await runner.start();
+    expect(runner.getState()).toMatchObject({ step: 'PASSWORDS-OFF', alert: null, status: 'idle' });
+    const alert = setPassword.steps['PASSWORDS-OFF']!.slots![0]!;
+    expect(alert).toMatchObject({ type: 'alert', message: 'login.errors.passwordDisabled' });
+
+    const links = (app: Record<string, unknown>) => {
+      const context = buildContext({ ...env(), app }, initialState(setPassword));
+      return (setPassword.steps.EXPIRED!.slots ?? []).flatMap((slot) => (slot.type === 'link' && holds(slot.if, context) ? [slot.label] : []));
+    };
+    expect(links({ passwordEnabled: false })).toEqual(['actions.backToLogin']);
+    expect(links({})).toEqual(['setPassword.requestNewLink', 'actions.backToLogin']);
+  });
+
+  it('reads the link again when a password is refused because the app switched passwords off meanwhile', async () => {
+    let reads = 0;
+    const describeLink = () => ({ email: 'new@b.test', purpose: 'invite', passwordChosen: ++reads > 1 });
+    const refused = () => Promise.reject(restError(403, { statusCode: 403, error: 'PASSWORD_SIGN_IN_DISABLED', message: 'off' }));
+    const { runner, calls } = run(setPassword, { 'auth.passwordToken': describeLink, 'auth.setPassword': refused }, env());
+    await runner.start();
+    expect(runner.getState().step).toBe('SET');
+    await runner.submit({ password: 'Correct-Horse-9', repeat: 'Correct-Horse-9' });
+    expect(runner.getState()).toMatchObject({ step: 'CONFIRM', alert: null, status: 'idle' });
+    expect(calls.map((call) => call.name)).toEqual(['auth.passwordToken', 'auth.setPassword', 'auth.passwordToken']);
+  });
+
+  it('offers a passkey beside the confirmation when the app has passkeys', () => {
+    const shown = (app: Record<string, unknown>) => {
+      const context = buildContext({ ...env(), app }, initialState(setPassword));
+      return (setPassword.steps.CONFIRM!.slots ?? []).flatMap((slot) => (slot.type === 'component' && holds(slot.if, context) ? [slot.component] : []));
+    };
+    expect(shown({ passkeysEnabled: true })).toEqual(['PasskeyRegistration']);
+    expect(shown({})).toEqual([]);
   });
 
   it('shows the expired step for a dead link, on opening or on submitting', async () => {

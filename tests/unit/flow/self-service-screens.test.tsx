@@ -180,4 +180,47 @@ describe('signup screen', () => {
     expect(describedText(screen.getByLabelText('Email'))).toBe('Use a work address');
     expect(screen.getByLabelText('Seats').getAttribute('aria-invalid')).toBe('true');
   });
+
+  it('asks for no password where the app has passwords off, and sends none', async () => {
+    const config = loadConfig({ appId: 'demo-app', apiUrl: 'http://api.foyer.test' });
+    const auth = createAuthClient(config);
+    const sent: { operationName: string; variables?: Record<string, unknown> }[] = [];
+    const graphql = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+    const api = createApiClient(config, auth, {
+      logger: { error: () => undefined },
+      fetch: async (_input, init) => {
+        const request = JSON.parse(String(init?.body)) as { operationName: string; variables?: Record<string, unknown> };
+        sent.push(request);
+        if (request.operationName === 'GetTenantUserCustomParamsConfigAnonymous') {
+          return graphql({ data: { getTenantUserCustomParamsConfigAnonymous: { params: [] } } });
+        }
+        return graphql({ data: { createTenantAnonymous: { id: 't1' } } });
+      },
+    });
+    const router = createMemoryRouter([{ path: '/auth/signup', element: <FlowScreen flow={signupFlow as unknown as Flow} /> }], {
+      initialEntries: ['/auth/signup'],
+    });
+    await act(async () => {
+      render(
+        withI18n(
+          <RuntimeContext value={{ config, auth, api, appConfig: app({ name: 'Demo app', tenantSelfSignup: true, passwordEnabled: false }) }}>
+            <RouterProvider router={router} />
+          </RuntimeContext>,
+        ),
+      );
+    });
+    const email = await screen.findByLabelText('Email');
+    expect(screen.queryByLabelText('Password')).toBeNull();
+    expect(document.querySelector('input[type="password"]')).toBeNull();
+    fireEvent.change(email, { target: { value: 'new@b.test' } });
+    fireEvent.click(screen.getByRole('checkbox', { name: /I agree/ }));
+    const button = screen.getByRole('button', { name: 'Sign up' }) as HTMLButtonElement;
+    await waitFor(() => expect(button.disabled).toBe(false));
+    await act(async () => {
+      fireEvent.click(button);
+    });
+    await screen.findByText('We sent an invite link to new@b.test.');
+    const created = sent.find((request) => request.operationName === 'CreateTenantAnonymous');
+    expect(created?.variables).toEqual({ tenant: { name: '', owner: { email: 'new@b.test' } } });
+  });
 });

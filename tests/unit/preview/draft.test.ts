@@ -3,7 +3,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../../../src/policy/app-config.ts';
 import { publicConfigOf, translationsOf } from '../../../src/preview/draft.ts';
-import { brandingStylesheet, documentStyles } from '../../../src/preview/styles.ts';
+import { documentStyles } from '../../../src/preview/styles.ts';
+import { brandingStylesheet } from '../../../src/policy/branding-css.ts';
 
 const draft: AppConfig = {
   name: 'Draft app',
