@@ -6,7 +6,6 @@ import { SUPPORTED_LOCALES } from '../../src/policy/locales.ts';
 import type { AppConfig } from '../../src/policy/app-config.ts';
 import { Button } from '../../src/theme/Button.tsx';
 import { LanguageSelect } from '../components/LanguageSelect.tsx';
-import { useFrameFocusGuard } from './useFrameFocusGuard.ts';
 import { PREVIEW_SCREENS, PREVIEW_TAG, postToPreview, previewUrl, runtimeSignal, type PreviewScreen } from './preview-protocol.ts';
 
 export interface PreviewProps {
@@ -29,7 +28,6 @@ export function Preview({ appId, appName, config, previewedVersion, onBackToDraf
   const [language, setLanguage] = useState('en');
   const [width, setWidth] = useState<Width>('desktop');
   const origin = window.location.origin;
-  useFrameFocusGuard(frameRef);
   const latest = useRef({ config, screen, language });
   latest.current = { config, screen, language };
 

@@ -95,9 +95,11 @@ function FlowView({ flow, layout: Layout = AuthLayout }: FlowScreenProps) {
 
   const cardRef = useRef<HTMLDivElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
-  const focusPending = useRef(true);
   // Keyboard focus goes to the step's first editable field when a step opens or a failure cleared it;
-  // lazy forms call this again once mounted.
+  // lazy forms call this again once mounted. Never in the configurator's preview: there it would pull
+  // the owner's focus out of the editor at every load and screen switch.
+  const autoFocus = !config.preview;
+  const focusPending = useRef(autoFocus);
   const focusFirstField = useCallback(() => {
     if (!focusPending.current) return;
     const field = cardRef.current?.querySelector<HTMLElement>(FOCUSABLE_FIELD);
@@ -107,9 +109,9 @@ function FlowView({ flow, layout: Layout = AuthLayout }: FlowScreenProps) {
     }
   }, []);
   useEffect(() => {
-    focusPending.current = true;
+    focusPending.current = autoFocus;
     focusFirstField();
-  }, [state.focusKey, focusFirstField]);
+  }, [state.focusKey, focusFirstField, autoFocus]);
   useEffect(() => {
     // A step without fields: the heading takes focus so the new content is read from the top.
     if (focusPending.current && state.status === 'idle' && !step.form && !step.component) {
