@@ -6,6 +6,7 @@ import type { FoyerContext } from '../context.ts';
 import type { Database } from '../db/client.ts';
 import { appDrafts, appOwners, apps, appVersions } from '../db/schema.ts';
 import { recordAudit, type AuditType } from '../audit/service.ts';
+import { isOverLimit, type Limit } from '../audit/limits.ts';
 import type { AppConfig } from '../../src/policy/app-config.ts';
 import { actorOf, authorOf, requirePrivilege, type AdminCaller, type AppRow } from './caller.ts';
 import {
@@ -300,6 +301,9 @@ export async function regenerateApiKey(db: Database, origin: WriteOrigin, app: A
   return apiKey;
 }
 
+/** Uploads are stored for good (versions may point at them), so each app gets a bounded number. */
+export const LOGO_UPLOADS: Limit = { type: 'app.logo_uploaded', max: 20, windowMinutes: 60, per: ['app'] };
+
 /** Stores a checked logo and answers the URL the draft's logo field takes. */
 export async function uploadLogo(
   { config, db }: FoyerContext,
@@ -307,6 +311,9 @@ export async function uploadLogo(
   app: AppRow,
   upload: { contentType: string | undefined; body: unknown },
 ): Promise<string> {
+  if (await isOverLimit(db, LOGO_UPLOADS, { appId: app.id, ip: origin.ip, username: '' })) {
+    throw new AdminError(429, 'TOO_MANY_UPLOADS', `At most ${LOGO_UPLOADS.max} logos an hour; try again later`);
+  }
   const logo = checkLogo(upload.contentType, upload.body);
   const assetId = await storeLogo(db, app.id, logo);
   await recordAppAudit(db, origin, 'app.logo_uploaded', app.id, { assetId, contentType: logo.contentType, bytes: logo.bytes.length });

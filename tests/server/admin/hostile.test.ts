@@ -9,6 +9,7 @@ import { startFoyer } from '../../../server/testing.ts';
 import { apiKeys, appAssets, appDrafts, appOwners, apps, appVersions, auditEvents, tenants } from '../../../server/db/schema.ts';
 import type { AppConfig } from '../../../src/policy/app-config.ts';
 import { accessTokenFor, admin, consoleOwnerToken, CONSOLE_WORKSPACE, newConsoleUser } from '../support/console.ts';
+import { LOGO_UPLOADS } from '../../../server/admin/service.ts';
 
 let foyer: TestFoyer;
 /** The demo owner: owns the demo app and app B. */
@@ -254,6 +255,17 @@ describe('logo uploads', () => {
         expect({ status: answer.status, error: answer.body.error }).toEqual({ status, error });
       }
     });
+  });
+
+  it('stores at most LOGO_UPLOADS.max logos an hour per app, then answers 429 and stores nothing', async () => {
+    const { id: appId } = await createApp(ownerToken, 'Logo flood');
+    for (let upload = 0; upload < LOGO_UPLOADS.max; upload++) {
+      expect((await admin(foyer, 'POST', `/apps/${appId}/logo`, { token: ownerToken, body: PNG, contentType: 'image/png' })).status).toBe(201);
+    }
+    const stored = await foyer.db.select({ id: appAssets.id }).from(appAssets).where(eq(appAssets.appId, appId));
+    const refused = await admin(foyer, 'POST', `/apps/${appId}/logo`, { token: ownerToken, body: PNG, contentType: 'image/png' });
+    expect({ status: refused.status, error: refused.body.error }).toEqual({ status: 429, error: 'TOO_MANY_UPLOADS' });
+    expect(await foyer.db.select({ id: appAssets.id }).from(appAssets).where(eq(appAssets.appId, appId))).toEqual(stored);
   });
 
   it('serves no asset of another app under this app, nor an unknown one', async () => {
