@@ -5,11 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
-import { apps } from '../../../server/db/schema.ts';
 import type { AppSettings } from '../../../server/apps/settings.ts';
 import { Browser } from '../oidc/browser.ts';
 import { authorizationRequest, callbackUri, relyingParty } from '../oidc/sign-in.ts';
 import { postGraphQL } from '../support/graphql.ts';
+import { insertApp } from '../support/apps.ts';
 
 let foyer: TestFoyer;
 /** An app with Google and GitHub on, passwords off and its own footer. */
@@ -26,14 +26,7 @@ beforeAll(async () => {
     passwordEnabled: false,
     branding: { copyrightFooter: '© Social Inc.' },
   };
-  await foyer.db.insert(apps).values({
-    id: socialAppId,
-    name: 'Social app',
-    settings,
-    redirectUris: [callback],
-    defaultCallbackUri: callback,
-    postLogoutRedirectUris: [`${foyer.urls.ui}/auth/login`],
-  });
+  await insertApp(foyer, { id: socialAppId, name: 'Social app', settings, redirectUris: [callback], postLogoutRedirectUris: [`${foyer.urls.ui}/auth/login`] });
 });
 afterAll(() => foyer?.close());
 

@@ -3,9 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
-import { apps, tenants, tenantUsers, users } from '../../../server/db/schema.ts';
+import { tenants, tenantUsers, users } from '../../../server/db/schema.ts';
 import { bearer, errorCodes, postGraphQL } from '../support/graphql.ts';
 import { findMembership, foreignKey, mintAccessToken, serverKeyId, type Membership, type MintOptions } from '../support/tokens.ts';
+import { insertApp } from '../support/apps.ts';
 
 let foyer: TestFoyer;
 let acmeAdmin: Membership;
@@ -21,14 +22,7 @@ async function createOtherApp(): Promise<{ appId: string; member: Membership }> 
   const userId = randomUUID();
   const tenantUserId = randomUUID();
   const callback = 'https://other.example.com/callback';
-  await foyer.db.insert(apps).values({
-    id: appId,
-    name: 'Other app',
-    settings: { passkeysEnabled: false },
-    redirectUris: [callback],
-    defaultCallbackUri: callback,
-    postLogoutRedirectUris: [],
-  });
+  await insertApp(foyer, { id: appId, settings: { passkeysEnabled: false }, redirectUris: [callback] });
   await foyer.db.insert(tenants).values({ id: tenantId, appId, name: 'Initech' });
   await foyer.db.insert(users).values({ id: userId, appId, email: 'peter@initech.example' });
   await foyer.db.insert(tenantUsers).values({ id: tenantUserId, tenantId, userId, role: 'OWNER' });

@@ -18,6 +18,7 @@ import { bearer, errorCodes, postGraphQL, type GraphQLAnswer } from '../support/
 import { mintAccessToken } from '../support/tokens.ts';
 import { Browser } from '../oidc/browser.ts';
 import { call } from '../password/helpers.ts';
+import { insertApp } from '../support/apps.ts';
 
 const SIGNUP = `mutation CreateTenantAnonymous($tenant: CreateTenantInput!) {
   createTenantAnonymous(tenant: $tenant) {
@@ -194,15 +195,7 @@ describe('a new e-mail', () => {
   it('an app without plans: nothing to select', async () => {
     const planRows = await foyer.db.select().from(plans).where(eq(plans.appId, foyer.demo.appId));
     // Park the plans under another app for this test, then bring them back.
-    const parked = randomUUID();
-    await foyer.db.insert(apps).values({
-      id: parked,
-      name: 'Parking',
-      settings: {},
-      redirectUris: [],
-      defaultCallbackUri: 'https://parking.example.com/',
-      postLogoutRedirectUris: [],
-    });
+    const parked = await insertApp(foyer, { name: 'Parking' });
     await foyer.db.update(plans).set({ appId: parked }).where(eq(plans.appId, foyer.demo.appId));
     try {
       const answer = await signup({ owner: { email: uniqueEmail() } });
@@ -237,15 +230,7 @@ describe('refusals write nothing', () => {
   });
 
   it("another app's plan key: 400", async () => {
-    const otherApp = randomUUID();
-    await foyer.db.insert(apps).values({
-      id: otherApp,
-      name: 'Other',
-      settings: {},
-      redirectUris: [],
-      defaultCallbackUri: 'https://other.example.com/',
-      postLogoutRedirectUris: [],
-    });
+    const otherApp = await insertApp(foyer);
     await foyer.db.insert(plans).values({ id: randomUUID(), appId: otherApp, key: 'ENTERPRISE', name: 'Enterprise' });
     const answer = await expectRefused({ owner: { email: uniqueEmail() }, plan: 'ENTERPRISE' }, 400, 'BAD_USER_INPUT');
     expect(fieldsOf(answer)).toEqual({ plan: expect.any(String) });
@@ -385,14 +370,7 @@ describe('an app with passwords off', () => {
   const signupHere = (tenant: SignupInput) => signup(tenant, { 'x-app-id': appId });
 
   beforeAll(async () => {
-    await foyer.db.insert(apps).values({
-      id: appId,
-      name: 'Passwordless',
-      settings: { passwordEnabled: false, magicLinkEnabled: true, tenantSelfSignup: true },
-      redirectUris: [`${foyer.urls.ui}/auth/oauth-callback`],
-      defaultCallbackUri: `${foyer.urls.ui}/auth/oauth-callback`,
-      postLogoutRedirectUris: [],
-    });
+    await insertApp(foyer, { id: appId, name: 'Passwordless', settings: { passwordEnabled: false, magicLinkEnabled: true, tenantSelfSignup: true } });
   });
 
   it('refuses a password, even an empty one: 403 PASSWORD_SIGN_IN_DISABLED, nothing written', async () => {

@@ -6,9 +6,10 @@ import * as client from 'openid-client';
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
-import { apps, auditEvents } from '../../../server/db/schema.ts';
+import { auditEvents } from '../../../server/db/schema.ts';
 import { Browser } from './browser.ts';
 import { authorizationRequest, callbackUri, relyingParty, signIn, verifier } from './sign-in.ts';
+import { insertApp } from '../support/apps.ts';
 
 let foyer: TestFoyer;
 let otherAppId: string;
@@ -16,14 +17,7 @@ let otherAppId: string;
 beforeAll(async () => {
   foyer = await startFoyer();
   otherAppId = randomUUID();
-  await foyer.db.insert(apps).values({
-    id: otherAppId,
-    name: 'Other app',
-    settings: {},
-    redirectUris: [`${foyer.urls.ui}/other/callback`],
-    defaultCallbackUri: `${foyer.urls.ui}/other/callback`,
-    postLogoutRedirectUris: [],
-  });
+  await insertApp(foyer, { id: otherAppId, redirectUris: [`${foyer.urls.ui}/other/callback`] });
 });
 
 afterAll(async () => {

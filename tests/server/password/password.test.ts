@@ -13,6 +13,7 @@ import type { AppSettings } from '../../../server/apps/settings.ts';
 import { Browser } from '../oidc/browser.ts';
 import { authorizationRequest, callbackUri, choose, relyingParty, workspaces } from '../oidc/sign-in.ts';
 import { call, createMember, mailTo, NEW_PASSWORD, observable, tokenOf, waitForMail } from './helpers.ts';
+import { insertApp } from '../support/apps.ts';
 
 const RESET_TTL = 1800;
 let foyer: TestFoyer;
@@ -357,14 +358,7 @@ describe('an app with passwords off', () => {
   let tenantId: string;
 
   beforeAll(async () => {
-    await foyer.db.insert(apps).values({
-      id: appId,
-      name: 'Passwordless',
-      settings: { passwordEnabled: false, magicLinkEnabled: true, tenantSelfSignup: true },
-      redirectUris: [`${foyer.urls.ui}/auth/oauth-callback`],
-      defaultCallbackUri: `${foyer.urls.ui}/auth/oauth-callback`,
-      postLogoutRedirectUris: [],
-    });
+    await insertApp(foyer, { id: appId, name: 'Passwordless', settings: { passwordEnabled: false, magicLinkEnabled: true, tenantSelfSignup: true } });
     tenantId = randomUUID();
     await foyer.db.insert(tenants).values({ id: tenantId, appId, name: 'Passwordless Inc', locale: 'en' });
   });
