@@ -85,12 +85,13 @@ export class AdminApi {
     return this.request(this.appPath(appId, '/draft'), { method: 'DELETE' });
   }
 
-  changes(appId: string): Promise<{ changes: Change[] }> {
+  changes(appId: string): Promise<{ changes: Change[]; revision: string }> {
     return this.request(this.appPath(appId, '/changes'));
   }
 
-  publish(appId: string, note?: string): Promise<{ version: VersionSummary }> {
-    return this.request(this.appPath(appId, '/publish'), { method: 'POST', json: note ? { note } : {} });
+  /** `revision`: what the reviewed changes answered; the server refuses once the draft or the live version moved on. */
+  publish(appId: string, revision: string, note?: string): Promise<{ version: VersionSummary }> {
+    return this.request(this.appPath(appId, '/publish'), { method: 'POST', json: note ? { revision, note } : { revision } });
   }
 
   versions(appId: string): Promise<{ versions: VersionSummary[] }> {

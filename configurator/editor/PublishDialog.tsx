@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert } from '../../src/theme/Alert.tsx';
 import { Button } from '../../src/theme/Button.tsx';
 import { Dialog } from '../../src/theme/Dialog.tsx';
+import { AdminApiError } from '../api/client.ts';
 import { PUBLISH_NOTE_MAX_LENGTH, type VersionSummary } from '../api/types.ts';
 import { errorText } from '../components/errors.ts';
 import { useConsole } from '../session.tsx';
@@ -24,8 +25,12 @@ export function PublishDialog({ onClose, onPublished }: { onClose(): void; onPub
     gcTime: 0,
   });
   const publish = useMutation({
-    mutationFn: () => api.publish(appId, note.trim() || undefined),
+    mutationFn: (revision: string) => api.publish(appId, revision, note.trim() || undefined),
     onSuccess: ({ version }) => onPublished(version),
+    // Another owner published or edited meanwhile: list the changes as they stand now.
+    onError: (error) => {
+      if (error instanceof AdminApiError && error.error === 'CHANGED_SINCE_REVIEW') void changes.refetch();
+    },
   });
 
   return (
@@ -37,7 +42,7 @@ export function PublishDialog({ onClose, onPublished }: { onClose(): void; onPub
           <Button variant="secondary" size="md" onClick={onClose}>
             {t('actions.cancel')}
           </Button>
-          <Button size="md" loading={publish.isPending} disabled={!changes.isSuccess || status === 'failed'} onClick={() => publish.mutate()}>
+          <Button size="md" loading={publish.isPending} disabled={!changes.isSuccess || status === 'failed'} onClick={() => changes.data && publish.mutate(changes.data.revision)}>
             {t('publish.confirm')}
           </Button>
         </>

@@ -78,9 +78,7 @@ export async function adminPlugin(app: FastifyInstance, context: FoyerContext): 
     return reply.status(204).send();
   });
 
-  app.get('/apps/:appId/changes', async (request: AppRequest) => ({
-    changes: await draftChanges(db, (await target(request, 'read')).app),
-  }));
+  app.get('/apps/:appId/changes', async (request: AppRequest) => draftChanges(db, (await target(request, 'read')).app));
 
   app.post('/apps/:appId/publish', async (request: AppRequest, reply) => {
     const { app: found, origin } = await target(request, 'write');

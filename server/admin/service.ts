@@ -1,6 +1,6 @@
 // The admin API's work: apps, drafts, publishing, versions, restoring, API keys and logos. Every
 // function gets an app the caller was already found to reach (caller.ts) and records its audit event.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, max, sql } from 'drizzle-orm';
 import type { FoyerContext } from '../context.ts';
 import type { Database } from '../db/client.ts';
@@ -205,18 +205,40 @@ export async function discardDraft(db: Database, origin: WriteOrigin, app: AppRo
   if (deleted.length > 0) await recordAppAudit(db, origin, 'app.draft_discarded', app.id);
 }
 
-export async function draftChanges(db: Database, app: AppRow): Promise<Change[]> {
+/** The draft's changes against what is live, and the revision they describe (publish can insist on it). */
+export async function draftChanges(db: Database, app: AppRow): Promise<{ changes: Change[]; revision: string }> {
   const draft = await findDraft(db, app.id);
-  return draft ? changesBetween(liveConfigOf(app), draft.config as unknown as StoredAppConfig) : [];
+  const changes = draft ? changesBetween(liveConfigOf(app), draft.config as unknown as StoredAppConfig) : [];
+  return { changes, revision: revisionOf(app.publishedVersion, draft) };
 }
 
-function checkNote(body: unknown): string | null {
-  if (body === undefined || body === null) return null;
-  const { note } = bodyObject(body);
-  if (note === undefined || note === null) return null;
-  if (typeof note !== 'string') throw validationFailed([{ path: '/note', message: 'must be a string' }]);
-  if (note.length > MAX_NOTE_LENGTH) throw validationFailed([{ path: '/note', message: `must be at most ${MAX_NOTE_LENGTH} characters` }]);
-  return note.trim() || null;
+interface PublishRequest {
+  note: string | null;
+  /** The revision whose changes the publisher reviewed, when they say. */
+  revision: string | null;
+}
+
+/**
+ * Names one state of (live version, draft): the change list answers it, and a publish that names it
+ * is refused once another owner has published or edited the draft since, instead of making unseen
+ * changes live.
+ */
+function revisionOf(liveVersion: number, draft: DraftRow | undefined): string {
+  const state = JSON.stringify([liveVersion, draft?.updatedAt.toISOString() ?? null, draft?.config ?? null]);
+  return createHash('sha256').update(state).digest('base64url');
+}
+
+function checkPublishRequest(body: unknown): PublishRequest {
+  if (body === undefined || body === null) return { note: null, revision: null };
+  const { note, revision } = bodyObject(body);
+  if (note !== undefined && note !== null && typeof note !== 'string') throw validationFailed([{ path: '/note', message: 'must be a string' }]);
+  if (typeof note === 'string' && note.length > MAX_NOTE_LENGTH) {
+    throw validationFailed([{ path: '/note', message: `must be at most ${MAX_NOTE_LENGTH} characters` }]);
+  }
+  if (revision !== undefined && revision !== null && typeof revision !== 'string') {
+    throw validationFailed([{ path: '/revision', message: 'must be the revision the changes answered' }]);
+  }
+  return { note: typeof note === 'string' ? note.trim() || null : null, revision: revision ?? null };
 }
 
 /** Who wrote the settings an app had before its first publish through the admin API. */
@@ -228,11 +250,14 @@ const PRE_CONFIGURATOR_AUTHOR = 'Foyer';
  * never published here first keeps what it had as a version, so it can be restored.
  */
 export async function publishDraft(db: Database, origin: WriteOrigin, app: AppRow, body: unknown): Promise<VersionSummary> {
-  const note = checkNote(body);
+  const { note, revision } = checkPublishRequest(body);
   return db.transaction(async (tx) => {
     const [locked] = await tx.select().from(apps).where(eq(apps.id, app.id)).for('update');
     const draft = await findDraft(tx, app.id);
     if (!locked || !draft) throw new AdminError(409, 'NO_DRAFT', 'There is no draft to publish');
+    if (revision !== null && revision !== revisionOf(locked.publishedVersion, draft)) {
+      throw new AdminError(409, 'CHANGED_SINCE_REVIEW', 'The draft or the live version changed since the changes were listed; review them again');
+    }
     const config = draft.config as unknown as StoredAppConfig;
     // The schema may have grown stricter since the draft was saved.
     checkAppConfig(publicConfigOf(config));

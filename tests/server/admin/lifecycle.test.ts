@@ -311,6 +311,31 @@ describe('an app from creation to a restored version', () => {
     expect((await foyer.db.select().from(apps).where(eq(apps.id, appId)))[0]!.publishedVersion).toBe(4);
   });
 
+  it('refuses a publish of changes reviewed before someone else edited or published, and takes it once reviewed again', async () => {
+    type Changes = { changes: unknown[]; revision: string };
+    const live = (await admin<AppAnswer>(foyer, 'GET', `/apps/${appId}`, { token })).body.live;
+    await admin(foyer, 'PUT', `/apps/${appId}/draft`, { token, body: { config: { ...live, name: 'Shop reviewed' } } });
+    const reviewed = (await admin<Changes>(foyer, 'GET', `/apps/${appId}/changes`, { token })).body;
+
+    // Another owner (here the API key) edits the draft after the review: the reviewed publish is refused.
+    await admin(foyer, 'PUT', `/apps/${appId}/draft`, { apiKey, body: { config: { ...live, name: 'Shop unseen' } } });
+    const stale = await admin(foyer, 'POST', `/apps/${appId}/publish`, { token, body: { revision: reviewed.revision } });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({ error: 'CHANGED_SINCE_REVIEW' });
+    expect((await foyer.db.select().from(apps).where(eq(apps.id, appId)))[0]).toMatchObject({ name: 'Shop', publishedVersion: 4 });
+
+    // Reviewed again, it goes live; a revision of a version that is no longer live is refused too.
+    const again = (await admin<Changes>(foyer, 'GET', `/apps/${appId}/changes`, { token })).body;
+    expect(again.changes).toEqual([{ kind: 'changed', path: 'name', from: 'Shop', to: 'Shop unseen' }]);
+    expect((await admin(foyer, 'POST', `/apps/${appId}/publish`, { token, body: { revision: again.revision } })).status).toBe(201);
+    await admin(foyer, 'PUT', `/apps/${appId}/draft`, { token, body: { config: live } });
+    const late = await admin(foyer, 'POST', `/apps/${appId}/publish`, { token, body: { revision: again.revision } });
+    expect(late.body).toMatchObject({ statusCode: 409, error: 'CHANGED_SINCE_REVIEW' });
+    const back = (await admin<Changes>(foyer, 'GET', `/apps/${appId}/changes`, { token })).body;
+    expect((await admin(foyer, 'POST', `/apps/${appId}/publish`, { token, body: { revision: back.revision } })).status).toBe(201);
+    expect((await foyer.db.select().from(apps).where(eq(apps.id, appId)))[0]).toMatchObject({ name: 'Shop', publishedVersion: 6 });
+  });
+
   it('uploads a logo served from the API host with safe headers', async () => {
     const png = Buffer.from(
       'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
