@@ -1,4 +1,4 @@
-// The admin API's answers (.tmp contract "Admin API"): what the configurator reads and sends.
+// The admin API's answers (docs/configurator.md "Admin API"): what the configurator reads and sends.
 import type { AppConfig } from '../../src/policy/app-config.ts';
 
 export interface AppSummary {

@@ -6,7 +6,7 @@ import { SUPPORTED_LOCALES } from '../../src/policy/locales.ts';
 import type { AppConfig } from '../../src/policy/app-config.ts';
 import { Button } from '../../src/theme/Button.tsx';
 import { LanguageSelect } from '../components/LanguageSelect.tsx';
-import { PREVIEW_SCREENS, PREVIEW_TAG, postToPreview, previewUrl, runtimeSignal, type PreviewScreen } from './preview-protocol.ts';
+import { postToPreview, previewScreens, previewUrl, runtimeSignal, type PreviewScreen } from './preview-protocol.ts';
 
 export interface PreviewProps {
   appId: string;
@@ -39,9 +39,9 @@ export function Preview({ appId, appName, config, previewedVersion, onBackToDraf
       // Every (re)load of the frame starts from the published app: send it everything again.
       const frame = frameRef.current?.contentWindow;
       const current = latest.current;
-      postToPreview(frame, { tag: PREVIEW_TAG, type: 'config', config: current.config }, origin);
-      postToPreview(frame, { tag: PREVIEW_TAG, type: 'screen', screen: current.screen }, origin);
-      postToPreview(frame, { tag: PREVIEW_TAG, type: 'language', language: current.language }, origin);
+      postToPreview(frame, { type: 'config', config: current.config }, origin);
+      postToPreview(frame, { type: 'screen', screen: current.screen }, origin);
+      postToPreview(frame, { type: 'language', language: current.language }, origin);
       setReady(true);
     };
     window.addEventListener('message', onMessage);
@@ -51,15 +51,15 @@ export function Preview({ appId, appName, config, previewedVersion, onBackToDraf
   useEffect(() => {
     if (!ready) return;
     setApplied(false);
-    postToPreview(frameRef.current?.contentWindow, { tag: PREVIEW_TAG, type: 'config', config }, origin);
+    postToPreview(frameRef.current?.contentWindow, { type: 'config', config }, origin);
   }, [config, ready, origin]);
 
   useEffect(() => {
-    if (ready) postToPreview(frameRef.current?.contentWindow, { tag: PREVIEW_TAG, type: 'screen', screen }, origin);
+    if (ready) postToPreview(frameRef.current?.contentWindow, { type: 'screen', screen }, origin);
   }, [screen, ready, origin]);
 
   useEffect(() => {
-    if (ready) postToPreview(frameRef.current?.contentWindow, { tag: PREVIEW_TAG, type: 'language', language }, origin);
+    if (ready) postToPreview(frameRef.current?.contentWindow, { type: 'language', language }, origin);
   }, [language, ready, origin]);
 
   const languages = [...new Set<string>([...SUPPORTED_LOCALES, ...Object.keys(config.translations ?? {})])];
@@ -80,7 +80,7 @@ export function Preview({ appId, appName, config, previewedVersion, onBackToDraf
             {t('preview.screen')}
           </label>
           <select id="preview-screen" className="foyer-select" value={screen} onChange={(event) => setScreen(event.target.value as PreviewScreen)}>
-            {PREVIEW_SCREENS.map((option) => (
+            {previewScreens.map((option) => (
               <option key={option} value={option}>
                 {t(`preview.screens.${option}`)}
               </option>

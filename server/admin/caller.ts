@@ -1,4 +1,4 @@
-// Who calls the admin API, from the request's credentials only (CONFIGURATOR-CONTRACT "Who may do what"):
+// Who calls the admin API, from the request's credentials only (docs/configurator.md "Who may do what"):
 // - `Authorization: Bearer <access token>` of the console app: an owner, as a member of one console
 //   workspace (the token's, re-checked against the database like every API token); the apps that
 //   workspace owns (app_owners) are theirs, reading with TENANT_READ and writing with TENANT_WRITE.

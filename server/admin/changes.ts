@@ -1,5 +1,5 @@
 // What publishing a draft would change, as data the configurator renders with its own texts
-// (CONFIGURATOR-CONTRACT "Change"). Unset values count as their schema defaults, so saving a form
+// (docs/configurator.md "Change"). Unset values count as their schema defaults, so saving a form
 // that merely spells out a default shows no change. Secrets are compared sealed and never shown.
 import { isDeepStrictEqual } from 'node:util';
 import { brandingColors, socialProviders, type CustomSignupField, type TranslationTexts } from '../../src/policy/app-config.ts';

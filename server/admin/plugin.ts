@@ -1,6 +1,6 @@
 // The admin API on the API host (/admin): what the configurator and an app owner's automation call
 // to create apps, edit a draft of an app's settings, publish it as a version, restore versions, and
-// manage the API key, logo and first workspace (CONFIGURATOR-CONTRACT "Admin API").
+// manage the API key, logo and first workspace (docs/configurator.md "Admin API").
 //
 // CORS: only the hosted UI's origin (where the configurator runs) may call from a browser, with the
 // Authorization and Content-Type headers; callers using x-api-key are servers, which need no CORS.

@@ -123,7 +123,7 @@ export async function listApps(db: Database, caller: AdminCaller): Promise<AppSu
   return rows.map((row) => summaryOf(row.app, row.hasDraft));
 }
 
-/** What a new app starts with (CONFIGURATOR-CONTRACT "New app defaults"). */
+/** What a new app starts with (docs/configurator.md "New app defaults"). */
 function newAppConfig(uiUrl: string, name: unknown, redirectUris: unknown): unknown {
   return {
     name: typeof name === 'string' ? name.trim() : name,

@@ -1,4 +1,4 @@
-// The preview protocol (CONFIGURATOR-CONTRACT "Preview protocol"): the configurator, on the same
+// The preview protocol (docs/configurator.md "Preview protocol"): the configurator, on the same
 // origin, frames the runtime at ?preview=1 and posts it drafts. A message counts only when it comes
 // from the direct parent window, on this origin, with the preview tag; everything else is ignored.
 import type { AppConfig } from '../policy/app-config.ts';

@@ -1,6 +1,7 @@
 // The configurator listens only to the runtime in its own preview frame, on its own origin, with the tag.
 import { describe, expect, it } from 'vitest';
-import { PREVIEW_TAG, previewUrl, runtimeSignal } from '../../../configurator/editor/preview-protocol.ts';
+import { previewUrl, runtimeSignal } from '../../../configurator/editor/preview-protocol.ts';
+import { PREVIEW_TAG } from '../../../src/preview/protocol.ts';
 
 describe('preview protocol, configurator side', () => {
   const origin = 'http://localhost:8080';
