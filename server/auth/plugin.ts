@@ -17,6 +17,7 @@ import { mfaRoutes } from './mfa/routes.ts';
 import { passkeyRoutes } from './passkeys/routes.ts';
 import { federationRoutes } from './federation/routes.ts';
 import { purgeExpiredChallenges } from './passkeys/service.ts';
+import type { AuthServiceOptions } from './service-options.ts';
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -35,14 +36,11 @@ export async function authServicePlugin(app: FastifyInstance, context: FoyerCont
   const provider = await createOidcProvider(context);
   provider.on('server_error', (_ctx, error) => app.log.error({ err: error }, 'oidc-provider failed'));
   const sessions = new LoginSessions(context);
-  await app.register(oidcPlugin, { context, provider, sessions });
-  await app.register(sessionRoutes, { context, provider, sessions });
   const deferred = new DeferredWork(app.log);
-  await app.register(passwordRoutes, { context, sessions, deferred });
-  await app.register(magicLinkRoutes, { context, sessions, deferred });
-  await app.register(mfaRoutes, { context, sessions });
-  await app.register(passkeyRoutes, { context, sessions });
-  await app.register(federationRoutes, { context, sessions });
+  const options: AuthServiceOptions = { context, provider, sessions, deferred };
+  for (const routes of [oidcPlugin, sessionRoutes, passwordRoutes, magicLinkRoutes, mfaRoutes, passkeyRoutes, federationRoutes]) {
+    await app.register(routes, options);
+  }
 
   const purge = setInterval(() => {
     Promise.all([purgeExpiredPayloads(context.db), sessions.purgeExpired(), purgeExpiredChallenges(context.db)]).catch((error: unknown) =>

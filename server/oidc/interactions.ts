@@ -5,17 +5,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
-import type { FoyerContext } from '../context.ts';
 import { HttpError } from '../http/errors.ts';
 import { findEnabledMembership } from '../auth/memberships.ts';
-import { isAuthenticated, type LoginSessions } from '../auth/session/service.ts';
+import { isAuthenticated } from '../auth/session/service.ts';
 import { grantFor } from './grants.ts';
-
-export interface InteractionRoutesOptions {
-  context: FoyerContext;
-  provider: Provider;
-  sessions: LoginSessions;
-}
+import type { AuthServiceOptions } from '../auth/service-options.ts';
 
 const uidParams = {
   type: 'object',
@@ -32,7 +26,7 @@ const finishParams = {
 const expired = () =>
   new HttpError(400, 'AUTHORIZATION_EXPIRED', 'This sign-in request has expired or belongs to another browser; start again from the app');
 
-export async function interactionRoutes(app: FastifyInstance, { context, provider, sessions }: InteractionRoutesOptions) {
+export async function interactionRoutes(app: FastifyInstance, { context, provider, sessions }: AuthServiceOptions) {
   const { db, config } = context;
 
   /** The interaction named in the path, if this browser's interaction cookie names it too. */

@@ -3,21 +3,13 @@
 // /token/code|refresh/{appId} are JSON front doors to /token.
 import type { FastifyInstance } from 'fastify';
 import { decodeJwt } from 'jose';
-import type Provider from 'oidc-provider';
-import type { FoyerContext } from '../context.ts';
 import { HttpError } from '../http/errors.ts';
 import { recordAudit } from '../audit/service.ts';
 import { requireApp } from '../auth/app-lookup.ts';
-import type { LoginSessions } from '../auth/session/service.ts';
 import { revokeGrantFamily } from './adapter.ts';
 import { DEFAULT_SCOPE } from './provider.ts';
 import { callTokenEndpoint, tokenError } from './token-endpoint.ts';
-
-export interface ShorthandRoutesOptions {
-  context: FoyerContext;
-  provider: Provider;
-  sessions: LoginSessions;
-}
+import type { AuthServiceOptions } from '../auth/service-options.ts';
 
 const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength }) as const;
 const appParams = { type: 'object', required: ['appId'], properties: { appId: text(100) } } as const;
@@ -52,7 +44,7 @@ const invalidRedirect = () =>
 // Token endpoints authenticate by code verifier or refresh token, never by cookie: any origin may call.
 const openCors = { cors: { origin: '*', credentials: false } };
 
-export async function shorthandRoutes(app: FastifyInstance, { context, provider, sessions }: ShorthandRoutesOptions) {
+export async function shorthandRoutes(app: FastifyInstance, { context, provider, sessions }: AuthServiceOptions) {
   const { db, config } = context;
 
   function authorizeShorthand(signup: boolean) {

@@ -7,13 +7,9 @@ import type { FoyerContext } from '../../context.ts';
 import { HttpError } from '../../http/errors.ts';
 import { socialProviders, type SocialProvider } from '../../../src/policy/app-config.ts';
 import { requireApp, type App } from '../app-lookup.ts';
-import type { LoginSession, LoginSessions } from '../session/service.ts';
+import type { LoginSession } from '../session/service.ts';
 import { enabledSocialProviders } from '../../graphql/apps/service.ts';
-
-export interface FederationRoutesOptions {
-  context: FoyerContext;
-  sessions: LoginSessions;
-}
+import type { AuthServiceOptions } from '../service-options.ts';
 
 const federationSchema = {
   params: {
@@ -47,7 +43,7 @@ async function appOf(context: FoyerContext, session: LoginSession | undefined, a
   throw new HttpError(400, 'APP_REQUIRED', 'Start signing in from the app, or name the app in the appId query parameter');
 }
 
-export async function federationRoutes(app: FastifyInstance, { context, sessions }: FederationRoutesOptions) {
+export async function federationRoutes(app: FastifyInstance, { context, sessions }: AuthServiceOptions) {
   const { config } = context;
 
   const handler = async (request: FastifyRequest<FederationRequest>, reply: FastifyReply) => {

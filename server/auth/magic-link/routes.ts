@@ -1,34 +1,18 @@
 // Magic links on the auth origin (ISSUE4-CONTRACT "Auth-service endpoints"): ask for a sign-in link
 // by e-mail, and open it — in the same browser — to be signed in like a password login.
 import type { FastifyInstance } from 'fastify';
-import type { FoyerContext } from '../../context.ts';
 import { HttpError } from '../../http/errors.ts';
-import type { DeferredWork } from '../deferred.ts';
-import type { LoginSessions } from '../session/service.ts';
-import { emailField, normalizeUsername, resolveApp, signIn } from '../session/sign-in.ts';
+import { normalizeUsername, resolveApp, signIn, usernameBodySchema } from '../session/sign-in.ts';
 import { MAILED_LINK_LIMITS, recordWithinLimits } from '../../audit/limits.ts';
-import { TOKEN_TTL_SECONDS, tokenField } from '../tokens/service.ts';
+import { TOKEN_TTL_SECONDS, tokenParamsSchema } from '../tokens/service.ts';
 import { nextStepAfterSignIn, sendMagicLink, useMagicLink } from './service.ts';
+import type { AuthServiceOptions } from '../service-options.ts';
 
-export interface MagicLinkRoutesOptions {
-  context: FoyerContext;
-  sessions: LoginSessions;
-  deferred: DeferredWork;
-}
-
-const requestSchema = {
-  body: { type: 'object', required: ['username'], properties: { username: emailField } },
-} as const;
-
-const openSchema = {
-  params: { type: 'object', required: ['token'], properties: { token: tokenField } },
-} as const;
-
-export async function magicLinkRoutes(app: FastifyInstance, { context, sessions, deferred }: MagicLinkRoutesOptions) {
+export async function magicLinkRoutes(app: FastifyInstance, { context, sessions, deferred }: AuthServiceOptions) {
   const { db, config } = context;
   const failed = `${config.urls.ui}/auth/login?error=true&errorDetails=mle`;
 
-  app.post<{ Body: { username: string } }>('/auth/magic-link', { schema: requestSchema }, async (request, reply) => {
+  app.post<{ Body: { username: string } }>('/auth/magic-link', { schema: usernameBodySchema }, async (request, reply) => {
     const current = await sessions.read(request);
     const target = await resolveApp(db, request, current);
     if (!target.settings.magicLinkEnabled) {
@@ -46,7 +30,7 @@ export async function magicLinkRoutes(app: FastifyInstance, { context, sessions,
     return { expiresIn: TOKEN_TTL_SECONDS['magic-link'] };
   });
 
-  app.get<{ Params: { token: string } }>('/auth/magic-link/:token', { schema: openSchema }, async (request, reply) => {
+  app.get<{ Params: { token: string } }>('/auth/magic-link/:token', { schema: tokenParamsSchema }, async (request, reply) => {
     const session = await sessions.read(request);
     // Expired, used, unknown, or opened in another browser: one answer for all.
     const used = session && (await useMagicLink(db, request.params.token, session));

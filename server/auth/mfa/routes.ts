@@ -3,13 +3,12 @@
 // whose second is still due, and the one that passes it renews the session as signed in.
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { FoyerContext } from '../../context.ts';
 import { users } from '../../db/schema.ts';
 import { HttpError, unauthorized } from '../../http/errors.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { isOverLimit, recordAttemptWithinLimit } from '../../audit/limits.ts';
 import { requireApp } from '../app-lookup.ts';
-import type { LoginSession, LoginSessions } from '../session/service.ts';
+import type { LoginSession } from '../session/service.ts';
 import {
   checkCode,
   discardCodes,
@@ -25,11 +24,7 @@ import {
   type MfaMethod,
 } from './service.ts';
 import { checkSetupCode, discardSetup, enrollTotp, startSetup, TOTP_ATTEMPTS, totpKey, verifySignInCode } from './totp.ts';
-
-export interface MfaRoutesOptions {
-  context: FoyerContext;
-  sessions: LoginSessions;
-}
+import type { AuthServiceOptions } from '../service-options.ts';
 
 const bodyWith = (name: string, maxLength: number) =>
   ({
@@ -52,7 +47,7 @@ const MFA_METHODS: readonly MfaMethod[] = ['sms', 'totp'];
 /** The last digits only: enough for an operator to tell numbers apart, not to text anyone. */
 const numberHint = (phoneNumber: string) => `…${phoneNumber.slice(-2)}`;
 
-export async function mfaRoutes(app: FastifyInstance, { context, sessions }: MfaRoutesOptions) {
+export async function mfaRoutes(app: FastifyInstance, { context, sessions }: AuthServiceOptions) {
   const { db } = context;
   const secretKey = totpKey(context.config.secret);
 

@@ -5,7 +5,6 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import type { FoyerContext } from '../../context.ts';
 import { users } from '../../db/schema.ts';
 import { HttpError, notFound, unauthorized } from '../../http/errors.ts';
 import { recordAudit } from '../../audit/service.ts';
@@ -14,7 +13,6 @@ import { AccessTokenVerifier } from '../../graphql/access/tokens.ts';
 import { resolveCaller } from '../../graphql/access/caller.ts';
 import { requireApp, type App } from '../app-lookup.ts';
 import { findPasswordLink, linkExpired } from '../password/service.ts';
-import type { LoginSessions } from '../session/service.ts';
 import { normalizeUsername, resolveApp, signIn, type User } from '../session/sign-in.ts';
 import { tokenField } from '../tokens/service.ts';
 import {
@@ -28,11 +26,7 @@ import {
   verifyRegistration,
   type RelyingParty,
 } from './service.ts';
-
-export interface PasskeyRoutesOptions {
-  context: FoyerContext;
-  sessions: LoginSessions;
-}
+import type { AuthServiceOptions } from '../service-options.ts';
 
 const base64url = { type: 'string', minLength: 1, maxLength: 16384, pattern: '^[A-Za-z0-9_-]+={0,2}$' } as const;
 const credentialId = { type: 'string', minLength: 1, maxLength: 1024, pattern: '^[A-Za-z0-9_-]+$' } as const;
@@ -86,7 +80,7 @@ type TokenQuery = { Querystring: { forgotPasswordToken?: string } };
 /** Every login page load asks once (autofill), so the cap is generous. */
 export const PASSKEY_OPTIONS_LIMITS: readonly RequestLimit[] = [{ max: 300, windowMinutes: 15, per: ['app', 'ip'] }];
 
-export async function passkeyRoutes(app: FastifyInstance, { context, sessions }: PasskeyRoutesOptions) {
+export async function passkeyRoutes(app: FastifyInstance, { context, sessions }: AuthServiceOptions) {
   const { db, config } = context;
   const rp = relyingPartyOf(config.urls.ui);
   const verifier = new AccessTokenVerifier(db, config.urls.auth);

@@ -4,31 +4,15 @@
 // the same), refuses reset links and any password with 403 PASSWORD_SIGN_IN_DISABLED, and lets
 // signup and invitation links confirm the e-mail without one.
 import type { FastifyInstance } from 'fastify';
-import type { FoyerContext } from '../../context.ts';
 import { HttpError } from '../../http/errors.ts';
 import { passwordPolicyOf } from '../../apps/settings.ts';
 import { passwordProblems, passwordProblemTexts } from '../../../src/policy/password-policy.ts';
 import { requireApp } from '../app-lookup.ts';
-import type { DeferredWork } from '../deferred.ts';
-import type { LoginSessions } from '../session/service.ts';
-import { emailField, normalizeUsername, passwordSignInEnabled, resolveApp, signIn } from '../session/sign-in.ts';
+import { normalizeUsername, passwordSignInEnabled, resolveApp, signIn, usernameBodySchema } from '../session/sign-in.ts';
 import { MAILED_LINK_LIMITS, recordWithinLimits } from '../../audit/limits.ts';
-import { tokenField } from '../tokens/service.ts';
+import { tokenField, tokenParamsSchema } from '../tokens/service.ts';
 import { applyPasswordLink, findPasswordLink, linkExpired, passwordLinkUse, passwordsDisabled, sendResetLink } from './service.ts';
-
-export interface PasswordRoutesOptions {
-  context: FoyerContext;
-  sessions: LoginSessions;
-  deferred: DeferredWork;
-}
-
-const requestSchema = {
-  body: { type: 'object', required: ['username'], properties: { username: emailField } },
-} as const;
-
-const tokenSchema = {
-  params: { type: 'object', required: ['token'], properties: { token: tokenField } },
-} as const;
+import type { AuthServiceOptions } from '../service-options.ts';
 
 const setSchema = {
   body: {
@@ -38,10 +22,10 @@ const setSchema = {
   },
 } as const;
 
-export async function passwordRoutes(app: FastifyInstance, { context, sessions, deferred }: PasswordRoutesOptions) {
+export async function passwordRoutes(app: FastifyInstance, { context, sessions, deferred }: AuthServiceOptions) {
   const { db } = context;
 
-  app.post<{ Body: { username: string } }>('/auth/password', { schema: requestSchema }, async (request) => {
+  app.post<{ Body: { username: string } }>('/auth/password', { schema: usernameBodySchema }, async (request) => {
     const session = await sessions.read(request);
     const target = await resolveApp(db, request, session);
     const email = normalizeUsername(request.body.username);
@@ -54,7 +38,7 @@ export async function passwordRoutes(app: FastifyInstance, { context, sessions, 
     return {};
   });
 
-  app.get<{ Params: { token: string } }>('/auth/password/:token', { schema: tokenSchema }, async (request) => {
+  app.get<{ Params: { token: string } }>('/auth/password/:token', { schema: tokenParamsSchema }, async (request) => {
     const link = await findPasswordLink(db, request.params.token);
     if (!link) throw linkExpired();
     const { token, user } = link;

@@ -1,22 +1,15 @@
 // Session endpoints on the auth origin (SERVER-CONTRACT "Auth service", ORIGINAL-CONTRACT 2.3):
 // the hosted login screens call them with the login session cookie.
 import type { FastifyInstance } from 'fastify';
-import type Provider from 'oidc-provider';
-import type { FoyerContext } from '../../context.ts';
 import { HttpError, unauthorized } from '../../http/errors.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { findEnabledMembership, fullNameOf, listEnabledMemberships } from '../memberships.ts';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from '../passwords.ts';
 import { interactionPath } from '../../oidc/provider.ts';
-import { isAuthenticated, type LoginSessions } from './service.ts';
+import { isAuthenticated } from './service.ts';
 import { findUserByEmail, normalizeUsername, passwordSignInEnabled, resolveApp, signIn } from './sign-in.ts';
 import { isLoginThrottled } from '../../audit/limits.ts';
-
-export interface SessionRoutesOptions {
-  context: FoyerContext;
-  provider: Provider;
-  sessions: LoginSessions;
-}
+import type { AuthServiceOptions } from '../service-options.ts';
 
 const username = { type: 'string', minLength: 1, maxLength: 320 } as const;
 
@@ -40,7 +33,7 @@ const chooseSchema = {
   },
 } as const;
 
-export async function sessionRoutes(app: FastifyInstance, { context, provider, sessions }: SessionRoutesOptions) {
+export async function sessionRoutes(app: FastifyInstance, { context, provider, sessions }: AuthServiceOptions) {
   const { db, config } = context;
 
   app.post<{ Body: { username: string } }>(

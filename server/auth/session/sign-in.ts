@@ -31,6 +31,11 @@ export type SignInMethod = 'password' | 'reset' | 'signup' | 'invite' | 'magic-l
 /** An e-mail in a request body, for route schemas (surrounding spaces are trimmed later). */
 export const emailField = { type: 'string', maxLength: 320, pattern: '^\\s*[^@\\s]+@[^@\\s]+\\s*$' } as const;
 
+/** Route schema of a request naming only an e-mail (a reset or magic link asked for). */
+export const usernameBodySchema = {
+  body: { type: 'object', required: ['username'], properties: { username: emailField } },
+} as const;
+
 /** E-mails are compared trimmed and lower-cased. */
 export const normalizeUsername = (value: string) => value.trim().toLowerCase();
 

@@ -19,6 +19,11 @@ export const TOKEN_TTL_SECONDS: Record<TokenPurpose, number> = {
 /** How a token may look in a request (issued ones are 43 base64url characters); for route schemas. */
 export const tokenField = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' } as const;
 
+/** Route schema of a mailed link opened by its token in the path. */
+export const tokenParamsSchema = {
+  params: { type: 'object', required: ['token'], properties: { token: tokenField } },
+} as const;
+
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
