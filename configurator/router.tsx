@@ -9,6 +9,7 @@ import { RouteError } from './layout/RouteError.tsx';
 import { AppsList } from './screens/AppsList.tsx';
 import { Callback } from './screens/Callback.tsx';
 import { CreateApp } from './screens/CreateApp.tsx';
+import { SignIn } from './screens/SignIn.tsx';
 import { NotFound } from './screens/NotFound.tsx';
 
 export function consoleRoutes(): RouteObject[] {
@@ -17,6 +18,7 @@ export function consoleRoutes(): RouteObject[] {
       errorElement: <RouteError />,
       children: [
         { path: '/callback', element: <Callback /> },
+        { path: '/sign-in', element: <SignIn /> },
         {
           element: <ConsoleLayout />,
           children: [

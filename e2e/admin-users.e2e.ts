@@ -94,7 +94,8 @@ describe('users administration in the browser', () => {
     await invitee.getByLabel('Repeat password').fill(password);
     await invitee.getByRole('button', { name: 'Set password' }).click();
     await invitee.getByRole('button', { name: 'Back to login' }).click();
-    await invitee.waitForURL(/\/onboard\/user|\/$/);
+    // Signed in once the hosted home's sign-in has come back with tokens.
+    await invitee.waitForFunction(() => localStorage.getItem('NB_OAUTH_REFRESH_TOKEN') !== null);
     await invitee.goto(`${suite.foyer.urls.ui}${USERS_PATH}`);
     await invitee.getByRole('table', { name: 'Workspace users' }).waitFor();
     expect(await invitee.locator('.foyer-admin__workspace').textContent()).toBe('Acme');

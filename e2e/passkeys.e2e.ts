@@ -49,18 +49,20 @@ afterAll(async () => {
   await foyer?.close();
 });
 
-async function newAcmeMember(): Promise<{ id: string; email: string }> {
+async function newMember(workspaces = ['Acme']): Promise<{ id: string; email: string }> {
   const email = `passkey-${randomUUID().slice(0, 8)}@acme.demo.foyer.test`;
-  const [acme] = await foyer.db.select({ id: tenants.id }).from(tenants).where(and(eq(tenants.appId, foyer.demo.appId), eq(tenants.name, 'Acme')));
   const id = randomUUID();
   await foyer.db.insert(users).values({ id, appId: foyer.demo.appId, email, firstName: 'Pia', lastName: 'Passkey', onboarded: true });
-  await foyer.db.insert(tenantUsers).values({ id: randomUUID(), tenantId: acme!.id, userId: id, role: 'VIEWER', onboarded: true });
+  for (const name of workspaces) {
+    const [tenant] = await foyer.db.select({ id: tenants.id }).from(tenants).where(and(eq(tenants.appId, foyer.demo.appId), eq(tenants.name, name)));
+    await foyer.db.insert(tenantUsers).values({ id: randomUUID(), tenantId: tenant!.id, userId: id, role: 'VIEWER', onboarded: true });
+  }
   return { id, email };
 }
 
-async function expectHome() {
+async function expectHome(workspace = 'Acme') {
   await page.waitForURL(`${foyer.urls.ui}/`);
-  await expect.poll(() => page.locator('dl').textContent()).toContain('Acme');
+  await expect.poll(() => page.locator('dl').textContent()).toContain(workspace);
 }
 
 async function logOut() {
@@ -73,7 +75,7 @@ const logged = (text: string) => expect.poll(() => logs.some((line) => line.incl
 
 describe('passkeys in the browser', () => {
   it('registers through a reset link, signs in by button and by autofill, deletes in the profile, then fails to sign in', async () => {
-    const member = await newAcmeMember();
+    const member = await newMember();
     const token = await issueToken(foyer.db, { appId: foyer.demo.appId, userId: member.id, purpose: 'reset' });
 
     await page.goto(`${foyer.urls.ui}/auth/set-password/${token}`);
@@ -137,7 +139,7 @@ describe('passkeys in the browser', () => {
   });
 
   it('aborts a waiting autofill request when the button starts a ceremony', async () => {
-    const member = await newAcmeMember();
+    const member = await newMember();
     const token = await issueToken(foyer.db, { appId: foyer.demo.appId, userId: member.id, purpose: 'reset' });
     await page.goto(`${foyer.urls.ui}/auth/set-password/${token}`);
     await page.getByRole('button', { name: 'Create Passkeys' }).click();
@@ -155,5 +157,27 @@ describe('passkeys in the browser', () => {
     await logged('modal sign-in waits for the authenticator');
     await logged('ERROR_CEREMONY_ABORTED');
     expect(page.url()).toMatch(/\/auth\/login/);
+  });
+
+  it('signs in from a login opened directly, asking for the workspace once', async () => {
+    await cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId, enabled: true });
+    await cdp.send('WebAuthn.clearCredentials', { authenticatorId });
+    const member = await newMember(['Acme', 'Globex']);
+    const token = await issueToken(foyer.db, { appId: foyer.demo.appId, userId: member.id, purpose: 'reset' });
+    await page.goto(`${foyer.urls.ui}/auth/set-password/${token}`);
+    await page.getByRole('button', { name: 'Create Passkeys' }).click();
+    await page.getByRole('status').filter({ hasText: 'Passkey created.' }).waitFor();
+
+    await page.evaluate((flag) => localStorage.setItem(flag, '1'), NO_AUTOFILL);
+    await page.goto(`${foyer.urls.ui}/auth/login`);
+    await page.getByRole('button', { name: 'Sign in with Passkeys' }).click();
+    await page.getByRole('radio', { name: 'Globex' }).check();
+    const pickerLoads: string[] = [];
+    page.on('request', (request) => {
+      if (request.isNavigationRequest() && request.url().startsWith(`${foyer.urls.ui}/auth/choose-user`)) pickerLoads.push(request.url());
+    });
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expectHome('Globex');
+    expect(pickerLoads).toEqual([]);
   });
 });

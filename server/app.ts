@@ -5,6 +5,7 @@ import type { ServerConfig } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { FoyerContext } from './context.ts';
 import { createListener } from './http/listener.ts';
+import { ERROR_PAGE_PATH } from './http/errors.ts';
 import { adminPlugin, ADMIN_PREFIX } from './admin/plugin.ts';
 import { brandingPlugin } from './branding/plugin.ts';
 import { graphqlPlugin } from './graphql/plugin.ts';
@@ -24,9 +25,10 @@ export interface Foyer {
 
 export async function createFoyer(options: { config: ServerConfig; db: Database; appId: string }): Promise<Foyer> {
   const { config, db } = options;
-  const auth = createListener(config, 'auth');
+  const errorPage = (code: string) => `${config.urls.ui}${ERROR_PAGE_PATH}?${new URLSearchParams({ error: code }).toString()}`;
+  const auth = createListener(config, 'auth', { errorPage });
   const api = createListener(config, 'api');
-  const ui = createListener(config, 'ui', { ownNotFound: true });
+  const ui = createListener(config, 'ui', { ownNotFound: true, errorPage });
   const notifier = createNotifier({ config, db, log: auth.log.child({ module: 'notify' }) });
   const context: FoyerContext = { config, db, notifier };
 

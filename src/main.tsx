@@ -1,7 +1,7 @@
 import { createRoot } from 'react-dom/client';
 import { createApiClient } from './api/index.ts';
 import { App } from './app/App.tsx';
-import { launchConfig } from './app/launch.ts';
+import { addressWithoutAppId, launchConfig } from './app/launch.ts';
 import { browserRuntime, createAuthClient } from './auth/index.ts';
 import { createI18n, loadCustomCss } from './i18n/index.ts';
 import { previewBrowserRuntime } from './preview/storage.ts';
@@ -9,6 +9,8 @@ import './theme/tokens.css';
 import './theme/foyer.css';
 
 const config = launchConfig(globalThis.location.search);
+const cleanAddress = addressWithoutAppId(globalThis.location);
+if (cleanAddress) globalThis.history.replaceState(globalThis.history.state, '', cleanAddress);
 const auth = createAuthClient(config, config.preview ? previewBrowserRuntime() : browserRuntime());
 const api = createApiClient(config, auth);
 const i18n = createI18n();

@@ -31,6 +31,7 @@ const VALUES: Record<string, unknown> = {
   name: null,
   logo: null,
   uiUrl: null,
+  initiateLoginUri: null,
   websiteUrl: null,
   privacyPolicyUrl: null,
   termsOfServiceUrl: null,

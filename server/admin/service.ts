@@ -23,6 +23,7 @@ import { AdminError, forbidden } from './errors.ts';
 import { apiKeyCreatedAt, replaceApiKey } from './api-keys.ts';
 import { checkLogo, storeLogo } from './logo.ts';
 import { checkAppConfig, validationFailed } from './validation.ts';
+import { HOSTED_CALLBACK_PATH } from '../apps/sign-in-start.ts';
 
 export const MAX_NOTE_LENGTH = 500;
 
@@ -135,7 +136,7 @@ function newAppConfig(uiUrl: string, name: unknown, redirectUris: unknown): unkn
     tenantSelfSignup: true,
     onboardingFlow: 'B2B',
     defaultRole: 'VIEWER',
-    redirectUris: redirectUris ?? [`${uiUrl}/auth/oauth-callback`],
+    redirectUris: redirectUris ?? [`${uiUrl}${HOSTED_CALLBACK_PATH}`],
     postLogoutRedirectUris: [`${uiUrl}/auth/login`],
     accessTokenTtl: DEFAULT_ACCESS_TOKEN_TTL,
     refreshTokenTtl: DEFAULT_REFRESH_TOKEN_TTL,

@@ -146,6 +146,12 @@ export const loginSessions = pgTable('login_sessions', {
   interactionUid: text('interaction_uid'),
   /** Set once every required factor has passed; until then no workspace can be chosen. */
   authenticatedAt: timestamp('authenticated_at', { withTimezone: true }),
+  /**
+   * A workspace chosen while no authorization request was bound (a login screen opened directly, a
+   * switch while signed in): the app's next authorization request finishes with it (server/oidc/interactions.ts).
+   */
+  chosenTenantUserId: text('chosen_tenant_user_id'),
+  chosenAt: timestamp('chosen_at', { withTimezone: true }),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   createdAt: createdAt(),
 });

@@ -1,6 +1,7 @@
 // Every error a client sees has the same shape: {statusCode, message, error}, where `error` is a
 // machine-readable code. Unexpected failures are logged and answered without details.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 export class HttpError extends Error {
   constructor(
@@ -42,15 +43,41 @@ export function toErrorBody(error: FastifyError | HttpError | Error): ErrorBody 
   return { statusCode: 500, message: 'Internal server error', error: 'INTERNAL_SERVER_ERROR' };
 }
 
-export function installErrorHandling(app: FastifyInstance, options: { notFound: boolean }): void {
+/** The hosted screen that shows an error to a person, with a way back (the runtime's /auth/error). */
+export const ERROR_PAGE_PATH = '/auth/error';
+
+export interface ErrorHandlingOptions {
+  notFound: boolean;
+  /**
+   * Where a failed browser navigation goes instead of a JSON body: on the origins people visit, an
+   * error that ends a page load shows as a branded page, never raw JSON.
+   */
+  errorPage?: (code: string) => string;
+}
+
+/** A page load (a link, a redirect, a typed address), as opposed to a script's fetch. */
+export function isNavigation(request: { method?: string; headers: IncomingHttpHeaders }): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  const mode = request.headers['sec-fetch-mode'];
+  if (mode !== undefined) return mode === 'navigate';
+  return (request.headers.accept ?? '').includes('text/html');
+}
+
+/** Answers `body` as JSON, or for a browser navigation sends the browser to the error page. */
+export function sendError(request: FastifyRequest, reply: FastifyReply, body: ErrorBody, options: ErrorHandlingOptions) {
+  if (options.errorPage && isNavigation(request)) return reply.redirect(options.errorPage(body.error), 303);
+  return reply.status(body.statusCode).send(body);
+}
+
+export function installErrorHandling(app: FastifyInstance, options: ErrorHandlingOptions): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const body = toErrorBody(error);
     if (body.statusCode >= 500) request.log.error({ err: error }, 'request failed');
     if (error instanceof HttpError && error.statusCode === 429) reply.header('retry-after', '60');
-    return reply.status(body.statusCode).send(body);
+    return sendError(request, reply, body, options);
   });
   if (!options.notFound) return;
-  app.setNotFoundHandler((_request, reply) =>
-    reply.status(404).send({ statusCode: 404, message: 'Not found', error: 'NOT_FOUND' } satisfies ErrorBody),
+  app.setNotFoundHandler((request, reply) =>
+    sendError(request, reply, { statusCode: 404, message: 'Not found', error: 'NOT_FOUND' }, options),
   );
 }

@@ -1,17 +1,31 @@
 // A Fastify instance per origin, with the shared error shape and limits.
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../config.ts';
-import { installErrorHandling } from './errors.ts';
+import { installErrorHandling, sendError } from './errors.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-/** `ownNotFound`: the listener's modules answer unknown paths themselves (the UI's page fallback). */
-export function createListener(config: ServerConfig, name: string, options = { ownNotFound: false }): FastifyInstance {
+export interface ListenerOptions {
+  /** The listener's modules answer unknown paths themselves (the UI's page fallback). */
+  ownNotFound?: boolean;
+  /** People visit this origin: failed page loads go to the hosted error page (server/http/errors.ts). */
+  errorPage?: (code: string) => string;
+}
+
+export function createListener(config: ServerConfig, name: string, options: ListenerOptions = {}): FastifyInstance {
+  const handling = { notFound: !options.ownNotFound, errorPage: options.errorPage };
   const app = Fastify({
     logger: { level: config.logLevel, base: { origin: name } },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
+    // Path parameters up to the longest value a route accepts (mailed-link tokens, server/auth/tokens/service.ts),
+    // so an overlong one gets that route's answer rather than a bare 404.
+    routerOptions: { maxParamLength: 2048 },
+    // A malformed address (bad percent-encoding) fails before routing; it gets the same answers.
+    frameworkErrors: (error, request, reply) => {
+      sendError(request, reply, { statusCode: 400, message: error.message, error: 'BAD_REQUEST' }, handling);
+    },
   });
-  installErrorHandling(app, { notFound: !options.ownNotFound });
+  installErrorHandling(app, handling);
   return app;
 }

@@ -7,7 +7,7 @@ import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
 import { HttpError } from '../http/errors.ts';
 import { findEnabledMembership } from '../auth/memberships.ts';
-import { isAuthenticated } from '../auth/session/service.ts';
+import { isAuthenticated, type LoginSession } from '../auth/session/service.ts';
 import { grantFor } from './grants.ts';
 import type { AuthServiceOptions } from '../auth/service-options.ts';
 
@@ -22,6 +22,14 @@ const finishParams = {
   required: ['uid', 'tenantUserId'],
   properties: { ...uidParams.properties, tenantUserId: { type: 'string', minLength: 1, maxLength: 100 } },
 } as const;
+
+/** How long a workspace chosen without an authorization request waits for the app to send one. */
+const CHOICE_TTL_MS = 10 * 60 * 1000;
+
+function recentChoice(session: LoginSession): string | undefined {
+  if (!session.chosenTenantUserId || !session.chosenAt) return undefined;
+  return Date.now() - session.chosenAt.getTime() <= CHOICE_TTL_MS ? session.chosenTenantUserId : undefined;
+}
 
 const expired = () =>
   new HttpError(400, 'AUTHORIZATION_EXPIRED', 'This sign-in request has expired or belongs to another browser; start again from the app');
@@ -64,13 +72,23 @@ export async function interactionRoutes(app: FastifyInstance, { context, provide
     }
 
     const session = await sessions.read(request);
-    if (session && session.appId === appId) await sessions.update(session, { interactionUid: interaction.uid });
+    const sameApp = session?.appId === appId;
+    // The choice is used at most once, by the first authorization request that comes after it.
+    if (session && sameApp) await sessions.update(session, { interactionUid: interaction.uid, chosenTenantUserId: null, chosenAt: null });
     else await sessions.start(reply, { appId, interactionUid: interaction.uid }, session);
     if (interaction.params.signup === 'true') return reply.redirect(hostedScreen('/auth/signup', appId), 303);
-    // Signed in to this app already (a password just set, a magic link, a signup link): only the
-    // workspace is missing — unless the app asked for the credentials again.
+    // Signed in to this app already (a password just set, a magic link, a signup link, a workspace
+    // chosen on a screen no authorization request started): only what is missing is asked —
+    // unless the app asked for the credentials again.
     const freshLoginDemanded = String(interaction.params.prompt ?? '').split(' ').includes('login') || interaction.params.max_age !== undefined;
-    if (isAuthenticated(session) && session.appId === appId && !freshLoginDemanded) {
+    if (isAuthenticated(session) && sameApp && !freshLoginDemanded) {
+      const chosen = recentChoice(session);
+      const membership = chosen ? await findEnabledMembership(db, chosen, { userId: session.userId, appId }) : undefined;
+      if (membership) {
+        const grantId = await grantFor(provider, interaction, membership);
+        await sessions.update(session, { interactionUid: null });
+        return finish(reply, request, { login: { accountId: membership.id }, consent: { grantId } });
+      }
       return reply.redirect(hostedScreen('/auth/choose-user', appId), 303);
     }
     return reply.redirect(hostedScreen('/auth/login', appId), 303);

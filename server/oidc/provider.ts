@@ -11,6 +11,7 @@ import Provider, {
   type KoaContextWithOIDC,
 } from 'oidc-provider';
 import type { FoyerContext } from '../context.ts';
+import { ERROR_PAGE_PATH, isNavigation } from '../http/errors.ts';
 import { privilegesOf, PRIVILEGES } from '../auth/privileges.ts';
 import { countEnabledMemberships, findEnabledMembership, fullNameOf, type Membership } from '../auth/memberships.ts';
 import { createAdapterFactory } from './adapter.ts';
@@ -215,11 +216,14 @@ export async function createOidcProvider(context: FoyerContext): Promise<Provide
       },
     },
     clientBasedCORS: () => true,
+    // A failed authorization request that cannot go back to the app: a person sees the hosted error
+    // page, a script gets Foyer's error shape.
     renderError: (ctx, out) => {
-      ctx.type = 'html';
-      const escape = (value: unknown) =>
-        String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-      ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in error</title></head><body><h1>Sign-in error</h1><p>${escape(out.error)}</p><p>${escape(out.error_description ?? '')}</p></body></html>`;
+      if (isNavigation(ctx.req)) {
+        ctx.redirect(`${config.urls.ui}${ERROR_PAGE_PATH}?${new URLSearchParams({ error: String(out.error) }).toString()}`);
+        return;
+      }
+      ctx.body = { statusCode: ctx.status, error: out.error, message: out.error_description ?? out.error };
     },
   };
 

@@ -6,7 +6,7 @@ import { decodeJwt } from 'jose';
 import { HttpError } from '../http/errors.ts';
 import { recordAudit } from '../audit/service.ts';
 import { requireApp } from '../auth/app-lookup.ts';
-import { revokeGrantFamily } from './adapter.ts';
+import { endSingleSignOn } from './single-sign-on.ts';
 import { DEFAULT_SCOPE } from './provider.ts';
 import { callTokenEndpoint, tokenError } from './token-endpoint.ts';
 import type { AuthServiceOptions } from '../auth/service-options.ts';
@@ -81,15 +81,7 @@ export async function shorthandRoutes(app: FastifyInstance, { context, provider,
       if (redirectUri !== undefined && !target.postLogoutRedirectUris.includes(redirectUri)) throw invalidRedirect();
 
       const loginSession = await sessions.end(request, reply);
-      // oidc-provider's single sign-on session of this browser: its grant for this app is revoked
-      // (every refresh token under it dies) and the session itself ends.
-      const ssoSession = await provider.Session.get(provider.createContext(request.raw, reply.raw));
-      const accountId = ssoSession.accountId;
-      if (accountId) {
-        const grantId = ssoSession.authorizations?.[target.id]?.grantId;
-        if (grantId) await revokeGrantFamily(db, grantId);
-        await ssoSession.destroy();
-      }
+      const accountId = await endSingleSignOn(provider, db, request, reply, target.id);
       if (loginSession || accountId) {
         await recordAudit(db, {
           type: 'logout',

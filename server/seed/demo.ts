@@ -7,6 +7,7 @@ import { appOwners, apps, plans, prices, tenants, tenantUsers, users } from '../
 import { CONSOLE_APP_ID, ensureConsoleApp } from '../apps/console.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { Role } from '../apps/settings.ts';
+import { HOSTED_CALLBACK_PATH } from '../apps/sign-in-start.ts';
 
 export interface DemoUser {
   email: string;
@@ -38,7 +39,7 @@ const demoPlans = [
 
 export async function seedDemo(db: Database, urls: ServerConfig['urls']): Promise<DemoData> {
   const appId = randomUUID();
-  const callback = `${urls.ui}/auth/oauth-callback`;
+  const callback = `${urls.ui}${HOSTED_CALLBACK_PATH}`;
   await db.insert(apps).values({
     id: appId,
     name: 'Demo app',

@@ -6,6 +6,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { CONSOLE_APP_ID } from '../apps/console.ts';
+import { isNavigation } from '../http/errors.ts';
 import type { FoyerContext } from '../context.ts';
 
 export interface UiOptions extends FoyerContext {
@@ -112,8 +113,10 @@ export async function uiPlugin(app: FastifyInstance, options: UiOptions): Promis
   app.get('/', (_request, reply) => sendHtml(reply, runtimeHtml));
   app.get(CONFIGURATOR_PATH, (_request, reply) => sendHtml(reply, configuratorHtml));
   app.setNotFoundHandler((request, reply) => {
-    // Missing files keep a real 404; every other path is a runtime or configurator route.
-    if (request.method !== 'GET' || path.extname(request.url.split('?')[0] ?? '') !== '') {
+    // Missing files keep a real 404; every other path, and any address a person opens, is a runtime
+    // or configurator route (the runtime sends unknown ones to the login).
+    const missingFile = path.extname(request.url.split('?')[0] ?? '') !== '' && !isNavigation(request);
+    if (request.method !== 'GET' || missingFile) {
       return reply.status(404).send({ statusCode: 404, message: 'Not found', error: 'NOT_FOUND' });
     }
     return sendHtml(reply, isConfiguratorPath(request.url) ? configuratorHtml : runtimeHtml);

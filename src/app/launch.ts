@@ -39,3 +39,15 @@ export function launchConfig(search: string): ClientConfig {
   if (!launch.preview) adoptAppId(localStorage, launch.appId, loadConfig().appId);
   return loadConfig({ appId: launch.appId, preview: launch.preview });
 }
+
+/**
+ * The page's address without `appId` once it has been adopted, so the address bar, reloads and
+ * return paths carry only the screen; undefined when there is nothing to drop (or in preview mode).
+ */
+export function addressWithoutAppId(location: { pathname: string; search: string; hash: string }): string | undefined {
+  const query = new URLSearchParams(location.search);
+  if (!query.has('appId') || launchParameters(location.search).preview) return undefined;
+  query.delete('appId');
+  const search = query.toString();
+  return `${location.pathname}${search ? `?${search}` : ''}${location.hash}`;
+}

@@ -74,6 +74,7 @@ export function routes(): RouteObject[] {
           lazy: async () => ({ Component: (await import('./screens/OAuthCallback.tsx')).default }),
         },
         { path: '/auth/logout', lazy: async () => ({ Component: (await import('./screens/Logout.tsx')).default }) },
+        { path: '/auth/error', lazy: async () => ({ Component: (await import('./screens/ErrorPage.tsx')).default }) },
         { path: '/handover/*', lazy: async () => ({ Component: (await import('./screens/Handover.tsx')).default }) },
         { path: '/auth/*', element: <Navigate to={LOGIN_PATH} replace /> },
         { path: '*', element: <Navigate to={LOGIN_PATH} replace /> },

@@ -32,6 +32,3 @@ export function useAuthChanges(): AuthClient {
   useEffect(() => auth.subscribe(() => setVersion((version) => version + 1)), [auth]);
   return auth;
 }
-
-/** The legacy mode stores the chosen workspace user here; OAuth reads it from the signed-in user. */
-export const TENANT_USER_ID_KEY = 'NB_TENANT_USER_ID';

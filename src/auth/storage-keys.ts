@@ -7,15 +7,11 @@ export const StorageKeys = {
   oauthAccessToken: `${STORAGE_PREFIX}OAUTH_ACCESS_TOKEN`,
   oauthRefreshToken: `${STORAGE_PREFIX}OAUTH_REFRESH_TOKEN`,
   idToken: `${STORAGE_PREFIX}ID_TOKEN`,
-  /** The workspace user last chosen in the picker (switchUser). */
+  /** The workspace user of the session: the signed-in one, or the one just chosen in the picker. */
   tenantUserId: `${STORAGE_PREFIX}TENANT_USER_ID`,
   /** sessionStorage: one pending authorization (PKCE verifier and return path) per state value. */
   oauthPendingPrefix: `${STORAGE_PREFIX}OAUTH_PENDING_`,
 } as const;
 
-/**
- * The keys of a signed-in OAuth session; logout and 401 handling remove them all. NB_TENANT_USER_ID
- * is not among them: in OAuth mode it is never sent anywhere and only remembers the last chosen
- * workspace, so the picker can preselect it at the next sign-in.
- */
-export const sessionKeys = [StorageKeys.oauthAccessToken, StorageKeys.oauthRefreshToken, StorageKeys.idToken] as const;
+/** The keys of a signed-in session; logout, 401 handling and a change of app remove them all. */
+export const sessionKeys = [StorageKeys.oauthAccessToken, StorageKeys.oauthRefreshToken, StorageKeys.idToken, StorageKeys.tenantUserId] as const;

@@ -113,8 +113,8 @@ export interface AuthClient {
   isAuthenticated(): boolean;
   currentUser(): CurrentUserData;
   /**
-   * The workspace user to preselect in the picker: the one last chosen in this browser, else the
-   * signed-in one; undefined when neither is known.
+   * The workspace user to preselect in the picker: the signed-in one, else the one last chosen in
+   * this browser; undefined when neither is known.
    */
   currentTenantUserId(): string | undefined;
   /** Access token for API calls, when one is held. */
@@ -142,8 +142,19 @@ export interface AuthClient {
   credentialsConfig(username: string): Promise<CredentialsConfig>;
   authenticate(username: string, password: string): Promise<AuthenticateResult>;
   tenantUsers(): Promise<WorkspaceUser[]>;
-  /** Finishes the sign-in for one workspace: a full-page move to the auth service's handover. */
-  switchUser(tenantUserId: string): void;
+  /**
+   * Signs in to one workspace: finishes a sign-in on the picker, or switches a signed-in user to
+   * another of their workspaces (the held tokens are revoked first). A full-page move through the
+   * auth service that comes back with tokens for the chosen workspace.
+   */
+  switchWorkspace(tenantUserId: string): Promise<void>;
+  /**
+   * "Back to login" after a mailed link: continues the sign-in this browser is in the middle of, or
+   * has the app start one; the screens then ask only for what is still missing. A full-page move.
+   */
+  continueSignIn(): void;
+  /** Forgets who signed in on the auth service (keeping the app's pending sign-in), for 'Try a different email'. */
+  restartSignIn(): Promise<void>;
 
   /** Mails a reset link; the answer is the same whether or not the account exists. */
   sendResetLink(username: string): Promise<void>;

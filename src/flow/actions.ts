@@ -43,7 +43,9 @@ const handlers: Record<ActionName, ActionHandler> = {
   'auth.tenantUsers': (_input, { auth }) => auth.tenantUsers(),
   'auth.clear': (_input, { auth }) => auth.clear(),
   'auth.logout': (_input, { auth }) => auth.logout(),
-  'nav.handover': (input, { auth }) => auth.switchUser(text(input, 'tenantUserId')),
+  'nav.handover': (input, { auth }) => auth.switchWorkspace(text(input, 'tenantUserId')),
+  'nav.continue': (_input, { auth }) => auth.continueSignIn(),
+  'auth.restartSignIn': (_input, { auth }) => auth.restartSignIn(),
   'nav.login': (input, { auth }) =>
     auth.login(typeof input.returnPath === 'string' ? input.returnPath : undefined),
   'nav.federation': (input, { config, assign }) =>

@@ -10,6 +10,8 @@ export const ACTION_NAMES = [
   'nav.handover',
   'nav.login',
   'nav.federation',
+  'nav.continue',
+  'auth.restartSignIn',
   'auth.sendResetLink',
   'auth.passwordToken',
   'auth.setPassword',
@@ -36,6 +38,7 @@ export const REDIRECT_ACTIONS = {
   login: 'nav.login',
   logout: 'auth.logout',
   federation: 'nav.federation',
+  continue: 'nav.continue',
 } as const satisfies Record<string, ActionName>;
 
 export type RedirectName = keyof typeof REDIRECT_ACTIONS;

@@ -63,6 +63,8 @@ export interface AppConfig {
   name: string;
   logo?: string | null;
   uiUrl?: string | null;
+  /** Starts a sign-in of the app at once (OpenID Connect initiate_login_uri); see schema/app-config.schema.json. */
+  initiateLoginUri?: string | null;
   websiteUrl?: string | null;
   privacyPolicyUrl?: string | null;
   termsOfServiceUrl?: string | null;

@@ -83,6 +83,14 @@ export function SignInSection() {
         itemLabel="signIn.postLogoutRedirectUri"
         addLabel="signIn.addPostLogoutRedirectUri"
       />
+      <PathText
+        path={['initiateLoginUri']}
+        label={t('signIn.initiateLoginUri')}
+        type="url"
+        inputMode="url"
+        placeholder="https://app.example.com/login"
+        help={t('signIn.initiateLoginUriHelp')}
+      />
 
       <fieldset className="console-fieldset">
         <legend className="foyer-section-title">{t('signIn.tokens')}</legend>

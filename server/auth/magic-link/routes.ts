@@ -42,6 +42,6 @@ export async function magicLinkRoutes(app: FastifyInstance, { context, sessions,
       ip: request.ip,
       method: 'magic-link',
     });
-    return reply.redirect(nextStepAfterSignIn(config, answer, session.interactionUid !== null), 303);
+    return reply.redirect(nextStepAfterSignIn(config, answer), 303);
   });
 }

@@ -49,12 +49,11 @@ export async function useMagicLink(
 
 /**
  * Where a full-page sign-in continues, as the login screens do after a password: a second factor
- * first; with one workspace and an app waiting for the answer, straight to the handover; otherwise
- * the workspace picker.
+ * first; with one workspace, straight to the handover; otherwise the workspace picker.
  */
-export function nextStepAfterSignIn(config: ServerConfig, answer: SignInAnswer, authorizationPending: boolean): string {
+export function nextStepAfterSignIn(config: ServerConfig, answer: SignInAnswer): string {
   if (answer.mfaState === 'SETUP') return `${config.urls.ui}/auth/mfa/setup`;
   if (answer.mfaState === 'REQUIRED') return `${config.urls.ui}/auth/mfa/required`;
-  if (answer.tenantUserId && authorizationPending) return `/auth/chooseTenantUser/${encodeURIComponent(answer.tenantUserId)}`;
+  if (answer.tenantUserId) return `/auth/chooseTenantUser/${encodeURIComponent(answer.tenantUserId)}`;
   return `${config.urls.ui}/auth/choose-user`;
 }

@@ -6,7 +6,10 @@ import { recordAudit } from '../../audit/service.ts';
 import { findEnabledMembership, fullNameOf, listEnabledMemberships } from '../memberships.ts';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from '../passwords.ts';
 import { interactionPath } from '../../oidc/provider.ts';
-import { isAuthenticated } from './service.ts';
+import { endSingleSignOn } from '../../oidc/single-sign-on.ts';
+import { signInStartUrl } from '../../apps/sign-in-start.ts';
+import { requireApp } from '../app-lookup.ts';
+import { isAuthenticated, type LoginSession } from './service.ts';
 import { findUserByEmail, normalizeUsername, passwordSignInEnabled, resolveApp, signIn } from './sign-in.ts';
 import { isLoginThrottled } from '../../audit/limits.ts';
 import type { AuthServiceOptions } from '../service-options.ts';
@@ -35,6 +38,13 @@ const chooseSchema = {
 
 export async function sessionRoutes(app: FastifyInstance, { context, provider, sessions }: AuthServiceOptions) {
   const { db, config } = context;
+
+  /** The authorization request the session is signing in for, while oidc-provider still holds it. */
+  async function pendingInteraction(session: LoginSession) {
+    if (!session.interactionUid) return undefined;
+    const interaction = await provider.Interaction.find(session.interactionUid);
+    return interaction && interaction.params.client_id === session.appId ? interaction : undefined;
+  }
 
   app.post<{ Body: { username: string } }>(
     '/auth/credentialsConfig',
@@ -103,24 +113,47 @@ export async function sessionRoutes(app: FastifyInstance, { context, provider, s
     { schema: chooseSchema },
     async (request, reply) => {
       const session = await sessions.read(request);
-      if (!isAuthenticated(session)) throw unauthorized('Not signed in', 'UNAUTHENTICATED');
+      if (!isAuthenticated(session)) throw unauthorized('Your sign-in has ended; sign in again', 'UNAUTHENTICATED');
       const { tenantUserId } = request.params;
       const membership = await findEnabledMembership(db, tenantUserId, { userId: session.userId, appId: session.appId });
       // Someone else's, disabled and non-existent memberships get the same answer.
       if (!membership) throw new HttpError(403, 'FORBIDDEN', 'This workspace is not available');
 
-      const uid = session.interactionUid;
-      const interaction = uid ? await provider.Interaction.find(uid) : undefined;
-      if (uid && interaction && interaction.params.client_id === session.appId) {
+      const interaction = await pendingInteraction(session);
+      if (interaction) {
         // Finished under the interaction's path, where oidc-provider's interaction cookie is sent.
-        return reply.redirect(`${interactionPath(uid)}/finish/${encodeURIComponent(membership.id)}`, 303);
+        return reply.redirect(`${interactionPath(interaction.uid)}/finish/${encodeURIComponent(membership.id)}`, 303);
       }
-      // A code is only useful to the client holding the PKCE verifier, so the server cannot finish an
-      // authorization on the app's behalf: the app's start page begins a new one, which finds this
-      // session signed in and goes straight to the workspace picker.
-      return reply.redirect(`${config.urls.ui}/`, 303);
+      // No authorization request is waiting (a login opened directly, a switch while signed in). The
+      // choice is kept for the app's next one, and the single sign-on session ends so that request
+      // cannot answer for the workspace signed in before.
+      await sessions.update(session, { chosenTenantUserId: membership.id, chosenAt: new Date() });
+      await endSingleSignOn(provider, db, request, reply, session.appId);
+      return reply.redirect(signInStartUrl(await requireApp(db, session.appId), config.urls.ui), 303);
     },
   );
+
+  // "Back to login" after a mailed link: back into the authorization request this browser is signing
+  // in for, else to the app's sign-in start; either way the screens then ask only what is missing.
+  app.get<{ Querystring: { appId?: string } }>(
+    '/auth/continue',
+    { schema: { querystring: { type: 'object', properties: { appId: { type: 'string', minLength: 1, maxLength: 100 } } } } },
+    async (request, reply) => {
+      const session = await sessions.read(request);
+      const interaction = session ? await pendingInteraction(session) : undefined;
+      if (interaction) return reply.redirect(interactionPath(interaction.uid), 303);
+      const appId = session?.appId ?? request.query.appId;
+      if (!appId) throw new HttpError(400, 'APP_REQUIRED', 'Start signing in from the app');
+      return reply.redirect(signInStartUrl(await requireApp(db, appId), config.urls.ui), 303);
+    },
+  );
+
+  // 'Try a different email': the identity is forgotten, the authorization request being signed in for is kept.
+  app.post('/auth/restart', async (request, reply) => {
+    const session = await sessions.read(request);
+    if (session) await sessions.start(reply, { appId: session.appId, interactionUid: session.interactionUid }, session);
+    return reply.status(204).send();
+  });
 
   app.get('/auth/logout', async (request, reply) => {
     const ended = await sessions.end(request, reply);

@@ -65,7 +65,10 @@ export class LoginSessions {
     return row!;
   }
 
-  async update(session: LoginSession, fields: { interactionUid?: string | null }): Promise<void> {
+  async update(
+    session: LoginSession,
+    fields: { interactionUid?: string | null; chosenTenantUserId?: string | null; chosenAt?: Date | null },
+  ): Promise<void> {
     await this.context.db.update(loginSessions).set(fields).where(eq(loginSessions.idHash, session.idHash));
   }
 

@@ -16,8 +16,12 @@ export const TOKEN_TTL_SECONDS: Record<TokenPurpose, number> = {
   'magic-link': 15 * 60,
 };
 
-/** How a token may look in a request (issued ones are 43 base64url characters); for route schemas. */
-export const tokenField = { type: 'string', pattern: '^[A-Za-z0-9_-]{1,128}$' } as const;
+/**
+ * A token in a request, for route schemas. Issued ones are 43 base64url characters, but any text is
+ * only looked up by its hash, so a mangled link (cut, re-encoded) answers like an expired one
+ * (LINK_EXPIRED, with a way to a new link) rather than as a malformed request.
+ */
+export const tokenField = { type: 'string', minLength: 1, maxLength: 2048 } as const;
 
 /** Route schema of a mailed link opened by its token in the path. */
 export const tokenParamsSchema = {

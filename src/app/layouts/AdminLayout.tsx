@@ -8,6 +8,7 @@ import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { TENANT_WRITE } from '../../access/rules.ts';
 import { useAppConfig, useAuthChanges } from '../runtime.tsx';
 import { PLACEHOLDER_LOGO, type AuthLayoutProps } from './AuthLayout.tsx';
+import { WorkspaceSwitcher } from './WorkspaceSwitcher.tsx';
 
 /** The management pages a signed-in user may open, by the privilege each needs (none: everyone). */
 export const ADMIN_PAGES = [
@@ -66,6 +67,7 @@ export function AdminLayout() {
           </ul>
         </nav>
         <div className="foyer-admin__user">
+          <WorkspaceSwitcher />
           <span>{user.fullName || user.email}</span>
           <Link to="/auth/logout" className="foyer-admin__link">
             {t('actions.logout')}

@@ -19,7 +19,7 @@ import { Button } from '../../theme/Button.tsx';
 import { Divider } from '../../theme/Divider.tsx';
 import { FoyerForm } from '../../theme/rjsf/index.ts';
 import { AuthLayout, type AuthLayoutProps } from '../layouts/AuthLayout.tsx';
-import { TENANT_USER_ID_KEY, useAuthChanges, useAppConfig, useRuntime } from '../runtime.tsx';
+import { useAuthChanges, useAppConfig, useRuntime } from '../runtime.tsx';
 
 const FOCUSABLE_FIELD =
   'input:not([type="hidden"]):not([readonly]):not([disabled]), select:not([disabled]), textarea:not([readonly]):not([disabled])';
@@ -37,12 +37,11 @@ function useFlowEnvironment(): () => FlowEnvironment {
   return () => {
     const authenticated = auth.isAuthenticated();
     const user = authenticated ? auth.currentUser() : undefined;
-    const storedTenantUserId = globalThis.localStorage?.getItem(TENANT_USER_ID_KEY) ?? undefined;
     return {
       app: { ...(app ?? {}) },
       config: { ...config },
       query,
-      user: { ...(user ?? {}), authenticated, tenantUserId: storedTenantUserId ?? user?.id },
+      user: { ...(user ?? {}), authenticated, tenantUserId: auth.currentTenantUserId() },
       tenant: { ...(user?.tenant ?? {}) },
       params: Object.fromEntries(Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined)),
       state:

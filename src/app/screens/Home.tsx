@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { AuthLayout } from '../layouts/AuthLayout.tsx';
+import { WorkspaceSwitcher } from '../layouts/WorkspaceSwitcher.tsx';
 import { useAuthChanges } from '../runtime.tsx';
 
 export default function Home() {
@@ -39,9 +40,12 @@ export default function Home() {
         <dt>{t('home.role')}</dt>
         <dd>{t(`roles.${user.role}`, { defaultValue: user.role })}</dd>
       </dl>
-      <Link className="foyer-button foyer-button--secondary foyer-button--md" to="/auth/logout">
-        {t('actions.logout')}
-      </Link>
+      <div className="foyer-actions">
+        <WorkspaceSwitcher />
+        <Link className="foyer-button foyer-button--secondary foyer-button--md" to="/auth/logout">
+          {t('actions.logout')}
+        </Link>
+      </div>
     </AuthLayout>
   );
 }

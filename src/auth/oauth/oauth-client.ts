@@ -130,7 +130,7 @@ export class OAuthClient implements AuthClient {
   }
 
   currentTenantUserId(): string | undefined {
-    return this.runtime.localStorage.getItem(StorageKeys.tenantUserId) ?? this.session?.idClaims.sub;
+    return this.session?.idClaims.sub ?? this.runtime.localStorage.getItem(StorageKeys.tenantUserId) ?? undefined;
   }
 
   accessToken(): string | undefined {
@@ -209,10 +209,7 @@ export class OAuthClient implements AuthClient {
   }
 
   async logout(postLogoutRedirectUri?: string): Promise<void> {
-    const refreshToken =
-      this.runtime.localStorage.getItem(StorageKeys.oauthRefreshToken) ?? this.session?.tokens.refreshToken;
-    this.clear();
-    if (refreshToken) await this.bestEffort(revokeRefreshToken(this.tokenEndpoint, refreshToken));
+    await this.dropTokens();
     await this.bestEffort(this.sessionApi.endSession());
     const query = postLogoutRedirectUri ? `?${new URLSearchParams({ redirectUri: postLogoutRedirectUri }).toString()}` : '';
     this.runtime.redirect(`${this.authUrl}/url/logout/${encodeURIComponent(this.config.appId)}${query}`);
@@ -238,9 +235,19 @@ export class OAuthClient implements AuthClient {
     return this.sessionApi.tenantUsers();
   }
 
-  switchUser(tenantUserId: string): void {
+  async switchWorkspace(tenantUserId: string): Promise<void> {
+    // The tokens of the workspace being left must not outlive the switch.
+    await this.dropTokens();
     this.runtime.localStorage.setItem(StorageKeys.tenantUserId, tenantUserId);
     this.runtime.redirect(`${this.authUrl}/auth/chooseTenantUser/${encodeURIComponent(tenantUserId)}`);
+  }
+
+  continueSignIn(): void {
+    this.runtime.redirect(`${this.authUrl}/auth/continue?${new URLSearchParams({ appId: this.config.appId }).toString()}`);
+  }
+
+  restartSignIn(): Promise<void> {
+    return this.sessionApi.restartSignIn();
   }
 
   sendResetLink(username: string): Promise<void> {
@@ -352,7 +359,11 @@ export class OAuthClient implements AuthClient {
   private async adopt(tokens: Required<TokenSet>, { persist } = { persist: true }): Promise<void> {
     const [accessClaims, idClaims] = await Promise.all([this.verify(tokens.accessToken), this.verify(tokens.idToken)]);
     this.session = { tokens, accessClaims, idClaims };
-    if (persist) writeStoredTokens(this.runtime.localStorage, tokens);
+    if (persist) {
+      writeStoredTokens(this.runtime.localStorage, tokens);
+      // Names the token's workspace, never an earlier choice.
+      if (typeof idClaims.sub === 'string') this.runtime.localStorage.setItem(StorageKeys.tenantUserId, idClaims.sub);
+    }
     this.scheduleRefresh(accessClaims.exp as number);
     this.notify();
   }
@@ -394,6 +405,14 @@ export class OAuthClient implements AuthClient {
       }
       throw new AuthError(AuthErrorKeys.tokenRefreshFailed, { cause: error });
     }
+  }
+
+  /** Clears the local session and revokes its refresh token on the server. */
+  private async dropTokens(): Promise<void> {
+    const refreshToken =
+      this.runtime.localStorage.getItem(StorageKeys.oauthRefreshToken) ?? this.session?.tokens.refreshToken;
+    this.clear();
+    if (refreshToken) await this.bestEffort(revokeRefreshToken(this.tokenEndpoint, refreshToken));
   }
 
   private async bestEffort(call: Promise<void>): Promise<void> {

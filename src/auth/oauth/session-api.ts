@@ -229,6 +229,10 @@ export class SessionApi {
   }
 
   /** Ends the login session on the auth origin. */
+  async restartSignIn(): Promise<void> {
+    await requestJson<unknown>(this.fetch, `${this.authUrl}/auth/restart`, { method: 'POST', credentials: 'include' });
+  }
+
   async endSession(): Promise<void> {
     await this.fetch(`${this.authUrl}/auth/logout`, { method: 'GET', credentials: 'include' });
   }

@@ -220,7 +220,7 @@ describe('choosing a workspace', () => {
     const { tenantUserId } = (await answer.json()) as { tenantUserId: string };
     const response = await browser.request(`${auth}/auth/chooseTenantUser/${tenantUserId}`);
     expect(response.status).toBe(303);
-    expect(response.headers.get('location')).toBe(`${foyer.urls.ui}/`);
+    expect(response.headers.get('location')).toBe(`${foyer.urls.ui}/?appId=${foyer.demo.appId}`);
   });
 
   it('keeps a sign-in that still needs two-factor setup away from the workspaces', async () => {

@@ -191,7 +191,7 @@ describe('setting the password with a reset link', () => {
     expect(await (await describeLink(token)).json()).toMatchObject(LINK_EXPIRED);
   });
 
-  it('continues to the workspace picker when the app starts signing in after the password was set', async () => {
+  it('hands the workspace chosen after the password was set to the app’s next sign-in', async () => {
     const member = await createMember(foyer, { workspaces: ['Acme', 'Globex'] });
     const browser = new Browser();
     const token = tokenOf(await resetLink(member.email, '10.2.1.1', browser));
@@ -202,14 +202,13 @@ describe('setting the password with a reset link', () => {
     // No authorization was waiting: the workspace choice sends the browser to the app's start...
     const started = await browser.request(`${foyer.urls.auth}/auth/chooseTenantUser/${member.memberships.Acme}`);
     expect(started.status).toBe(303);
-    expect(started.headers.get('location')).toBe(`${foyer.urls.ui}/`);
-    // ...which begins one ("Back to login"), and the signed-in session skips the login screen.
+    expect(started.headers.get('location')).toBe(`${foyer.urls.ui}/?appId=${foyer.demo.appId}`);
+    // ...whose authorization request finishes with that choice, asking nothing again.
     const rp = await relyingParty(foyer);
     const pending = await authorizationRequest(rp, callbackUri(foyer));
-    const landing = await browser.navigate(pending.url, (url) => url.origin === foyer.urls.ui);
-    expect(landing.url).toBe(`${foyer.urls.ui}/auth/choose-user?appId=${foyer.demo.appId}`);
-    const callback = await choose(foyer, browser, member.memberships.Acme!, callbackUri(foyer));
-    const tokens = await client.authorizationCodeGrant(rp, new URL(callback), { pkceCodeVerifier: pending.verifier, expectedState: pending.state });
+    const callback = await browser.navigate(pending.url, (url) => url.origin === foyer.urls.ui);
+    expect(new URL(callback.url).pathname).toBe('/auth/oauth-callback');
+    const tokens = await client.authorizationCodeGrant(rp, new URL(callback.url), { pkceCodeVerifier: pending.verifier, expectedState: pending.state });
     expect(tokens.claims()?.sub).toBe(member.memberships.Acme);
 
     // An app that asks for the credentials again gets the login screen.
@@ -289,15 +288,16 @@ describe('setting the password with a reset link', () => {
     const missingToken = await call(foyer, browser, 'PUT', '/auth/password', { password: NEW_PASSWORD }, { appId: null });
     expect(missingToken.status).toBe(400);
     expect(await missingToken.json()).toEqual({ statusCode: 400, error: 'BAD_REQUEST', message: "body must have required property 'token'" });
+    // A mangled token is a link that no longer works, with the way to a new one.
     const oddToken = await call(foyer, browser, 'PUT', '/auth/password', { token: 'not a token!', password: NEW_PASSWORD }, { appId: null });
-    expect(await oddToken.json()).toMatchObject({ statusCode: 400, error: 'BAD_REQUEST' });
+    expect(await oddToken.json()).toMatchObject({ statusCode: 400, error: 'LINK_EXPIRED' });
     const huge = await call(foyer, browser, 'PUT', '/auth/password', { token: 'abc', password: 'x'.repeat(2000) }, { appId: null });
     expect(await huge.json()).toMatchObject({ statusCode: 400, error: 'BAD_REQUEST' });
     const unknown = await call(foyer, browser, 'PUT', '/auth/password', { token: 'a'.repeat(43), password: NEW_PASSWORD }, { appId: null });
     expect(await unknown.json()).toMatchObject(LINK_EXPIRED);
     const oddPath = await call(foyer, browser, 'GET', `/auth/password/${'%25'.repeat(3)}`, undefined, { appId: null });
     expect(oddPath.status).toBe(400);
-    expect(await oddPath.json()).toMatchObject({ statusCode: 400, error: 'BAD_REQUEST' });
+    expect(await oddPath.json()).toMatchObject({ statusCode: 400, error: 'LINK_EXPIRED' });
   });
 });
 

@@ -1,14 +1,14 @@
 // The app id from the address: stored as NB_APP_ID, the previous app's session dropped when it changes,
 // and nothing stored in preview mode.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { adoptAppId, launchConfig, launchParameters } from '../../../src/app/launch.ts';
+import { addressWithoutAppId, adoptAppId, launchConfig, launchParameters } from '../../../src/app/launch.ts';
 import { StorageKeys, sessionKeys } from '../../../src/auth/storage-keys.ts';
 import { APP_ID_STORAGE_KEY } from '../../../src/config.ts';
 
 function signedInTo(appId: string) {
   localStorage.setItem(APP_ID_STORAGE_KEY, appId);
   for (const key of sessionKeys) localStorage.setItem(key, `${key}-value`);
-  localStorage.setItem(StorageKeys.tenantUserId, 'tenant-user-1');
+  localStorage.setItem('NB_TABLE_users', '{"page":2}');
 }
 
 const sessionLeft = () => sessionKeys.filter((key) => localStorage.getItem(key) !== null);
@@ -41,7 +41,9 @@ describe('adoptAppId', () => {
     adoptAppId(localStorage, 'app-b', 'app-a');
     expect(localStorage.getItem(APP_ID_STORAGE_KEY)).toBe('app-b');
     expect(sessionLeft()).toEqual([]);
-    expect(localStorage.getItem(StorageKeys.tenantUserId)).toBe('tenant-user-1');
+    // The previous app's workspace user goes with its tokens; preferences such as a table's page stay.
+    expect(localStorage.getItem(StorageKeys.tenantUserId)).toBeNull();
+    expect(localStorage.getItem('NB_TABLE_users')).toBe('{"page":2}');
   });
 
   it('keeps the session of the same app', () => {
@@ -68,5 +70,17 @@ describe('launchConfig', () => {
     expect(localStorage.getItem(APP_ID_STORAGE_KEY)).toBe('app-a');
     expect(sessionLeft()).toEqual([...sessionKeys]);
     expect(launchConfig('').appId).toBe('app-a');
+  });
+});
+
+describe('addressWithoutAppId', () => {
+  it('drops the adopted app id and keeps the rest of the address', () => {
+    expect(addressWithoutAppId({ pathname: '/auth/login', search: '?appId=demo&error=true', hash: '#x' })).toBe('/auth/login?error=true#x');
+    expect(addressWithoutAppId({ pathname: '/', search: '?appId=demo', hash: '' })).toBe('/');
+  });
+
+  it('leaves addresses without an app id, and previews, alone', () => {
+    expect(addressWithoutAppId({ pathname: '/auth/login', search: '?error=true', hash: '' })).toBeUndefined();
+    expect(addressWithoutAppId({ pathname: '/auth/login', search: '?appId=demo&preview=1', hash: '' })).toBeUndefined();
   });
 });

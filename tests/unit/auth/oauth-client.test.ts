@@ -217,12 +217,23 @@ describe('current user', () => {
     });
   });
 
-  it('names the workspace user to preselect: the last chosen one, else the signed-in one', async () => {
+  it('names the workspace user to preselect: the signed-in one, else the one just chosen', async () => {
     expect(harness.client.currentTenantUserId()).toBeUndefined();
     await harness.signIn();
     expect(harness.client.currentTenantUserId()).toBe(defaultTestUser.sub);
-    harness.client.switchUser('tenant-user-acme');
+    expect(localStorage.getItem(StorageKeys.tenantUserId)).toBe(defaultTestUser.sub);
+    await harness.client.switchWorkspace('tenant-user-acme');
     expect(harness.client.currentTenantUserId()).toBe('tenant-user-acme');
+  });
+
+  it('switching workspace revokes the held refresh token and clears the tokens before leaving', async () => {
+    await harness.signIn();
+    const refreshToken = storedTokens().refresh!;
+    await harness.client.switchWorkspace('tenant-user-acme');
+    expect(service.isRefreshTokenLive(refreshToken)).toBe(false);
+    expect(storedTokens()).toEqual({ access: null, refresh: null, id: null });
+    expect(harness.client.isAuthenticated()).toBe(false);
+    expect(harness.redirects.at(-1)).toBe(`${service.authUrl}/auth/chooseTenantUser/tenant-user-acme`);
   });
 
   it('refresh() renews the tokens and re-reads the user, telling subscribers', async () => {
@@ -332,7 +343,6 @@ describe('start-up check', () => {
 describe('logout and clear', () => {
   it('clears the session, revokes the refresh token, ends the auth session, then leaves for the logout URL', async () => {
     await harness.signIn();
-    harness.client.switchUser('tenant-user-acme');
     const refreshToken = storedTokens().refresh!;
     const notified = vi.fn();
     harness.client.subscribe(notified);
@@ -340,7 +350,7 @@ describe('logout and clear', () => {
     await harness.client.logout();
 
     expect(storedTokens()).toEqual({ access: null, refresh: null, id: null });
-    expect(localStorage.getItem(StorageKeys.tenantUserId)).toBe('tenant-user-acme');
+    expect(localStorage.getItem(StorageKeys.tenantUserId)).toBeNull();
     expect(harness.client.isAuthenticated()).toBe(false);
     expect(notified).toHaveBeenCalled();
     const [revocation] = service.callsTo('/token/revocation');

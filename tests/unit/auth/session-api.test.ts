@@ -115,11 +115,26 @@ describe('tenantUsers', () => {
   });
 });
 
-describe('switchUser', () => {
-  it('remembers the workspace user and hands over to the auth service', () => {
-    client.switchUser('tu/42');
+describe('switchWorkspace', () => {
+  it('remembers the workspace user and hands over to the auth service', async () => {
+    await client.switchWorkspace('tu/42');
     expect(localStorage.getItem(StorageKeys.tenantUserId)).toBe('tu/42');
     expect(redirects).toEqual([`${authUrl}/auth/chooseTenantUser/tu%2F42`]);
+  });
+});
+
+describe('continueSignIn and restartSignIn', () => {
+  it('continues through the auth service, naming the app', () => {
+    client.continueSignIn();
+    expect(redirects).toEqual([`${authUrl}/auth/continue?appId=demo-app`]);
+  });
+
+  it('restarts the sign-in with the login session cookie', async () => {
+    answer = () => new Response(null, { status: 204 });
+    await expect(client.restartSignIn()).resolves.toBeUndefined();
+    expect(seen[0]!.url).toBe(`${authUrl}/auth/restart`);
+    expect(seen[0]!.init.method).toBe('POST');
+    expect(seen[0]!.init.credentials).toBe('include');
   });
 });
 

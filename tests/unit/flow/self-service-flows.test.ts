@@ -395,14 +395,14 @@ describe('set-password flow', () => {
     expect(runner.getState().form).not.toHaveProperty('repeat');
   });
 
-  it('signs a signed-in user out first, and goes back to the app login from the done step', async () => {
+  it('signs a signed-in user out first, and continues the sign-in from the done step', async () => {
     const { runner, calls } = run(
       setPassword,
       {
         'auth.clear': () => undefined,
         'auth.passwordToken': token(false),
         'auth.setPassword': () => ({ session: true, mfaState: 'DISABLED' }),
-        'nav.login': () => undefined,
+        'nav.continue': () => undefined,
       },
       env({ authenticated: true }),
     );
@@ -412,7 +412,7 @@ describe('set-password flow', () => {
     const back = setPassword.steps.DONE!.slots![0]!;
     if (back.type !== 'button') throw new Error('button expected');
     await runner.follow(back.goto);
-    expect(calls.at(-1)).toEqual({ name: 'nav.login', input: { returnPath: '/' } });
+    expect(calls.at(-1)).toEqual({ name: 'nav.continue', input: {} });
   });
 });
 
