@@ -102,6 +102,7 @@ describe('configurator', () => {
     const response = await suite.page.goto(`${ui()}/configurator/apps`);
     expect(response?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
     await suite.page.getByRole('heading', { name: 'Foyer console' }).waitFor();
+    expect(await suite.page.title()).toBe('Sign in · Foyer console');
     const signup = suite.page.getByRole('link', { name: 'Create an account' });
     expect(await signup.getAttribute('href')).toBe(`${ui()}/auth/signup?appId=${suite.foyer.demo.consoleAppId}`);
     await expectNoAxeViolations(suite.page);

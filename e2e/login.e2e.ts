@@ -40,7 +40,7 @@ describe('login in the browser', () => {
     await suite.page.goto(suite.foyer.urls.ui);
     await suite.page.waitForURL(/\/auth\/login/);
     expect(visited.some((url) => url.startsWith(`${suite.foyer.urls.auth}/url/login/${suite.foyer.demo.appId}`))).toBe(true);
-    await expect.poll(() => suite.page.title()).toBe('Demo app');
+    await expect.poll(() => suite.page.title()).toBe('Login · Demo app');
     await expectNoAxeViolations(suite.page);
 
     await enterEmail(owner().email);
@@ -55,6 +55,7 @@ describe('login in the browser', () => {
     );
     expect(workspaces).toEqual(['Acme', 'Globex']);
     await expect.poll(() => suite.page.getByRole('heading', { level: 1 }).textContent()).toBe('Choose workspace');
+    expect(await suite.page.title()).toBe('Choose workspace · Demo app');
     await expectNoAxeViolations(suite.page);
 
     await suite.page.getByRole('radio', { name: 'Globex' }).check();

@@ -43,10 +43,12 @@ describe('magic link in the browser', () => {
     await expect.poll(() => suite.page.locator('dl').textContent()).toContain('Acme');
     expect(await suite.page.locator('dl').textContent()).toContain(admin.email);
 
-    // Used once: the same link again lands on the login with the message.
+    // Used once: the same link again keeps the signed-in user where they are and says it was used.
     await suite.page.goto(link);
-    await suite.page.waitForURL(/\/auth\/login\?/);
-    await suite.page.getByRole('alert').filter({ hasText: MLE_TEXT }).waitFor();
+    await suite.page.getByText('That sign-in link was already used. You are still signed in.').waitFor();
+    expect(suite.page.url()).toBe(`${suite.foyer.urls.ui}/`);
+    expect(await suite.page.locator('dl').textContent()).toContain('Acme');
+    await expectNoAxeViolations(suite.page);
   });
 
   it('refuses the link in another browser with the expired-link message', async () => {

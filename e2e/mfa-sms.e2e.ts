@@ -2,6 +2,7 @@
 // wizard by keyboard alone, the security code at the next sign-in, recovery with the recovery code.
 // Codes are read from the development mailbox, which lists text messages too. Every screen passes axe.
 import { eq } from 'drizzle-orm';
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { tenants } from '../server/db/schema.ts';
 import { expectNoAxeViolations } from './support/browser.ts';
@@ -104,6 +105,14 @@ describe('two-factor by SMS', () => {
     recoveryCode = await shown.inputValue();
     expect(recoveryCode).toMatch(/^[2-9A-Z]{4}(-[2-9A-Z]{4}){3}$/);
     await expectNoAxeViolations(suite.page);
+    // Kept somewhere else than the screen: copied, or downloaded as a text file.
+    await suite.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.foyer.urls.ui });
+    await suite.page.getByRole('button', { name: 'Copy code' }).click();
+    await suite.page.getByText('Recovery code copied.').waitFor();
+    expect(await suite.page.evaluate(() => navigator.clipboard.readText())).toBe(recoveryCode);
+    const [download] = await Promise.all([suite.page.waitForEvent('download'), suite.page.getByRole('button', { name: 'Download' }).click()]);
+    expect(download.suggestedFilename()).toBe('recovery-code.txt');
+    expect(await readFile((await download.path())!, 'utf8')).toContain(recoveryCode);
     await tabTo('Continue');
     await suite.page.keyboard.press('Enter');
 

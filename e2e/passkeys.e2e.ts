@@ -123,6 +123,10 @@ describe('passkeys in the browser', () => {
     await expect.poll(() => list.getByRole('listitem').count()).toBe(1);
     expect(await list.textContent()).toContain('never');
     expect(await foyer.db.select().from(passkeys).where(eq(passkeys.userId, member.id))).toHaveLength(1);
+    // A second one on the same authenticator is refused by it, and the person is told why.
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await page.getByRole('alert').filter({ hasText: 'This device already holds a passkey for your account.' }).waitFor();
+    await expectNoAxeViolations(page);
     await page.getByRole('button', { name: 'Delete Passkey 1' }).click();
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('You have no passkeys yet.').waitFor();
@@ -133,6 +137,7 @@ describe('passkeys in the browser', () => {
     await logOut();
     await page.getByRole('button', { name: 'Sign in with Passkeys' }).click();
     await logged('Authentication was not completed');
+    await page.getByRole('alert').filter({ hasText: 'This passkey was not accepted.' }).waitFor();
     expect(page.url()).toMatch(/\/auth\/login/);
     expect(await page.evaluate(() => localStorage.getItem('NB_OAUTH_REFRESH_TOKEN'))).toBeNull();
     await expect.poll(() => page.getByRole('button', { name: 'Sign in with Passkeys' }).getAttribute('aria-busy')).toBeNull();

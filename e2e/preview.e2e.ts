@@ -120,6 +120,20 @@ describe('the live preview', () => {
     await frame.getByRole('heading', { level: 1, name: 'Välkommen' }).waitFor();
   });
 
+  it('starts no passkey ceremony for a draft with passkeys on, and says so on the button', async () => {
+    const ceremonies: string[] = [];
+    // The real login page around the frame may start its own autofill request; only the frame's count.
+    suite.page.on('request', (request) => {
+      if (request.url().includes('/auth/passkeys/') && request.frame().url().includes('preview=1')) ceremonies.push(request.url());
+    });
+    const preview = await openPreview();
+    await preview.post({ tag: TAG, type: 'config', config: draft({ passkeysEnabled: true }) });
+    const button = preview.frame.getByRole('button', { name: 'Sign in with Passkeys' });
+    await button.click();
+    await preview.frame.getByText('Passkeys do not sign anyone in from the preview.').waitFor();
+    expect(ceremonies).toEqual([]);
+  });
+
   it("leads a social button to the auth service, which brings the browser back with the not-available message", async () => {
     const preview = await openPreview();
     await preview.post({ tag: TAG, type: 'config', config: draft({ githubSsoEnabled: true }) });
@@ -180,7 +194,7 @@ describe('the live preview', () => {
     await switchScreen(preview, 'login', 'Login');
     expect(await preview.frame.getByRole('button', { name: 'Email me a sign-in link' }).isVisible()).toBe(true);
     expect(await preview.frame.getByText('Hacked').count()).toBe(0);
-    expect(await preview.inner.evaluate(() => document.title)).toBe('Demo app');
+    expect(await preview.inner.evaluate(() => document.title)).toBe('Login · Demo app');
     expect(await preview.replies()).toEqual(['ready']);
   });
 

@@ -11,7 +11,7 @@ export function SignedOut({ returnPath }: { returnPath?: string }) {
   const { t } = useTranslation();
   const { auth, config } = useConsole();
   const [leaving, setLeaving] = useState(false);
-  usePageTitle(t('signedOut.heading'));
+  usePageTitle(t('signedOut.signIn'));
   return (
     <main className="foyer-auth">
       <div className="foyer-card">

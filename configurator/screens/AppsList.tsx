@@ -62,7 +62,15 @@ export function AppsList() {
                     <code>{app.id}</code>
                   </td>
                   <td>{app.publishedVersion > 0 ? t('apps.version', { version: app.publishedVersion }) : t('apps.neverPublished')}</td>
-                  <td>{app.hasDraft && <span className="console__badge console__badge--draft">{t('apps.draftBadge')}</span>}</td>
+                  <td>
+                    {app.hasDraft ? (
+                      <>
+                        <span className="console__badge console__badge--draft">{t('apps.draftBadge')}</span> {t('apps.status.draft')}
+                      </>
+                    ) : (
+                      t(app.publishedVersion > 0 ? 'apps.status.live' : 'apps.neverPublished')
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { appOwners, apps, plans, prices, tenants, tenantUsers, users } from '../db/schema.ts';
+import { appOwners, apps, appVersions, plans, prices, tenants, tenantUsers, users } from '../db/schema.ts';
+import { liveConfigOf } from '../admin/config-document.ts';
 import { CONSOLE_APP_ID, ensureConsoleApp } from '../apps/console.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { Role } from '../apps/settings.ts';
@@ -40,9 +41,11 @@ const demoPlans = [
 export async function seedDemo(db: Database, urls: ServerConfig['urls']): Promise<DemoData> {
   const appId = randomUUID();
   const callback = `${urls.ui}${HOSTED_CALLBACK_PATH}`;
-  await db.insert(apps).values({
+  // Live as version 1, like an app created in the configurator.
+  const [app] = await db.insert(apps).values({
     id: appId,
     name: 'Demo app',
+    publishedVersion: 1,
     settings: {
       uiUrl: urls.ui,
       privacyPolicyUrl: `${urls.ui}/privacy`,
@@ -57,7 +60,8 @@ export async function seedDemo(db: Database, urls: ServerConfig['urls']): Promis
     redirectUris: [callback],
     defaultCallbackUri: callback,
     postLogoutRedirectUris: [`${urls.ui}/auth/login`],
-  });
+  }).returning();
+  await db.insert(appVersions).values({ appId, version: 1, config: { ...liveConfigOf(app!) }, note: 'Demo data', author: 'Foyer' });
 
   const tenantIds = new Map<string, string>();
   for (const name of ['Acme', 'Globex']) {

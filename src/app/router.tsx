@@ -7,7 +7,7 @@ import { createBrowserRouter, Navigate, Outlet, useLocation, type RouteObject } 
 import { flows } from '../flow/flows.ts';
 import { AdminLayout, AdminPage } from './layouts/AdminLayout.tsx';
 import { followLocale } from '../i18n/index.ts';
-import { useAppConfig, useAuthChanges, useRuntime } from './runtime.tsx';
+import { useAuthChanges, useRuntime } from './runtime.tsx';
 import { FlowScreen } from './screens/FlowScreen.tsx';
 import { RouteError } from './screens/RouteError.tsx';
 import { UnknownApp } from './screens/UnknownApp.tsx';
@@ -21,19 +21,14 @@ export function isManagementRoute(path: string): boolean {
   return MANAGEMENT_PREFIXES.some((prefix) => path.startsWith(prefix));
 }
 
-/** Page title, language and the unknown-app gate for every route. */
+/** Language and the unknown-app gate for every route (each screen sets its page title). */
 function Shell() {
-  const { t, i18n } = useTranslation();
+  const { i18n } = useTranslation();
   const { appConfig } = useRuntime();
-  const app = useAppConfig();
   const auth = useAuthChanges();
   const location = useLocation();
   const authenticated = auth.isAuthenticated();
   const locale = authenticated ? auth.currentUser().tenant.locale || auth.currentUser().locale : undefined;
-
-  useEffect(() => {
-    document.title = app?.name || t('app.defaultTitle');
-  }, [app?.name, t]);
 
   useEffect(() => {
     followLocale(i18n, locale);
@@ -75,6 +70,8 @@ export function routes(): RouteObject[] {
         },
         { path: '/auth/logout', lazy: async () => ({ Component: (await import('./screens/Logout.tsx')).default }) },
         { path: '/auth/error', lazy: async () => ({ Component: (await import('./screens/ErrorPage.tsx')).default }) },
+        { path: '/privacy', lazy: async () => ({ Component: (await import('./screens/DemoPolicy.tsx')).PrivacyPolicy }) },
+        { path: '/terms', lazy: async () => ({ Component: (await import('./screens/DemoPolicy.tsx')).TermsOfService }) },
         { path: '/handover/*', lazy: async () => ({ Component: (await import('./screens/Handover.tsx')).default }) },
         { path: '/auth/*', element: <Navigate to={LOGIN_PATH} replace /> },
         { path: '*', element: <Navigate to={LOGIN_PATH} replace /> },

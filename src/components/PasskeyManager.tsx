@@ -18,7 +18,8 @@ export default function PasskeyManager(_props: FlowComponentProps) {
   const { auth } = useRuntime();
   const queryClient = useQueryClient();
   const list = useQuery({ queryKey: PASSKEYS_KEY, queryFn: () => auth.listPasskeys() });
-  const [adding, setAdding] = useState<'idle' | 'busy' | 'unsupported'>('idle');
+  const [adding, setAdding] = useState<'idle' | 'busy'>('idle');
+  const [problem, setProblem] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<PasskeySummary | null>(null);
   const [deleteState, setDeleteState] = useState<'idle' | 'busy' | 'failed'>('idle');
 
@@ -29,8 +30,10 @@ export default function PasskeyManager(_props: FlowComponentProps) {
 
   const add = async () => {
     setAdding('busy');
+    setProblem(null);
     const outcome = await registerPasskey(auth, { signedIn: true }, { notCompleted: t('passkeys.registrationNotCompleted') });
-    setAdding(!outcome.ok && outcome.reason === 'unsupported' ? 'unsupported' : 'idle');
+    setAdding('idle');
+    if (!outcome.ok && !outcome.aborted) setProblem(outcome.problem);
     if (outcome.ok) await queryClient.invalidateQueries({ queryKey: PASSKEYS_KEY });
   };
 
@@ -68,6 +71,7 @@ export default function PasskeyManager(_props: FlowComponentProps) {
               <Button
                 variant="danger"
                 size="sm"
+                className="foyer-button--inline"
                 aria-label={t('passkeys.deleteNamed', { name: passkey.name })}
                 onClick={() => {
                   setDeleteState('idle');
@@ -83,7 +87,7 @@ export default function PasskeyManager(_props: FlowComponentProps) {
       <Button variant="secondary" size="md" loading={adding === 'busy'} onClick={() => void add()}>
         {t('passkeys.add')}
       </Button>
-      {adding === 'unsupported' && <Alert variant="warning">{t('passkeys.unsupported')}</Alert>}
+      {problem && <Alert variant="warning">{t(problem)}</Alert>}
       {deleting && (
         <ConfirmDialog
           title={t('passkeys.deleteTitle')}

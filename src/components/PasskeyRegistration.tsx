@@ -12,16 +12,18 @@ import { Button } from '../theme/Button.tsx';
 export default function PasskeyRegistration({ props, status }: FlowComponentProps) {
   const { t } = useTranslation();
   const { auth } = useRuntime();
-  const [state, setState] = useState<'idle' | 'busy' | 'created' | 'unsupported'>('idle');
+  const [state, setState] = useState<'idle' | 'busy' | 'created'>('idle');
+  const [problem, setProblem] = useState<string | null>(null);
   const token = typeof props.token === 'string' ? props.token : '';
 
   useEffect(() => cancelCeremony, []);
 
   const create = async () => {
     setState('busy');
+    setProblem(null);
     const outcome = await registerPasskey(auth, { forgotPasswordToken: token }, { notCompleted: t('passkeys.registrationNotCompleted') });
-    if (outcome.ok) setState('created');
-    else setState(outcome.reason === 'unsupported' ? 'unsupported' : 'idle');
+    setState(outcome.ok ? 'created' : 'idle');
+    if (!outcome.ok && !outcome.aborted) setProblem(outcome.problem);
   };
 
   return (
@@ -40,7 +42,7 @@ export default function PasskeyRegistration({ props, status }: FlowComponentProp
           {t('passkeys.created')}
         </Alert>
       )}
-      {state === 'unsupported' && <Alert variant="warning">{t('passkeys.unsupported')}</Alert>}
+      {problem && <Alert variant="warning">{t(problem)}</Alert>}
     </div>
   );
 }

@@ -1,7 +1,7 @@
 // The login's passkey sign-in: a 'Sign in with Passkeys' button, and a conditional (autofill)
 // request started on load when the browser supports it. A successful sign-in puts the answer in the
 // form as `passkey` and takes the move the flow names in props.then (which routes it like a password
-// login). Failures are only logged; only a browser without WebAuthn is told so.
+// login). A failure the person can act on is shown. The configurator's preview runs no ceremony.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRuntime } from '../app/runtime.tsx';
@@ -28,9 +28,10 @@ function webauthnInput(signal: AbortSignal): Promise<void> {
 
 export default function PasskeySignIn({ props, status, setForm, follow }: FlowComponentProps) {
   const { t } = useTranslation();
-  const { auth } = useRuntime();
+  const { auth, config } = useRuntime();
   const [busy, setBusy] = useState(false);
-  const [unsupported, setUnsupported] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const preview = config.preview;
   const mounted = useRef(true);
   const then = props.then as Target | undefined;
 
@@ -43,7 +44,7 @@ export default function PasskeySignIn({ props, status, setForm, follow }: FlowCo
         if (then !== undefined) follow?.(then);
         return true;
       }
-      if (outcome.reason === 'unsupported') setUnsupported(true);
+      if (!outcome.aborted) setProblem(outcome.problem);
       return false;
     },
     [auth, follow, setForm, t, then],
@@ -68,7 +69,7 @@ export default function PasskeySignIn({ props, status, setForm, follow }: FlowCo
 
   useEffect(() => {
     mounted.current = true;
-    restartAutofill();
+    if (!preview) restartAutofill();
     return () => {
       mounted.current = false;
       autofillRun.current?.abort();
@@ -78,11 +79,16 @@ export default function PasskeySignIn({ props, status, setForm, follow }: FlowCo
   }, []);
 
   const onClick = async () => {
+    if (preview) {
+      setProblem('passkeys.problems.preview');
+      return;
+    }
     if (!passkeysSupported()) {
-      setUnsupported(true);
+      setProblem('passkeys.unsupported');
       return;
     }
     setBusy(true);
+    setProblem(null);
     // Starting this ceremony aborts the waiting autofill request (or keeps a pending one from starting).
     autofillRun.current?.abort();
     const signedIn = await signIn(false);
@@ -96,7 +102,7 @@ export default function PasskeySignIn({ props, status, setForm, follow }: FlowCo
       <Button variant="secondary" size="lg" loading={busy} disabled={status === 'submitting' || status === 'leaving'} onClick={() => void onClick()}>
         {t('passkeys.signIn')}
       </Button>
-      {unsupported && <Alert variant="warning">{t('passkeys.unsupported')}</Alert>}
+      {problem && <Alert variant="warning">{t(problem)}</Alert>}
     </div>
   );
 }

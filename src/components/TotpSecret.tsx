@@ -1,26 +1,19 @@
 // The authenticator-app setup's secret: the QR code to scan and, for apps that cannot scan, the secret
 // as text in groups of four with a copy button. Renders nothing until the step's load answered.
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import { Button } from '../theme/Button.tsx';
+import { useCopyToClipboard } from './copy-to-clipboard.ts';
 
 /** Groups of four are easier to read off and type; apps ignore the spaces. */
 export const groupSecret = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? '';
 
 export default function TotpSecret({ props }: FlowComponentProps) {
   const { t } = useTranslation();
-  const [copied, setCopied] = useState<'yes' | 'failed' | undefined>();
+  const [copied, copy] = useCopyToClipboard();
   const secret = typeof props.secret === 'string' ? props.secret : '';
   const qrCodeDataUrl = typeof props.qrCodeDataUrl === 'string' && props.qrCodeDataUrl.startsWith('data:image/png;') ? props.qrCodeDataUrl : '';
   if (!secret || !qrCodeDataUrl) return null;
-
-  const copy = () => {
-    navigator.clipboard.writeText(secret).then(
-      () => setCopied('yes'),
-      () => setCopied('failed'),
-    );
-  };
 
   return (
     <div className="foyer-totp">
@@ -28,12 +21,12 @@ export default function TotpSecret({ props }: FlowComponentProps) {
       <p>{t('mfa.setup.totp.secretLabel')}</p>
       <div className="foyer-totp__secret">
         <code translate="no">{groupSecret(secret)}</code>
-        <Button variant="secondary" size="sm" onClick={copy}>
+        <Button variant="secondary" size="sm" onClick={() => copy(secret)}>
           {t('mfa.setup.totp.copy')}
         </Button>
       </div>
       <p role="status" className="foyer-totp__status">
-        {copied === 'yes' ? t('mfa.setup.totp.copied') : copied === 'failed' ? t('mfa.setup.totp.copyFailed') : ''}
+        {copied === 'copied' ? t('mfa.setup.totp.copied') : copied === 'failed' ? t('mfa.setup.totp.copyFailed') : ''}
       </p>
     </div>
   );

@@ -215,14 +215,16 @@ export default function UsersTable({ props }: FlowComponentProps) {
           </tbody>
         </table>
       </div>
-      <Pagination
-        pageIndex={Math.min(table.pageIndex, pages - 1)}
-        pages={pages}
-        pageSize={table.pageSize}
-        total={total}
-        onPageIndex={(pageIndex) => setTable({ pageIndex })}
-        onPageSize={(pageSize) => setTable({ pageSize, pageIndex: 0 })}
-      />
+      {total > 0 && (
+        <Pagination
+          pageIndex={Math.min(table.pageIndex, pages - 1)}
+          pages={pages}
+          pageSize={table.pageSize}
+          total={total}
+          onPageIndex={(pageIndex) => setTable({ pageIndex })}
+          onPageSize={(pageSize) => setTable({ pageSize, pageIndex: 0 })}
+        />
+      )}
       {pending && (
         <ConfirmDialog
           title={t(pending.action === 'reset' ? 'users.resetTitle' : 'users.deleteTitle')}

@@ -11,6 +11,7 @@ export const componentRegistry: Record<ComponentName, LazyExoticComponent<Compon
   PasskeyRegistration: lazy(() => import('./PasskeyRegistration.tsx')),
   PasskeySignIn: lazy(() => import('./PasskeySignIn.tsx')),
   PasswordPolicy: lazy(() => import('./PasswordPolicy.tsx')),
+  RecoveryCodeActions: lazy(() => import('./RecoveryCodeActions.tsx')),
   SocialButtons: lazy(() => import('./SocialButtons.tsx')),
   TotpSecret: lazy(() => import('./TotpSecret.tsx')),
   TwoFactorToggle: lazy(() => import('./TwoFactorToggle.tsx')),

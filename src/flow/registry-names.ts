@@ -51,6 +51,7 @@ export const COMPONENT_NAMES = [
   'PasskeyRegistration',
   'PasskeySignIn',
   'PasswordPolicy',
+  'RecoveryCodeActions',
   'SocialButtons',
   'TotpSecret',
   'TwoFactorToggle',

@@ -1,6 +1,6 @@
 // Passkey ceremonies in the browser with @simplewebauthn/browser. One runs at a time: the library's
-// WebAuthnAbortService aborts the running one whenever a new one starts. Failures are only logged
-// (SPEC.md section 8); the caller shows nothing but the unsupported-browser case.
+// WebAuthnAbortService aborts the running one whenever a new one starts. Failures are logged with the
+// library's code, and each one a person can act on comes with a message key to show.
 import {
   browserSupportsWebAuthn,
   browserSupportsWebAuthnAutofill,
@@ -33,19 +33,37 @@ export type PasskeyLogger = Pick<Console, 'info' | 'warn'>;
 
 export type CeremonyOutcome<T> =
   | { ok: true; value: T }
-  /** `unsupported`: no WebAuthn here (the one failure users see); `aborted`: a newer ceremony took over. */
-  | { ok: false; reason: 'unsupported' | 'aborted' | 'failed' };
+  /** A newer ceremony took over, or the screen closed: nothing to tell. */
+  | { ok: false; aborted: true }
+  /** `problem`: the translation key of what the person is told (passkeys.problems.*, or the unsupported browser). */
+  | { ok: false; aborted: false; problem: string };
 
-/** Logs a failed ceremony: the library's code as its log entry, or `notCompleted` for anything else. */
+/** What a person is told for each library error code they can act on; the rest read as `generic`. */
+const PROBLEM_OF: Partial<Record<WebAuthnErrorCode, string>> = {
+  ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED: 'passkeys.problems.previouslyRegistered',
+  ERROR_AUTHENTICATOR_MISSING_DISCOVERABLE_CREDENTIAL_SUPPORT: 'passkeys.problems.authenticator',
+  ERROR_AUTHENTICATOR_MISSING_USER_VERIFICATION_SUPPORT: 'passkeys.problems.authenticator',
+  ERROR_AUTHENTICATOR_NO_SUPPORTED_PUBKEYCREDPARAMS_ALG: 'passkeys.problems.authenticator',
+  ERROR_INVALID_DOMAIN: 'passkeys.problems.address',
+  ERROR_INVALID_RP_ID: 'passkeys.problems.address',
+};
+
+const UNSUPPORTED = { ok: false, aborted: false, problem: 'passkeys.unsupported' } as const;
+
+/** Logs a failed ceremony (the library's code, or `notCompleted`) and answers what to tell the person. */
 function failure<T>(error: unknown, notCompleted: string, logger: PasskeyLogger): CeremonyOutcome<T> {
   if (error instanceof WebAuthnError) {
     const aborted = error.code === 'ERROR_CEREMONY_ABORTED';
     (aborted ? logger.info : logger.warn)(`[passkeys] ${error.code}: ${PASSKEY_ERROR_LOG[error.code]}`, error.cause ?? error);
-    return { ok: false, reason: aborted ? 'aborted' : 'failed' };
+    if (aborted) return { ok: false, aborted: true };
+    // The browser's NotAllowedError: the person closed its dialog, let it time out, or had no passkey to offer.
+    const cancelled = error.code === 'ERROR_PASSTHROUGH_SEE_CAUSE_PROPERTY' && (error.cause as Error | undefined)?.name === 'NotAllowedError';
+    const problem = cancelled ? 'passkeys.problems.cancelled' : (PROBLEM_OF[error.code] ?? 'passkeys.problems.generic');
+    return { ok: false, aborted: false, problem };
   }
-  // The user closed the browser's dialog (NotAllowedError), the server refused, or the network failed.
+  // The server refused the passkey (deleted, another app's) or the network failed.
   logger.warn(`[passkeys] ${notCompleted}`, error);
-  return { ok: false, reason: 'failed' };
+  return { ok: false, aborted: false, problem: 'passkeys.problems.refused' };
 }
 
 export interface SignInOptions {
@@ -77,10 +95,10 @@ export async function autofillAvailable(): Promise<boolean> {
 /** Options from the server, the browser's ceremony, the answer verified: signed in like a password login. */
 export async function signInWithPasskey(auth: AuthClient, options: SignInOptions): Promise<CeremonyOutcome<AuthenticateResult>> {
   const logger = options.logger ?? console;
-  if (!browserSupportsWebAuthn()) return { ok: false, reason: 'unsupported' };
+  if (!browserSupportsWebAuthn()) return UNSUPPORTED;
   try {
     const optionsJSON = await auth.passkeyAuthenticationOptions();
-    if (options.signal?.aborted) return { ok: false, reason: 'aborted' };
+    if (options.signal?.aborted) return { ok: false, aborted: true };
     logger.info(`[passkeys] ${options.autofill ? 'conditional (autofill)' : 'modal'} sign-in waits for the authenticator`);
     const response = await startAuthentication({ optionsJSON, useBrowserAutofill: options.autofill });
     const result = await auth.verifyPasskeyAuthentication(response);
@@ -97,7 +115,7 @@ export async function registerPasskey(
   options: { notCompleted: string; logger?: PasskeyLogger },
 ): Promise<CeremonyOutcome<true>> {
   const logger = options.logger ?? console;
-  if (!browserSupportsWebAuthn()) return { ok: false, reason: 'unsupported' };
+  if (!browserSupportsWebAuthn()) return UNSUPPORTED;
   try {
     const optionsJSON = await auth.passkeyRegistrationOptions(registrant);
     const response = await startRegistration({ optionsJSON });

@@ -4,7 +4,7 @@
 // the management content. The runtime renders after the start-up auth check, so the answer is final.
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink, Outlet, useLocation } from 'react-router';
+import { Link, Outlet, useLocation } from 'react-router';
 import { TENANT_WRITE } from '../../access/rules.ts';
 import { useAppConfig, useAuthChanges } from '../runtime.tsx';
 import { PLACEHOLDER_LOGO, type AuthLayoutProps } from './AuthLayout.tsx';
@@ -12,10 +12,15 @@ import { WorkspaceSwitcher } from './WorkspaceSwitcher.tsx';
 
 /** The management pages a signed-in user may open, by the privilege each needs (none: everyone). */
 export const ADMIN_PAGES = [
-  { to: '/user-management/users', label: 'admin.nav.users' },
+  // The users table is also served at /user/list (SPEC.md section 2).
+  { to: '/user-management/users', label: 'admin.nav.users', alsoAt: '/user/' },
   { to: '/user-management/workspace', label: 'admin.nav.workspace', privilege: TENANT_WRITE },
   { to: '/user-management/profile', label: 'admin.nav.profile' },
 ] as const;
+
+function isCurrentPage(page: (typeof ADMIN_PAGES)[number], pathname: string): boolean {
+  return pathname.startsWith(page.to) || ('alsoAt' in page && pathname.startsWith(page.alsoAt));
+}
 
 function HeaderLogo({ src, alt }: { src: string; alt: string }) {
   const [failed, setFailed] = useState<string | null>(null);
@@ -59,9 +64,9 @@ export function AdminLayout() {
           <ul className="foyer-admin__nav">
             {ADMIN_PAGES.filter((page) => !('privilege' in page) || privileges.includes(page.privilege)).map((page) => (
               <li key={page.to}>
-                <NavLink to={page.to} className="foyer-admin__link">
+                <Link to={page.to} className="foyer-admin__link" aria-current={isCurrentPage(page, location.pathname) ? 'page' : undefined}>
                   {t(page.label)}
-                </NavLink>
+                </Link>
               </li>
             ))}
           </ul>

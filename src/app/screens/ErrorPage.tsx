@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { Alert } from '../../theme/Alert.tsx';
 import { AuthLayout } from '../layouts/AuthLayout.tsx';
+import { usePageTitle } from '../page-title.ts';
 
 /** The message (errorPage.messages.*) of each server error code that has one of its own. */
 const MESSAGES: Record<string, string> = {
@@ -20,6 +21,7 @@ const MESSAGES: Record<string, string> = {
 
 export default function ErrorPage() {
   const { t } = useTranslation();
+  usePageTitle(t('errorPage.heading'));
   const { search } = useLocation();
   const code = new URLSearchParams(search).get('error') ?? '';
   return (

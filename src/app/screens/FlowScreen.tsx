@@ -20,6 +20,7 @@ import { Divider } from '../../theme/Divider.tsx';
 import { FoyerForm } from '../../theme/rjsf/index.ts';
 import { AuthLayout, type AuthLayoutProps } from '../layouts/AuthLayout.tsx';
 import { useAuthChanges, useAppConfig, useRuntime } from '../runtime.tsx';
+import { usePageTitle } from '../page-title.ts';
 
 const FOCUSABLE_FIELD =
   'input:not([type="hidden"]):not([readonly]):not([disabled]), select:not([disabled]), textarea:not([readonly]):not([disabled])';
@@ -72,6 +73,7 @@ export function FlowScreen({ flow, layout }: FlowScreenProps) {
 
 function FlowView({ flow, layout: Layout = AuthLayout }: FlowScreenProps) {
   const { t } = useTranslation();
+  usePageTitle(t(flow.title));
   const { auth, api, config } = useRuntime();
   const navigate = useNavigate();
   const environment = useFlowEnvironment();

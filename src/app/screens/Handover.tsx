@@ -6,9 +6,11 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { AuthLayout } from '../layouts/AuthLayout.tsx';
 import { useRuntime } from '../runtime.tsx';
+import { usePageTitle } from '../page-title.ts';
 
 export default function Handover() {
   const { t } = useTranslation();
+  usePageTitle(t('handover.redirecting'));
   const { config } = useRuntime();
   const navigate = useNavigate();
 

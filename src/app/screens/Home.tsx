@@ -3,8 +3,10 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
+import { Alert } from '../../theme/Alert.tsx';
 import { AuthLayout } from '../layouts/AuthLayout.tsx';
 import { WorkspaceSwitcher } from '../layouts/WorkspaceSwitcher.tsx';
+import { usePageTitle } from '../page-title.ts';
 import { useAuthChanges } from '../runtime.tsx';
 
 export default function Home() {
@@ -12,6 +14,7 @@ export default function Home() {
   const auth = useAuthChanges();
   const location = useLocation();
   const authenticated = auth.isAuthenticated();
+  usePageTitle(t(authenticated ? 'home.title' : 'handover.redirecting'));
 
   useEffect(() => {
     if (!authenticated) void auth.login(`${location.pathname}${location.search}`);
@@ -28,8 +31,15 @@ export default function Home() {
   }
 
   const user = auth.currentUser();
+  // A used sign-in link opened while signed in comes back here (flows/login.json) rather than signing out.
+  const magicLinkUsed = (location.state as { notice?: unknown } | null)?.notice === 'magicLinkUsed';
   return (
     <AuthLayout heading={t('home.title')}>
+      {magicLinkUsed && (
+        <Alert variant="primary" polite>
+          {t('home.magicLinkUsed')}
+        </Alert>
+      )}
       <dl className="foyer-details">
         <dt>{t('home.name')}</dt>
         <dd>{user.fullName}</dd>

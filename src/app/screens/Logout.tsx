@@ -3,9 +3,11 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AuthLayout } from '../layouts/AuthLayout.tsx';
 import { useRuntime } from '../runtime.tsx';
+import { usePageTitle } from '../page-title.ts';
 
 export default function Logout() {
   const { t } = useTranslation();
+  usePageTitle(t('logout.loggingOut'));
   const { auth } = useRuntime();
   const started = useRef(false);
   useEffect(() => {

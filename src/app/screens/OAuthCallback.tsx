@@ -8,11 +8,13 @@ import { Alert } from '../../theme/Alert.tsx';
 import { Button } from '../../theme/Button.tsx';
 import { AuthLayout } from '../layouts/AuthLayout.tsx';
 import { useRuntime } from '../runtime.tsx';
+import { usePageTitle } from '../page-title.ts';
 
 export const ONBOARDING_START = '/onboard';
 
 export default function OAuthCallback() {
   const { t } = useTranslation();
+  usePageTitle(t('callback.loggingIn'));
   const { auth } = useRuntime();
   const location = useLocation();
   const navigate = useNavigate();

@@ -76,7 +76,14 @@ export function UserRow({ user, own, withActions, manageable, roles, onAction, o
   const offered = roles.includes(role) ? roles : [role, ...roles];
 
   return (
-    <tr className={editable && !editing ? 'foyer-row foyer-row--clickable' : 'foyer-row'} onClick={onRowClick}>
+    <tr
+      className={editable && !editing ? 'foyer-row foyer-row--clickable' : 'foyer-row'}
+      onClick={onRowClick}
+      // Escape leaves edit mode unsaved, as it closes dialogs.
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && editing && !update.isPending) stopEditing();
+      }}
+    >
       <th scope="row" className="foyer-cell-name">
         {name}
         {own && <span className="foyer-badge">{t('users.you')}</span>}

@@ -112,7 +112,7 @@ describe('preview messages from the parent', () => {
       'http://auth.foyer.test/federated/github/login?appId=demo-app',
     );
     expect(screen.getByText('© Draft Inc.')).toBeTruthy();
-    await waitFor(() => expect(document.title).toBe('Draft app'));
+    await waitFor(() => expect(document.title).toBe('Login · Draft app'));
     expect(stylesheets).toEqual([':root {\n  --foyer-color-primary: #00aa77;\n}\n']);
     expect(replies[1]).toEqual([{ tag: PREVIEW_TAG, type: 'applied' }, ORIGIN]);
   });

@@ -1,0 +1,105 @@
+// Everyday polish in a real Chromium: screen titles that tell screens apart, the demo's policy pages,
+// the users page's navigation, edit mode and empty search, the app's corner radius on every control,
+// and the configurator's apps list status.
+import { eq } from 'drizzle-orm';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { apps } from '../server/db/schema.ts';
+import { DEMO_PASSWORD } from '../server/seed/demo.ts';
+import { expectNoAxeViolations } from './support/browser.ts';
+import { browserSuite } from './support/suite.ts';
+
+const suite = browserSuite();
+const ui = () => suite.foyer.urls.ui;
+const owner = () => suite.foyer.demo.users[0]!;
+
+async function signIn(page: Page, workspace: string) {
+  await page.goto(ui());
+  await page.getByLabel('Email').fill(owner().email);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('Password').fill(owner().password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('radio', { name: workspace }).check();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.waitForURL(`${ui()}/`);
+  await page.locator('dl').waitFor();
+}
+
+describe('everyday polish', () => {
+  it("titles each screen with the screen's name and the app's", async () => {
+    await suite.page.goto(`${ui()}/auth/reset-password`);
+    await expect.poll(() => suite.page.title()).toBe('Reset password · Demo app');
+    await suite.page.goto(`${ui()}/auth/magic-link`);
+    await expect.poll(() => suite.page.title()).toBe('Magic link · Demo app');
+    await signIn(suite.page, 'Acme');
+    await expect.poll(() => suite.page.title()).toBe('You are signed in · Demo app');
+    await suite.page.goto(`${ui()}/user-management/profile`);
+    await expect.poll(() => suite.page.title()).toBe('Profile · Demo app');
+  });
+
+  it("leads the demo's privacy and terms links to real pages, also when signed in", async () => {
+    await suite.page.goto(`${ui()}/auth/login`);
+    await suite.page.getByRole('link', { name: 'Privacy policy' }).click();
+    await suite.page.waitForURL(`${ui()}/privacy`);
+    await suite.page.getByRole('heading', { level: 1, name: 'Privacy policy' }).waitFor();
+    await expectNoAxeViolations(suite.page);
+
+    await signIn(suite.page, 'Acme');
+    await suite.page.goto(`${ui()}/terms`);
+    await suite.page.getByRole('heading', { level: 1, name: 'Terms of service' }).waitFor();
+    await suite.page.getByRole('link', { name: 'Back to the app' }).click();
+    await suite.page.locator('dl').waitFor();
+  });
+
+  it('marks Users as the current page on /user/list, leaves edit mode on Escape, and shows no pages for an empty search', async () => {
+    await signIn(suite.page, 'Acme');
+    await suite.page.goto(`${ui()}/user/list`);
+    const nav = suite.page.getByRole('navigation', { name: 'User management' });
+    await expect.poll(() => nav.locator('[aria-current="page"]').allTextContents()).toEqual(['Users']);
+
+    const table = suite.page.getByRole('table', { name: 'Workspace users' });
+    const row = table.getByRole('row').filter({ hasText: 'admin@acme.demo.foyer.test' });
+    await row.getByRole('button', { name: 'Edit' }).click();
+    await row.getByRole('combobox').waitFor();
+    await suite.page.keyboard.press('Escape');
+    await row.getByRole('button', { name: 'Edit' }).waitFor();
+    expect(await row.getByRole('combobox').count()).toBe(0);
+    await expect.poll(() => suite.page.evaluate(() => document.activeElement?.textContent)).toBe('Edit');
+
+    await suite.page.getByLabel('Search').fill('nobody-matches-this');
+    await table.getByText('No users match your search.').waitFor();
+    expect(await suite.page.getByRole('navigation', { name: 'Pagination' }).count()).toBe(0);
+    await expectNoAxeViolations(suite.page);
+  });
+
+  it("rounds buttons and inputs with the app's corner radius, not only the card", async () => {
+    const [app] = await suite.foyer.db.select().from(apps).where(eq(apps.id, suite.foyer.demo.appId));
+    await suite.foyer.db
+      .update(apps)
+      .set({ settings: { ...app!.settings, branding: { radius: '20px' } } })
+      .where(eq(apps.id, suite.foyer.demo.appId));
+    try {
+      await suite.page.goto(`${ui()}/auth/login`);
+      const radius = (locator: ReturnType<Page['getByRole']>) => locator.evaluate((element) => getComputedStyle(element).borderTopLeftRadius);
+      await expect.poll(() => radius(suite.page.getByRole('main'))).toBe('20px');
+      expect(await radius(suite.page.getByRole('button', { name: 'Continue' }))).toBe('15px');
+      expect(await radius(suite.page.getByRole('textbox', { name: 'Email' }))).toBe('15px');
+    } finally {
+      await suite.foyer.db.update(apps).set({ settings: app!.settings }).where(eq(apps.id, suite.foyer.demo.appId));
+    }
+  });
+
+  it('lists the live demo app as published in the configurator', async () => {
+    await suite.page.goto(`${ui()}/configurator`);
+    await suite.page.getByRole('button', { name: 'Sign in' }).click();
+    await suite.page.getByLabel('Email').fill(owner().email);
+    await suite.page.getByRole('button', { name: 'Continue' }).click();
+    await suite.page.getByLabel('Password').fill(DEMO_PASSWORD);
+    await suite.page.getByRole('button', { name: 'Sign in' }).click();
+    const row = suite.page.getByRole('table', { name: 'Your apps' }).getByRole('row').filter({ hasText: 'Demo app' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('Version 1');
+    expect(await row.textContent()).toContain('Live, no unpublished changes');
+    expect(await row.textContent()).not.toContain('Not published yet');
+  });
+});
