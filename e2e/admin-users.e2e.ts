@@ -174,6 +174,17 @@ describe('users administration in the browser', () => {
     await notice.waitFor({ state: 'detached', timeout: 8_000 });
   });
 
+  it('offers at most twenty address inputs and says so', async () => {
+    await signIn(suite.page, owner().email, owner().password, 'Acme');
+    await table().waitFor();
+    const addAnother = suite.page.getByRole('button', { name: '+ Add another' });
+    for (let count = 1; count < 20; count += 1) await addAnother.click();
+    await suite.page.getByLabel('Email address 20').waitFor();
+    expect(await addAnother.count()).toBe(0);
+    await suite.page.getByText('You can invite at most 20 people at a time.').waitFor();
+    await expectNoAxeViolations(suite.page);
+  });
+
   it('sends a reset link from a row and deletes a member behind confirmations (Escape cancels first)', async () => {
     await signIn(suite.page, owner().email, owner().password, 'Acme');
     const admin = suite.foyer.demo.users[1]!;

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/errors.ts';
 import { useGraphQLMutation } from '../api/react.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
+import { MAX_INVITATIONS_PER_REQUEST } from '../policy/invitations.ts';
 import { CreateUsersDocument } from '../gql/graphql.ts';
 import { Alert } from '../theme/Alert.tsx';
 import { Button } from '../theme/Button.tsx';
@@ -14,6 +15,16 @@ import { Button } from '../theme/Button.tsx';
 export const INVITE_NOTICE_MS = 5000;
 
 const KNOWN_REASONS = ['INVALID_EMAIL', 'ALREADY_MEMBER', 'MAIL_NOT_SENT'];
+
+/** The form-level message of a refused invitation that names no address (users.invite.errors.*). */
+export function inviteFailureKey(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.code === 'TOO_MANY_REQUESTS') return 'users.invite.errors.TOO_MANY_REQUESTS';
+    if (error.code === 'FORBIDDEN') return 'users.invite.errors.FORBIDDEN';
+    if (error.code === 'BAD_USER_INPUT') return 'users.invite.errors.tooMany';
+  }
+  return 'users.invite.errors.generic';
+}
 
 export interface InviteOutcome {
   invited: string[];
@@ -63,7 +74,7 @@ export default function InviteUsers(_props: FlowComponentProps) {
   const nextKey = useRef(1);
   const [entries, setEntries] = useState<Entry[]>([{ key: 0, address: '' }]);
   const [notice, setNotice] = useState<string[] | null>(null);
-  const [failed, setFailed] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
   const focusKey = useRef<number | null>(null);
   const inputs = useRef(new Map<number, HTMLInputElement>());
   const invite = useGraphQLMutation(CreateUsersDocument);
@@ -106,7 +117,7 @@ export default function InviteUsers(_props: FlowComponentProps) {
     event.preventDefault();
     if (addresses.length === 0 || invite.isPending) return;
     setNotice(null);
-    setFailed(false);
+    setFailure(null);
     invite.mutate(
       { userNames: addresses },
       {
@@ -114,7 +125,7 @@ export default function InviteUsers(_props: FlowComponentProps) {
         onError: (error) => {
           const outcome = inviteOutcomeOf(error);
           if (outcome) settle(outcome.invited, outcome.failures);
-          else setFailed(true);
+          else setFailure(inviteFailureKey(error));
         },
       },
     );
@@ -157,16 +168,21 @@ export default function InviteUsers(_props: FlowComponentProps) {
             </div>
           );
         })}
+        {entries.length >= MAX_INVITATIONS_PER_REQUEST && (
+          <p className="foyer-help">{t('users.invite.limit', { count: MAX_INVITATIONS_PER_REQUEST })}</p>
+        )}
         <div className="foyer-inline-actions">
-          <Button variant="link" size="md" onClick={addAnother}>
-            {t('users.invite.addAnother')}
-          </Button>
+          {entries.length < MAX_INVITATIONS_PER_REQUEST && (
+            <Button variant="link" size="md" onClick={addAnother}>
+              {t('users.invite.addAnother')}
+            </Button>
+          )}
           <Button type="submit" size="md" loading={invite.isPending} disabled={!invite.isPending && addresses.length === 0}>
             {t('users.invite.submit')}
           </Button>
         </div>
       </form>
-      {failed && <Alert title={t('errors.title')}>{t('users.invite.errors.generic')}</Alert>}
+      {failure && <Alert title={t('errors.title')}>{t(failure, { count: MAX_INVITATIONS_PER_REQUEST })}</Alert>}
       {notice && (
         <Alert variant="success" title={t('users.invite.sentTitle')}>
           {t('users.invite.sentMessage', { list: notice.join(', ') })}

@@ -24,8 +24,9 @@ import { fieldErrors, foyerError } from '../errors.ts';
 import { isEmail } from '../input.ts';
 import { checkMailAllowance } from '../users/mail-limit.ts';
 import { getMember } from '../users/service.ts';
+import { MAX_INVITATIONS_PER_REQUEST } from '../../../src/policy/invitations.ts';
 
-export const MAX_INVITATIONS_PER_REQUEST = 20;
+export { MAX_INVITATIONS_PER_REQUEST };
 
 export type InvitationFailure = 'INVALID_EMAIL' | 'ALREADY_MEMBER' | 'MAIL_NOT_SENT';
 

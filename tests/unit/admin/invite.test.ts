@@ -2,7 +2,7 @@
 // known), and who was invited all the same.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/api/errors.ts';
-import { inviteOutcomeOf } from '../../../src/components/InviteUsers.tsx';
+import { inviteFailureKey, inviteOutcomeOf } from '../../../src/components/InviteUsers.tsx';
 
 function refused(extensions: Record<string, unknown>): ApiError {
   return new ApiError({
@@ -48,5 +48,16 @@ describe('memberErrorKey', () => {
     expect(memberErrorKey(refusal('SELF_CHANGE_FORBIDDEN', 403), 'users.errors.update')).toBe('users.errors.SELF_CHANGE_FORBIDDEN');
     expect(memberErrorKey(refusal('INTERNAL_SERVER_ERROR', 500), 'users.errors.delete')).toBe('users.errors.delete');
     expect(memberErrorKey(new TypeError('Failed to fetch'), 'users.errors.reset')).toBe('users.errors.reset');
+  });
+});
+
+describe('inviteFailureKey', () => {
+  it('names a form message for every refusal that names no address', () => {
+    expect(inviteFailureKey(refused({ fields: { userNames: 'At most 20 addresses at a time' } }))).toBe('users.invite.errors.tooMany');
+    expect(inviteFailureKey(new ApiError({ message: 'slow down', code: 'TOO_MANY_REQUESTS', statusCode: 429 }))).toBe(
+      'users.invite.errors.TOO_MANY_REQUESTS',
+    );
+    expect(inviteFailureKey(new ApiError({ message: 'no', code: 'FORBIDDEN', statusCode: 403 }))).toBe('users.invite.errors.FORBIDDEN');
+    expect(inviteFailureKey(new TypeError('Failed to fetch'))).toBe('users.invite.errors.generic');
   });
 });
