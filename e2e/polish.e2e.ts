@@ -72,6 +72,21 @@ describe('everyday polish', () => {
     await expectNoAxeViolations(suite.page);
   });
 
+  it('keeps the users page within 390 and 320 px screens, the row actions reachable in the scrolling table', async () => {
+    await signIn(suite.page, 'Acme');
+    for (const width of [390, 320]) {
+      await suite.page.setViewportSize({ width, height: 800 });
+      await suite.page.goto(`${ui()}/user-management/users`);
+      const deleteAdam = suite.page.getByRole('row').filter({ hasText: 'admin@acme.demo.foyer.test' }).getByRole('button', { name: 'Delete' });
+      await deleteAdam.waitFor();
+      expect(await suite.page.evaluate(() => document.documentElement.scrollWidth), `${width}`).toBe(width);
+      await deleteAdam.focus();
+      const box = (await deleteAdam.boundingBox())!;
+      expect(box.x >= 0 && box.x + box.width <= width, `${width}`).toBe(true);
+      await expectNoAxeViolations(suite.page);
+    }
+  });
+
   it("rounds buttons and inputs with the app's corner radius, not only the card", async () => {
     const [app] = await suite.foyer.db.select().from(apps).where(eq(apps.id, suite.foyer.demo.appId));
     await suite.foyer.db

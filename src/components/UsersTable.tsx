@@ -166,7 +166,7 @@ export default function UsersTable({ props }: FlowComponentProps) {
       </div>
       {notice && <Alert variant="success">{notice}</Alert>}
       {list.isError && <Alert title={t('errors.title')}>{t('users.errors.load')}</Alert>}
-      <div className="foyer-table-wrap">
+      <div className="foyer-table-wrap" role="region" aria-labelledby={`${searchId}-title`} tabIndex={0}>
         <table className="foyer-table" aria-busy={list.isFetching || undefined}>
           <caption className="foyer-visually-hidden">{t('users.tableTitle')}</caption>
           <thead>
