@@ -4,7 +4,7 @@
 import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apps } from '../server/db/schema.ts';
+import { apps, tenantUsers, users } from '../server/db/schema.ts';
 import { DEMO_PASSWORD } from '../server/seed/demo.ts';
 import { expectNoAxeViolations } from './support/browser.ts';
 import { browserSuite } from './support/suite.ts';
@@ -84,6 +84,47 @@ describe('everyday polish', () => {
       const box = (await deleteAdam.boundingBox())!;
       expect(box.x >= 0 && box.x + box.width <= width, `${width}`).toBe(true);
       await expectNoAxeViolations(suite.page);
+    }
+  });
+
+  it('signs a member out with the reason once their membership is disabled: on reload and on focus', async () => {
+    const admin = suite.foyer.demo.users[1]!;
+    const [membership] = await suite.foyer.db
+      .select({ id: tenantUsers.id })
+      .from(tenantUsers)
+      .innerJoin(users, eq(users.id, tenantUsers.userId))
+      .where(eq(users.email, admin.email));
+    const setEnabled = (enabled: boolean) => suite.foyer.db.update(tenantUsers).set({ enabled }).where(eq(tenantUsers.id, membership!.id));
+    const signInAsAdmin = async () => {
+      await suite.page.goto(ui());
+      await suite.page.getByLabel('Email').fill(admin.email);
+      await suite.page.getByRole('button', { name: 'Continue' }).click();
+      await suite.page.getByLabel('Password').fill(admin.password);
+      await suite.page.getByRole('button', { name: 'Sign in' }).click();
+      await suite.page.waitForURL(`${ui()}/`);
+      await suite.page.locator('dl').waitFor();
+    };
+    const expectSignedOutWithReason = async () => {
+      await suite.page.getByText('Your access to that workspace has ended.', { exact: false }).waitFor();
+      expect(suite.page.url()).toMatch(/\/auth\/login/);
+      expect(await suite.page.evaluate(() => localStorage.getItem('NB_OAUTH_REFRESH_TOKEN'))).toBeNull();
+      expect(await suite.page.getByText('No workspace found!').count()).toBe(0);
+    };
+    try {
+      await signInAsAdmin();
+      await setEnabled(false);
+      await suite.page.reload();
+      await expectSignedOutWithReason();
+      await expectNoAxeViolations(suite.page);
+
+      await setEnabled(true);
+      await suite.context.clearCookies();
+      await signInAsAdmin();
+      await setEnabled(false);
+      await suite.page.evaluate(() => window.dispatchEvent(new Event('focus')));
+      await expectSignedOutWithReason();
+    } finally {
+      await setEnabled(true);
     }
   });
 

@@ -32,7 +32,7 @@ export type Caller =
   /** No token; x-app-id names no app. */
   | { kind: 'unknownApp' }
   /** A bearer token that failed verification or names a membership that no longer counts. */
-  | { kind: 'rejected'; reason: string }
+  | { kind: 'rejected'; reason: string; membershipEnded?: true }
   | MemberCaller;
 
 export interface GraphQLContext {

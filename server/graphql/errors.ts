@@ -7,6 +7,8 @@ import type { Plugin } from 'graphql-yoga';
 
 export type FoyerErrorCode =
   | 'UNAUTHENTICATED'
+  /** A valid token whose membership was disabled or deleted since: the runtime tells the person why. */
+  | 'MEMBERSHIP_ENDED'
   | 'FORBIDDEN'
   | 'UNKNOWN_APP'
   | 'BAD_USER_INPUT'
@@ -28,6 +30,7 @@ export type FoyerErrorCode =
 
 const statusOf: Record<FoyerErrorCode, number> = {
   UNAUTHENTICATED: 401,
+  MEMBERSHIP_ENDED: 401,
   FORBIDDEN: 403,
   UNKNOWN_APP: 404,
   BAD_USER_INPUT: 400,

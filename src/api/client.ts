@@ -64,7 +64,7 @@ export function createApiClient(config: ClientConfig, auth: AuthClient, options:
   const forbiddenHandlers = new Set<ForbiddenHandler>(options.onForbidden ? [options.onForbidden] : []);
 
   function handled(error: ApiError): ApiError {
-    if (error instanceof UnauthenticatedError) auth.clear();
+    if (error instanceof UnauthenticatedError) auth.clear(error.code === 'MEMBERSHIP_ENDED' ? 'membershipEnded' : undefined);
     if (error instanceof ForbiddenError) for (const handler of [...forbiddenHandlers]) handler(error);
     return error;
   }

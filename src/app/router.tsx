@@ -8,6 +8,7 @@ import { flows } from '../flow/flows.ts';
 import { AdminLayout, AdminPage } from './layouts/AdminLayout.tsx';
 import { followLocale } from '../i18n/index.ts';
 import { useAuthChanges, useRuntime } from './runtime.tsx';
+import { useSessionCheck } from './session-check.ts';
 import { FlowScreen } from './screens/FlowScreen.tsx';
 import { RouteError } from './screens/RouteError.tsx';
 import { UnknownApp } from './screens/UnknownApp.tsx';
@@ -21,7 +22,7 @@ export function isManagementRoute(path: string): boolean {
   return MANAGEMENT_PREFIXES.some((prefix) => path.startsWith(prefix));
 }
 
-/** Language and the unknown-app gate for every route (each screen sets its page title). */
+/** Language, the session check and the unknown-app gate for every route (each screen sets its page title). */
 function Shell() {
   const { i18n } = useTranslation();
   const { appConfig } = useRuntime();
@@ -29,6 +30,7 @@ function Shell() {
   const location = useLocation();
   const authenticated = auth.isAuthenticated();
   const locale = authenticated ? auth.currentUser().tenant.locale || auth.currentUser().locale : undefined;
+  useSessionCheck();
 
   useEffect(() => {
     followLocale(i18n, locale);

@@ -107,6 +107,9 @@ export interface CurrentUserData {
 
 export type AuthListener = () => void;
 
+/** A server-stated end of a session: the membership was disabled or removed (MEMBERSHIP_ENDED). */
+export type SignedOutReason = 'membershipEnded';
+
 export interface AuthClient {
   /** Start-up check: restores and verifies stored tokens, refreshing them when needed. */
   init(): Promise<void>;
@@ -136,8 +139,13 @@ export interface AuthClient {
    * which returns to `postLogoutRedirectUri` (one of the app's registered post-logout URIs) when given.
    */
   logout(postLogoutRedirectUri?: string): Promise<void>;
-  /** Clears local state only (401 handling, opening the login screen while signed in). */
-  clear(): void;
+  /**
+   * Clears local state only (401 handling, opening the login screen while signed in). `reason`, when
+   * the server said why the session ended, is kept for the screens until the next sign-in.
+   */
+  clear(reason?: SignedOutReason): void;
+  /** Why the last session ended, when the server said so (the login screen tells the person). */
+  signedOutReason(): SignedOutReason | undefined;
 
   credentialsConfig(username: string): Promise<CredentialsConfig>;
   authenticate(username: string, password: string): Promise<AuthenticateResult>;

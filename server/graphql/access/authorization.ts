@@ -15,7 +15,7 @@ import { foyerError, type FoyerErrorCode } from '../errors.ts';
 import type { RequiredPrivilege, Requirements } from './requirements.ts';
 
 export interface Denial {
-  code: Extract<FoyerErrorCode, 'UNAUTHENTICATED' | 'FORBIDDEN' | 'UNKNOWN_APP'>;
+  code: Extract<FoyerErrorCode, 'UNAUTHENTICATED' | 'MEMBERSHIP_ENDED' | 'FORBIDDEN' | 'UNKNOWN_APP'>;
   message: string;
 }
 
@@ -24,7 +24,10 @@ export function authorize(required: RequiredPrivilege | undefined, caller: Calle
   // Fail closed: a field that names no privilege is nobody's.
   if (required === undefined) return { code: 'FORBIDDEN', message: 'This field names no privilege and is denied' };
   // A presented token that does not hold is never downgraded to an anonymous call.
-  if (caller.kind === 'rejected') return { code: 'UNAUTHENTICATED', message: 'The access token is invalid or expired' };
+  if (caller.kind === 'rejected') {
+    if (caller.membershipEnded) return { code: 'MEMBERSHIP_ENDED', message: 'Your membership of this workspace has ended' };
+    return { code: 'UNAUTHENTICATED', message: 'The access token is invalid or expired' };
+  }
   if (required === 'ANONYMOUS') {
     if (caller.kind === 'anonymous' || caller.kind === 'member') return null;
     if (caller.kind === 'unknownApp') return { code: 'UNKNOWN_APP', message: 'Unknown app id' };

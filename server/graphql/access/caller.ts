@@ -27,12 +27,12 @@ async function memberFromToken(db: Database, verifier: AccessTokenVerifier, toke
     .innerJoin(apps, eq(apps.id, tenants.appId))
     .where(eq(tenantUsers.id, sub))
     .limit(1);
-  if (!row) return { kind: 'rejected', reason: 'membership gone' };
+  if (!row) return { kind: 'rejected', reason: 'membership gone', membershipEnded: true };
   const { membership } = row;
   if (membership.tenantId !== tid || row.tenantAppId !== aid || row.userAppId !== aid) {
     return { kind: 'rejected', reason: 'membership does not match the token' };
   }
-  if (!membership.enabled) return { kind: 'rejected', reason: 'membership disabled' };
+  if (!membership.enabled) return { kind: 'rejected', reason: 'membership disabled', membershipEnded: true };
   if (!isRole(membership.role)) return { kind: 'rejected', reason: 'unknown role' };
   const granted = new Set(scope.split(' '));
   return {

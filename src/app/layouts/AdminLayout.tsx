@@ -2,13 +2,14 @@
 // Profile, log out, and the page. Its guard runs before anything renders: a signed-out visitor sees
 // only a redirect notice while the browser leaves for the login (coming back here afterwards), never
 // the management content. The runtime renders after the start-up auth check, so the answer is final.
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { TENANT_WRITE } from '../../access/rules.ts';
 import { useAppConfig, useAuthChanges } from '../runtime.tsx';
 import { PLACEHOLDER_LOGO, type AuthLayoutProps } from './AuthLayout.tsx';
 import { WorkspaceSwitcher } from './WorkspaceSwitcher.tsx';
+import { useSignInGuard } from '../sign-in-guard.ts';
 
 /** The management pages a signed-in user may open, by the privilege each needs (none: everyone). */
 export const ADMIN_PAGES = [
@@ -32,11 +33,7 @@ export function AdminLayout() {
   const auth = useAuthChanges();
   const app = useAppConfig();
   const location = useLocation();
-  const authenticated = auth.isAuthenticated();
-
-  useEffect(() => {
-    if (!authenticated) void auth.login(`${location.pathname}${location.search}`);
-  }, [auth, authenticated, location.pathname, location.search]);
+  const authenticated = useSignInGuard();
 
   if (!authenticated) {
     return (

@@ -1,24 +1,20 @@
 // "/" host content: the demo customer app. Signed-in users see who they are and in which workspace;
 // everyone else is sent to the login, coming back here afterwards.
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { Alert } from '../../theme/Alert.tsx';
 import { AuthLayout } from '../layouts/AuthLayout.tsx';
 import { WorkspaceSwitcher } from '../layouts/WorkspaceSwitcher.tsx';
 import { usePageTitle } from '../page-title.ts';
+import { useSignInGuard } from '../sign-in-guard.ts';
 import { useAuthChanges } from '../runtime.tsx';
 
 export default function Home() {
   const { t } = useTranslation();
   const auth = useAuthChanges();
   const location = useLocation();
-  const authenticated = auth.isAuthenticated();
+  const authenticated = useSignInGuard();
   usePageTitle(t(authenticated ? 'home.title' : 'handover.redirecting'));
-
-  useEffect(() => {
-    if (!authenticated) void auth.login(`${location.pathname}${location.search}`);
-  }, [auth, authenticated, location.pathname, location.search]);
 
   if (!authenticated) {
     return (

@@ -22,6 +22,7 @@ import type {
   PasskeyRegistrant,
   PasskeySummary,
   PasswordToken,
+  SignedOutReason,
   TotpSetup,
   WorkspaceUser,
 } from '../types.ts';
@@ -80,6 +81,7 @@ export class OAuthClient implements AuthClient {
   private readonly refreshTimer: RefreshTimer;
   private readonly listeners = new Set<AuthListener>();
   private session: Session | undefined;
+  private endReason: SignedOutReason | undefined;
   private refreshInFlight: Promise<void> | undefined;
   private watchingOtherTabs = false;
 
@@ -215,12 +217,17 @@ export class OAuthClient implements AuthClient {
     this.runtime.redirect(`${this.authUrl}/url/logout/${encodeURIComponent(this.config.appId)}${query}`);
   }
 
-  clear(): void {
+  clear(reason?: SignedOutReason): void {
+    this.endReason = reason;
     this.refreshTimer.cancel();
     const hadSession = this.session !== undefined;
     this.session = undefined;
     const hadStoredKeys = clearSessionKeys(this.runtime.localStorage);
     if (hadSession || hadStoredKeys) this.notify();
+  }
+
+  signedOutReason(): SignedOutReason | undefined {
+    return this.endReason;
   }
 
   credentialsConfig(username: string): Promise<CredentialsConfig> {
@@ -359,6 +366,7 @@ export class OAuthClient implements AuthClient {
   private async adopt(tokens: Required<TokenSet>, { persist } = { persist: true }): Promise<void> {
     const [accessClaims, idClaims] = await Promise.all([this.verify(tokens.accessToken), this.verify(tokens.idToken)]);
     this.session = { tokens, accessClaims, idClaims };
+    this.endReason = undefined;
     if (persist) {
       writeStoredTokens(this.runtime.localStorage, tokens);
       // Names the token's workspace, never an earlier choice.

@@ -91,7 +91,6 @@ describe('tokens that do not hold', () => {
     ['typed as something other than an access token (an ID token)', () => mint(acmeAdmin, { typ: 'JWT' })],
     ['naming a workspace its membership is not in', () => mint(acmeAdmin, { claims: { tid: globexViewer.tenantId } })],
     ['naming another app than its membership’s', () => mint(acmeAdmin, { claims: { aid: otherApp.appId, aud: otherApp.appId } })],
-    ['naming a membership that does not exist', () => mint({ ...acmeAdmin, tenantUserId: randomUUID() })],
     ['unsigned (alg none)', async () => {
       const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
       const now = Math.floor(Date.now() / 1000);
@@ -107,6 +106,14 @@ describe('tokens that do not hold', () => {
     expect(answer.status).toBe(401);
     expect(answer.body.data ?? null).toBeNull();
     expect(new Set(errorCodes(answer))).toEqual(new Set(['UNAUTHENTICATED']));
+    expect(JSON.stringify(answer.body)).not.toMatch(/Acme|Globex|Initech/);
+  });
+
+  it('a token of Foyer naming a membership that no longer exists answers MEMBERSHIP_ENDED (401), revealing nothing', async () => {
+    const answer = await postGraphQL(foyer.urls.api, { query: READ_ALL }, bearer(await mint({ ...acmeAdmin, tenantUserId: randomUUID() })));
+    expect(answer.status).toBe(401);
+    expect(answer.body.data ?? null).toBeNull();
+    expect(new Set(errorCodes(answer))).toEqual(new Set(['MEMBERSHIP_ENDED']));
     expect(JSON.stringify(answer.body)).not.toMatch(/Acme|Globex|Initech/);
   });
 

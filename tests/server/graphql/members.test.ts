@@ -165,7 +165,8 @@ describe('memberships that stop counting', () => {
     try {
       const answer = await postGraphQL(foyer.urls.api, { query: '{ getMe { id } }' }, bearer(token));
       expect(answer.status).toBe(401);
-      expect(errorCodes(answer)).toEqual(['UNAUTHENTICATED']);
+      // Said apart from an invalid token, so the screens can tell the person why they were signed out.
+      expect(errorCodes(answer)).toEqual(['MEMBERSHIP_ENDED']);
     } finally {
       await foyer.db.update(tenantUsers).set({ enabled: true }).where(eq(tenantUsers.id, viewer.tenantUserId));
     }
@@ -184,7 +185,7 @@ describe('memberships that stop counting', () => {
     await foyer.db.delete(tenantUsers).where(eq(tenantUsers.id, id));
     const after = await postGraphQL(foyer.urls.api, { query: '{ getTenant { name } }' }, bearer(token));
     expect(after.status).toBe(401);
-    expect(errorCodes(after)).toEqual(['UNAUTHENTICATED']);
+    expect(errorCodes(after)).toEqual(['MEMBERSHIP_ENDED']);
   });
 });
 

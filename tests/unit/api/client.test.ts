@@ -105,6 +105,21 @@ describe('GraphQL requests', () => {
 });
 
 describe('GraphQL errors', () => {
+  it('MEMBERSHIP_ENDED clears the session and keeps the reason for the screens until the next sign-in', async () => {
+    await harness.signIn();
+    answer = () =>
+      graphQLAnswer({
+        data: null,
+        errors: [{ message: 'Your membership of this workspace has ended', extensions: { code: 'MEMBERSHIP_ENDED', response: { statusCode: 401 } } }],
+      });
+    const error = await api.request(GetAppAnonymousDocument).catch((reason: unknown) => reason);
+    expect(error).toMatchObject({ statusCode: 401, code: 'MEMBERSHIP_ENDED' });
+    expect(harness.client.isAuthenticated()).toBe(false);
+    expect(harness.client.signedOutReason()).toBe('membershipEnded');
+    await harness.signIn();
+    expect(harness.client.signedOutReason()).toBeUndefined();
+  });
+
   it('401 in extensions.response.statusCode → UnauthenticatedError and the session is cleared', async () => {
     await harness.signIn();
     const notified = vi.fn();
