@@ -82,7 +82,8 @@ describe('profile and workspace settings in the browser', () => {
     await expect.poll(() => heading().textContent()).toBe('Workspace');
     const name = suite.page.getByLabel('Name', { exact: true });
     await expect.poll(() => name.inputValue()).toBe('Acme');
-    expect(await suite.page.getByRole('img', { name: 'Acme logo' }).first().getAttribute('src')).toContain('placeholder-logo.svg');
+    // No logo set: the workspace's initials stand in, never a placeholder picture that looks like loading.
+    expect(await suite.page.getByRole('img', { name: 'Acme logo' }).allTextContents()).toEqual(['A', 'A']);
     expect(await suite.page.getByLabel('Language').locator('option').allTextContents()).toEqual(['', 'English', 'Svenska']);
     await expectNoAxeViolations(suite.page);
 

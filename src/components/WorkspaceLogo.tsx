@@ -1,18 +1,15 @@
-// The workspace's logo on its settings screen, with the placeholder when none is set or it fails to load.
-import { useState } from 'react';
+// The workspace's logo on its settings screen, or its initials when none is set or it fails to load.
 import { useTranslation } from 'react-i18next';
-import { PLACEHOLDER_LOGO } from '../app/layouts/AuthLayout.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
+import { BrandMark } from '../theme/BrandMark.tsx';
 
 export default function WorkspaceLogo({ props }: FlowComponentProps) {
   const { t } = useTranslation();
-  const logo = typeof props.logo === 'string' && props.logo ? props.logo : PLACEHOLDER_LOGO;
-  const name = typeof props.name === 'string' ? props.name : '';
-  const [failed, setFailed] = useState<string | null>(null);
-  const shown = failed === logo ? PLACEHOLDER_LOGO : logo;
+  const logo = typeof props.logo === 'string' && props.logo ? props.logo : undefined;
+  const name = typeof props.name === 'string' && props.name ? props.name : t('chooseUser.newAccount');
   return (
     <figure className="foyer-workspace-logo">
-      <img src={shown} alt={name ? t('workspace.logoAlt', { name }) : t('app.placeholderLogoAlt')} onError={() => setFailed(logo)} />
+      <BrandMark className="foyer-workspace-logo__mark" src={logo} name={name} alt={t('workspace.logoAlt', { name })} />
       <figcaption>{t('workspace.logo')}</figcaption>
     </figure>
   );

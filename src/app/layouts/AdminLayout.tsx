@@ -2,12 +2,13 @@
 // Profile, log out, and the page. Its guard runs before anything renders: a signed-out visitor sees
 // only a redirect notice while the browser leaves for the login (coming back here afterwards), never
 // the management content. The runtime renders after the start-up auth check, so the answer is final.
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { TENANT_WRITE } from '../../access/rules.ts';
 import { useAppConfig, useAuthChanges } from '../runtime.tsx';
-import { PLACEHOLDER_LOGO, type AuthLayoutProps } from './AuthLayout.tsx';
+import { BrandMark } from '../../theme/BrandMark.tsx';
+import type { AuthLayoutProps } from './AuthLayout.tsx';
 import { WorkspaceSwitcher } from './WorkspaceSwitcher.tsx';
 import { useSignInGuard } from '../sign-in-guard.ts';
 
@@ -21,11 +22,6 @@ export const ADMIN_PAGES = [
 
 function isCurrentPage(page: (typeof ADMIN_PAGES)[number], pathname: string): boolean {
   return pathname.startsWith(page.to) || ('alsoAt' in page && pathname.startsWith(page.alsoAt));
-}
-
-function HeaderLogo({ src, alt }: { src: string; alt: string }) {
-  const [failed, setFailed] = useState<string | null>(null);
-  return <img className="foyer-admin__logo" src={failed === src ? PLACEHOLDER_LOGO : src} alt={alt} onError={() => setFailed(src)} />;
 }
 
 export function AdminLayout() {
@@ -46,7 +42,7 @@ export function AdminLayout() {
   const user = auth.currentUser();
   const privileges = user.privileges ?? [];
   const workspace = user.tenant.name || t('chooseUser.newAccount');
-  const logo = user.tenant.logo || app?.logo || PLACEHOLDER_LOGO;
+  const logo = user.tenant.logo || app?.logo;
   return (
     <div className="foyer-admin">
       <a className="foyer-skip-link" href="#foyer-main">
@@ -54,7 +50,7 @@ export function AdminLayout() {
       </a>
       <header className="foyer-admin__header">
         <div className="foyer-admin__brand">
-          <HeaderLogo src={logo} alt={t('workspace.logoAlt', { name: workspace })} />
+          <BrandMark className="foyer-admin__logo" src={logo} name={workspace} alt={t('workspace.logoAlt', { name: workspace })} />
           <span className="foyer-admin__workspace">{workspace}</span>
         </div>
         <nav aria-label={t('admin.nav.label')}>

@@ -1,15 +1,9 @@
 // The layout every /auth screen shares: logo, heading, sub-heading, card, footer.
-import { useState, type ReactNode, type Ref } from 'react';
+import type { ReactNode, Ref } from 'react';
 import { useTranslation } from 'react-i18next';
+import { BrandMark } from '../../theme/BrandMark.tsx';
 import { useAppConfig, useAuthChanges, useRuntime } from '../runtime.tsx';
 
-export const PLACEHOLDER_LOGO = `${import.meta.env.BASE_URL}placeholder-logo.svg`;
-
-function Logo({ src, alt }: { src: string; alt: string }) {
-  const [failed, setFailed] = useState<string | null>(null);
-  const shown = failed === src ? PLACEHOLDER_LOGO : src;
-  return <img className="foyer-logo" src={shown} alt={alt} onError={() => setFailed(src)} />;
-}
 
 export interface AuthLayoutProps {
   heading: ReactNode;
@@ -24,12 +18,13 @@ export function AuthLayout({ heading, subheading, headingRef, children }: AuthLa
   const app = useAppConfig();
   const auth = useAuthChanges();
   const tenantLogo = auth.isAuthenticated() ? auth.currentUser().tenant.logo : undefined;
-  const logo = tenantLogo || app?.logo || PLACEHOLDER_LOGO;
+  const logo = tenantLogo || app?.logo;
+  const appName = app?.name || t('app.defaultTitle');
   const year = new Date().getFullYear();
   return (
     <div className="foyer-auth">
       <main className="foyer-card" aria-labelledby="foyer-heading">
-        <Logo src={logo} alt={app?.name ? t('app.logoAlt', { name: app.name }) : t('app.placeholderLogoAlt')} />
+        <BrandMark className="foyer-logo" src={logo} name={appName} alt={t('app.logoAlt', { name: appName })} />
         <h1 id="foyer-heading" className="foyer-heading" tabIndex={-1} ref={headingRef}>
           {heading}
         </h1>
