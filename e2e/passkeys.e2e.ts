@@ -111,6 +111,20 @@ describe('passkeys in the browser', () => {
     await expect.poll(() => list.getByRole('listitem').allTextContents()).toEqual([expect.stringContaining('Passkey 1')]);
     expect(await list.textContent()).not.toContain('never');
     await expectNoAxeViolations(page);
+
+    // Renamed in place by keyboard; Escape leaves the form unsaved.
+    await page.getByRole('button', { name: 'Rename Passkey 1' }).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Rename Passkey 1' }).click();
+    const nameField = page.getByLabel('Passkey name');
+    await nameField.fill('Work laptop');
+    await expectNoAxeViolations(page);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => list.getByRole('listitem').allTextContents()).toEqual([expect.stringContaining('Work laptop')]);
+    await page.getByRole('button', { name: 'Rename Work laptop' }).click();
+    await page.getByLabel('Passkey name').fill('Passkey 1');
+    await list.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => list.getByRole('listitem').allTextContents()).toEqual([expect.stringContaining('Passkey 1')]);
     await page.getByRole('button', { name: 'Delete Passkey 1' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete passkey' });
     await expectNoAxeViolations(page);

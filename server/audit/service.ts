@@ -38,9 +38,10 @@ export type AuditType =
   | 'user.reset_link_sent'
   /** A member changed their own profile (updateMe); detail lists the changed fields. */
   | 'user.profile_updated'
-  /** A passkey was added to (detail: how it was authorised) or removed from a user's account. */
+  /** A passkey was added to (detail: how it was authorised), renamed on or removed from a user's account. */
   | 'passkey.registered'
   | 'passkey.options_requested'
+  | 'passkey.renamed'
   | 'passkey.deleted'
   /**
    * The admin API (server/admin): appId is the app acted on; detail.actor the owner's e-mail or

@@ -205,6 +205,8 @@ export interface AuthClient {
   verifyPasskeyRegistration(registrant: PasskeyRegistrant, response: RegistrationResponseJSON): Promise<{ verified: boolean }>;
   /** The signed-in user's passkeys (needs the access token). */
   listPasskeys(): Promise<PasskeySummary[]>;
+  /** Renames one of the signed-in user's passkeys (PASSKEY_NAME_REQUIRED for a blank name). */
+  renamePasskey(id: string, name: string): Promise<void>;
   deletePasskey(id: string): Promise<void>;
   /** Renews the tokens now and re-reads the user from their claims (after a profile or workspace change). */
   refresh(): Promise<void>;

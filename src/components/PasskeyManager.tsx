@@ -1,11 +1,12 @@
 // The signed-in user's passkeys on the profile: each with its name, when it was created and last
-// used; delete one after a confirmation; add one with this browser's authenticator.
+// used; rename one in place; delete one after a confirmation; add one with this browser's authenticator.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRuntime } from '../app/runtime.tsx';
 import type { PasskeySummary } from '../auth/types.ts';
 import type { FlowComponentProps } from '../flow/component-types.ts';
+import { PASSKEY_NAME_MAX_LENGTH } from '../policy/passkeys.ts';
 import { cancelCeremony, registerPasskey } from '../passkeys/ceremonies.ts';
 import { Alert } from '../theme/Alert.tsx';
 import { Button } from '../theme/Button.tsx';
@@ -61,26 +62,16 @@ export default function PasskeyManager(_props: FlowComponentProps) {
       {list.data && list.data.length > 0 && (
         <ul className="foyer-stack foyer-plain-list" aria-label={t('passkeys.heading')}>
           {list.data.map((passkey) => (
-            <li key={passkey.id} className="foyer-passkey">
-              <div>
-                <p className="foyer-passkey__name">{passkey.name}</p>
-                <p className="foyer-passkey__dates">
-                  {t('passkeys.createdAt', { date: date(passkey.createdAt) })} · {t('passkeys.lastUsedAt', { date: date(passkey.lastUsedAt) })}
-                </p>
-              </div>
-              <Button
-                variant="danger"
-                size="sm"
-                className="foyer-button--inline"
-                aria-label={t('passkeys.deleteNamed', { name: passkey.name })}
-                onClick={() => {
-                  setDeleteState('idle');
-                  setDeleting(passkey);
-                }}
-              >
-                {t('actions.delete')}
-              </Button>
-            </li>
+            <PasskeyRow
+              key={passkey.id}
+              passkey={passkey}
+              dates={`${t('passkeys.createdAt', { date: date(passkey.createdAt) })} · ${t('passkeys.lastUsedAt', { date: date(passkey.lastUsedAt) })}`}
+              onRenamed={() => queryClient.invalidateQueries({ queryKey: PASSKEYS_KEY })}
+              onDelete={() => {
+                setDeleteState('idle');
+                setDeleting(passkey);
+              }}
+            />
           ))}
         </ul>
       )}
@@ -102,5 +93,100 @@ export default function PasskeyManager(_props: FlowComponentProps) {
         />
       )}
     </section>
+  );
+}
+
+interface PasskeyRowProps {
+  passkey: PasskeySummary;
+  dates: string;
+  onRenamed(): Promise<void>;
+  onDelete(): void;
+}
+
+/** One passkey: its name and dates with Rename and Delete, or the rename form (Escape cancels). */
+function PasskeyRow({ passkey, dates, onRenamed, onDelete }: PasskeyRowProps) {
+  const { t } = useTranslation();
+  const { auth } = useRuntime();
+  const fieldId = useId();
+  const [name, setName] = useState<string | null>(null);
+  const [state, setState] = useState<'idle' | 'busy' | 'failed'>('idle');
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    if (name === null || !name.trim()) return;
+    setState('busy');
+    try {
+      await auth.renamePasskey(passkey.id, name.trim());
+      await onRenamed();
+      setName(null);
+      setState('idle');
+    } catch {
+      setState('failed');
+    }
+  };
+
+  if (name === null) {
+    return (
+      <li className="foyer-passkey">
+        <div>
+          <p className="foyer-passkey__name">{passkey.name}</p>
+          <p className="foyer-passkey__dates">{dates}</p>
+        </div>
+        <div className="foyer-row-actions">
+          <Button
+            variant="secondary"
+            size="sm"
+            className="foyer-button--inline"
+            aria-label={t('passkeys.renameNamed', { name: passkey.name })}
+            onClick={() => setName(passkey.name)}
+          >
+            {t('passkeys.rename')}
+          </Button>
+          <Button variant="danger" size="sm" className="foyer-button--inline" aria-label={t('passkeys.deleteNamed', { name: passkey.name })} onClick={onDelete}>
+            {t('actions.delete')}
+          </Button>
+        </div>
+      </li>
+    );
+  }
+  return (
+    <li className="foyer-passkey">
+      <form
+        className="foyer-passkey__rename"
+        onSubmit={(event) => void save(event)}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape' && state !== 'busy') setName(null);
+        }}
+      >
+        <div className="foyer-field">
+          <label className="foyer-label" htmlFor={fieldId}>
+            {t('passkeys.nameLabel')}
+          </label>
+          <input
+            id={fieldId}
+            className="foyer-input"
+            value={name}
+            maxLength={PASSKEY_NAME_MAX_LENGTH}
+            autoFocus
+            aria-invalid={state === 'failed' || undefined}
+            aria-describedby={state === 'failed' ? `${fieldId}-error` : undefined}
+            onChange={(event) => setName(event.target.value)}
+          />
+          {state === 'failed' && (
+            <p id={`${fieldId}-error`} className="foyer-field-error" role="alert">
+              {t('passkeys.errors.rename')}
+            </p>
+          )}
+        </div>
+        <div className="foyer-row-actions">
+          <Button variant="secondary" size="sm" className="foyer-button--inline" disabled={state === 'busy'} onClick={() => setName(null)}>
+            {t('actions.cancel')}
+          </Button>
+          <Button type="submit" size="sm" className="foyer-button--inline" loading={state === 'busy'} disabled={!name.trim()}>
+            {t('actions.save')}
+          </Button>
+        </div>
+      </form>
+    </li>
   );
 }

@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { users } from '../../db/schema.ts';
-import { HttpError, notFound, unauthorized } from '../../http/errors.ts';
+import { HttpError, badRequest, notFound, unauthorized } from '../../http/errors.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { recordWithinLimits, type RequestLimit } from '../../audit/limits.ts';
 import { AccessTokenVerifier } from '../../graphql/access/tokens.ts';
@@ -15,6 +15,7 @@ import { requireApp, type App } from '../app-lookup.ts';
 import { findPasswordLink, linkExpired } from '../password/service.ts';
 import { normalizeUsername, resolveApp, signIn, type User } from '../session/sign-in.ts';
 import { tokenField } from '../tokens/service.ts';
+import { PASSKEY_NAME_MAX_LENGTH } from '../../../src/policy/passkeys.ts';
 import {
   authenticationOptions,
   deletePasskey,
@@ -22,6 +23,7 @@ import {
   passkeysEnabled,
   registrationOptions,
   relyingPartyOf,
+  renamePasskey,
   verifyAuthentication,
   verifyRegistration,
   type RelyingParty,
@@ -74,6 +76,12 @@ const registrationBody = {
 const tokenQuery = { type: 'object', properties: { forgotPasswordToken: tokenField } } as const;
 
 const idParams = { type: 'object', required: ['id'], properties: { id: credentialId } } as const;
+
+const renameBody = {
+  type: 'object',
+  required: ['name'],
+  properties: { name: { type: 'string', maxLength: PASSKEY_NAME_MAX_LENGTH } },
+} as const;
 
 type TokenQuery = { Querystring: { forgotPasswordToken?: string } };
 
@@ -185,6 +193,20 @@ export async function passkeyRoutes(app: FastifyInstance, { context, sessions }:
       lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     }));
   });
+
+  app.put<{ Params: { id: string }; Body: { name: string } }>(
+    '/auth/passkeys/:id',
+    { schema: { params: idParams, body: renameBody } },
+    async (request, reply) => {
+      const { app: target, user } = await bearerUser(request);
+      const name = request.body.name.trim();
+      if (!name) throw badRequest('Give the passkey a name', 'PASSKEY_NAME_REQUIRED');
+      // Another user's passkey and a non-existent one get the same answer.
+      if (!(await renamePasskey(db, user.id, request.params.id, name))) throw notFound('No such passkey', 'PASSKEY_NOT_FOUND');
+      await recordAudit(db, { type: 'passkey.renamed', appId: target.id, userId: user.id, ip: request.ip, detail: { passkey: request.params.id } });
+      return reply.status(204).send();
+    },
+  );
 
   app.delete<{ Params: { id: string } }>('/auth/passkeys/:id', { schema: { params: idParams } }, async (request, reply) => {
     const { app: target, user } = await bearerUser(request);

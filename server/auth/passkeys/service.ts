@@ -277,6 +277,16 @@ export async function deletePasskey(db: Database, userId: string, id: string): P
   return deleted.length === 1;
 }
 
+/** Renames one of the user's passkeys; false when the user has no passkey with that id. */
+export async function renamePasskey(db: Database, userId: string, id: string, name: string): Promise<boolean> {
+  const renamed = await db
+    .update(passkeys)
+    .set({ name })
+    .where(and(eq(passkeys.id, id), eq(passkeys.userId, userId)))
+    .returning({ id: passkeys.id });
+  return renamed.length === 1;
+}
+
 export async function purgeExpiredChallenges(db: Database): Promise<void> {
   await db.delete(passkeyChallenges).where(lt(passkeyChallenges.expiresAt, sql`now()`));
 }

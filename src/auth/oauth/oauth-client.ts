@@ -337,6 +337,10 @@ export class OAuthClient implements AuthClient {
     return this.sessionApi.listPasskeys(await this.bearer());
   }
 
+  async renamePasskey(id: string, name: string): Promise<void> {
+    return this.sessionApi.renamePasskey(id, name, await this.bearer());
+  }
+
   async deletePasskey(id: string): Promise<void> {
     return this.sessionApi.deletePasskey(id, await this.bearer());
   }

@@ -214,6 +214,14 @@ export class SessionApi {
     return requestJson<PasskeySummary[]>(this.fetch, `${this.authUrl}/auth/passkeys`, { headers: { ...this.headers, ...authorization } });
   }
 
+  async renamePasskey(id: string, name: string, authorization: Record<string, string>): Promise<void> {
+    await requestJson<unknown>(this.fetch, `${this.authUrl}/auth/passkeys/${encodeURIComponent(id)}`, {
+      method: 'PUT',
+      body: { name },
+      headers: { ...this.headers, ...authorization },
+    });
+  }
+
   async deletePasskey(id: string, authorization: Record<string, string>): Promise<void> {
     await requestJson<unknown>(this.fetch, `${this.authUrl}/auth/passkeys/${encodeURIComponent(id)}`, {
       method: 'DELETE',

@@ -320,6 +320,34 @@ describe('profile management with the access token', () => {
     expect(await foyer.db.select().from(passkeys).where(eq(passkeys.userId, member.id))).toHaveLength(1);
   });
 
+  it('renames only the signed-in user’s own passkeys, to a non-blank name of at most 64 characters', async () => {
+    const member = await newMember(foyer, 'Acme');
+    const other = await newMember(foyer, 'Acme');
+    await registerThroughLink(member);
+    const othersId = (await registerThroughLink(other)).credentials[0]!.id.toString('base64url');
+    const authorization = await bearerFor(member.email);
+    const browser = new Browser();
+    const [own] = (await (await getJson(browser, `${auth}/auth/passkeys`, { authorization })).json()) as { id: string }[];
+    const rename = (id: string, name: unknown) =>
+      browser.request(`${auth}/auth/passkeys/${id}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', authorization },
+        body: JSON.stringify({ name }),
+        origin: ui,
+      });
+
+    expect((await rename(own!.id, '  Work laptop  ')).status).toBe(204);
+    expect((await foyer.db.select({ name: passkeys.name }).from(passkeys).where(eq(passkeys.id, own!.id)))[0]!.name).toBe('Work laptop');
+
+    const foreign = await rename(othersId, 'Mine now');
+    expect(foreign.status).toBe(404);
+    expect((await foyer.db.select({ name: passkeys.name }).from(passkeys).where(eq(passkeys.id, othersId)))[0]!.name).toBe('Passkey 1');
+    const blank = await rename(own!.id, '   ');
+    expect(blank.status).toBe(400);
+    expect(await blank.json()).toMatchObject({ error: 'PASSKEY_NAME_REQUIRED' });
+    for (const bad of ['x'.repeat(65), null, { name: 'nested' }]) expect((await rename(own!.id, bad)).status).toBe(400);
+  });
+
   it('refuses calls without a valid access token', async () => {
     const browser = new Browser();
     for (const authorization of [undefined, 'Bearer nonsense', 'Basic abc']) {
@@ -327,6 +355,8 @@ describe('profile management with the access token', () => {
       expect((await getJson(browser, `${auth}/auth/passkeys`, headers)).status).toBe(401);
       expect((await getJson(browser, `${auth}/auth/passkeys/registration-options`, headers)).status).toBe(401);
       expect((await browser.request(`${auth}/auth/passkeys/AAAA`, { method: 'DELETE', headers, origin: ui })).status).toBe(401);
+      const rename = { method: 'PUT', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x' }), origin: ui };
+      expect((await browser.request(`${auth}/auth/passkeys/AAAA`, rename)).status).toBe(401);
     }
   });
 });
