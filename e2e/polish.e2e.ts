@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apps, tenantUsers, users } from '../server/db/schema.ts';
 import { DEMO_PASSWORD } from '../server/seed/demo.ts';
+import { socialProviderFlags } from '../src/policy/app-config.ts';
 import { expectNoAxeViolations } from './support/browser.ts';
 import { browserSuite } from './support/suite.ts';
 
@@ -125,6 +126,30 @@ describe('everyday polish', () => {
       await expectSignedOutWithReason();
     } finally {
       await setEnabled(true);
+    }
+  });
+
+  it("draws each social button in its provider's mark and colours, with no image from the providers' hosts", async () => {
+    const [app] = await suite.foyer.db.select().from(apps).where(eq(apps.id, suite.foyer.demo.appId));
+    const flags = Object.fromEntries(Object.values(socialProviderFlags).map((flag) => [flag, true]));
+    await suite.foyer.db.update(apps).set({ settings: { ...app!.settings, ...flags } }).where(eq(apps.id, suite.foyer.demo.appId));
+    try {
+      const foreign: string[] = [];
+      suite.page.on('request', (request) => {
+        if (!request.url().startsWith('http://localhost:')) foreign.push(request.url());
+      });
+      await suite.page.goto(`${ui()}/auth/login`);
+      const buttons = suite.page.getByRole('list', { name: 'Social sign-in' }).getByRole('link');
+      await expect.poll(() => buttons.count()).toBe(6);
+      const looks = await buttons.evaluateAll((links) =>
+        links.map((link) => ({ mark: link.querySelector('svg') !== null, background: getComputedStyle(link).backgroundColor })),
+      );
+      expect(looks.every((look) => look.mark)).toBe(true);
+      expect(new Set(looks.map((look) => look.background)).size).toBeGreaterThanOrEqual(5);
+      expect(foreign).toEqual([]);
+      await expectNoAxeViolations(suite.page);
+    } finally {
+      await suite.foyer.db.update(apps).set({ settings: app!.settings }).where(eq(apps.id, suite.foyer.demo.appId));
     }
   });
 

@@ -1,10 +1,12 @@
-// One "Continue with …" link per social provider the app switched on. Each leads to the auth service's
-// /federated/{provider}/login, naming the app so the answer works without a pending authorization.
+// One "Continue with …" link per social provider the app switched on, in the provider's own mark and
+// button colours. Each leads to the auth service's /federated/{provider}/login, naming the app so the
+// answer works without a pending authorization.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRuntime } from '../app/runtime.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import { socialProviders, type SocialProvider } from '../policy/app-config.ts';
+import { ProviderMark } from '../theme/ProviderMark.tsx';
 
 function providersOf(value: unknown): SocialProvider[] {
   if (!Array.isArray(value)) return [];
@@ -28,12 +30,12 @@ export default function SocialButtons({ props }: FlowComponentProps) {
       {providers.map((provider) => (
         <li key={provider}>
           <a
-            className="foyer-button foyer-button--secondary foyer-button--lg"
+            className={`foyer-button foyer-button--lg foyer-social foyer-social--${provider}`}
             href={socialLoginUrl(config.authUrl, provider, config.appId)}
             aria-busy={leavingFor === provider || undefined}
             onClick={() => setLeavingFor(provider)}
           >
-            {leavingFor === provider && <span className="foyer-spinner" aria-hidden="true" />}
+            {leavingFor === provider ? <span className="foyer-spinner" aria-hidden="true" /> : <ProviderMark provider={provider} />}
             {t(`login.social.${provider}`)}
           </a>
         </li>
