@@ -12,6 +12,7 @@ import type { AppConfig } from '../../../src/policy/app-config.ts';
 import { postGraphQL } from '../support/graphql.ts';
 import { admin, consoleOwnerToken, CONSOLE_OWNER_EMAIL, CONSOLE_WORKSPACE } from '../support/console.ts';
 import { Browser } from '../oidc/browser.ts';
+import { insertApp } from '../support/apps.ts';
 import { authorizationRequest, relyingParty } from '../oidc/sign-in.ts';
 
 let foyer: TestFoyer;
@@ -62,7 +63,7 @@ describe('apps of the signed-in owner', () => {
     const answer = await admin<{ apps: AppAnswer['app'][] }>(foyer, 'GET', '/apps', { token });
     expect(answer.status).toBe(200);
     expect(answer.body.apps).toContainEqual(
-      expect.objectContaining({ id: foyer.demo.appId, name: 'Demo app', publishedVersion: 0, hasDraft: false }),
+      expect.objectContaining({ id: foyer.demo.appId, name: 'Demo app', publishedVersion: 1, hasDraft: false }),
     );
   });
 
@@ -398,13 +399,26 @@ describe('an app that switches password sign-in off', () => {
     });
   }
 
+  it('keeps the settings of an app that was never published as version 1 at its first publish', async () => {
+    const appId = await insertApp(foyer, { name: 'Older app', settings: { tenantSelfSignup: false } });
+    const [demoOwner] = await foyer.db.select({ tenantId: appOwners.tenantId }).from(appOwners).where(eq(appOwners.appId, foyer.demo.appId));
+    await foyer.db.insert(appOwners).values({ appId, tenantId: demoOwner!.tenantId });
+    const live = (await admin<AppAnswer>(foyer, 'GET', `/apps/${appId}`, { token })).body.live;
+    await admin(foyer, 'PUT', `/apps/${appId}/draft`, { token, body: { config: { ...live, tenantSelfSignup: true } } });
+    const published = await admin<{ version: { version: number } }>(foyer, 'POST', `/apps/${appId}/publish`, { token, body: {} });
+    expect(published.body.version.version).toBe(2);
+    const first = await admin<{ version: Record<string, unknown>; config: AppConfig }>(foyer, 'GET', `/apps/${appId}/versions/1`, { token });
+    expect(first.body.version).toMatchObject({ author: 'Foyer', note: 'Settings before the first publish' });
+    expect(first.body.config.tenantSelfSignup).toBe(false);
+  });
+
   it('refuses password sign-in and says the user has no password; restoring version 1 brings it back', async () => {
     const owner = foyer.demo.users[0]!;
     const live = (await admin<AppAnswer>(foyer, 'GET', `/apps/${foyer.demo.appId}`, { token })).body.live;
     expect(live.passwordEnabled).toBeUndefined();
     await admin(foyer, 'PUT', `/apps/${foyer.demo.appId}/draft`, { token, body: { config: { ...live, passwordEnabled: false } } });
     const published = await admin<{ version: { version: number } }>(foyer, 'POST', `/apps/${foyer.demo.appId}/publish`, { token, body: {} });
-    // The settings the app had before its first publish here became version 1.
+    // The demo data is version 1.
     expect(published.body.version.version).toBe(2);
 
     const config = await session('/auth/credentialsConfig', { username: owner.email });
@@ -418,7 +432,7 @@ describe('an app that switches password sign-in off', () => {
     });
 
     const first = await admin<{ version: Record<string, unknown>; config: AppConfig }>(foyer, 'GET', `/apps/${foyer.demo.appId}/versions/1`, { token });
-    expect(first.body.version).toMatchObject({ author: 'Foyer', note: 'Settings before the first publish' });
+    expect(first.body.version).toMatchObject({ author: 'Foyer', note: 'Demo data' });
     expect(first.body.config).toEqual(live);
     await admin(foyer, 'POST', `/apps/${foyer.demo.appId}/versions/1/restore`, { token });
     await admin(foyer, 'POST', `/apps/${foyer.demo.appId}/publish`, { token, body: {} });
