@@ -38,6 +38,15 @@ describe('everyday polish', () => {
     await expect.poll(() => suite.page.title()).toBe('Profile · Demo app');
   });
 
+  it('lists the recent sign-ins on the profile, with how and from where', async () => {
+    await signIn(suite.page, 'Acme');
+    await suite.page.goto(`${ui()}/user-management/profile`);
+    const activity = suite.page.getByRole('list', { name: 'Recent activity' });
+    await expect.poll(() => activity.getByRole('listitem').first().textContent()).toContain('Signed in with a password');
+    expect(await activity.getByRole('listitem').first().textContent()).toContain('from 127.0.0.1');
+    await expectNoAxeViolations(suite.page);
+  });
+
   it("leads the demo's privacy and terms links to real pages, also when signed in", async () => {
     await suite.page.goto(`${ui()}/auth/login`);
     await suite.page.getByRole('link', { name: 'Privacy policy' }).click();

@@ -1,6 +1,7 @@
 // Every capability's resolvers, merged. Adding a capability = one folder with its resolvers and
 // service, plus one line here.
 import type { Resolvers } from './generated/resolvers.ts';
+import { activityResolvers } from './activity/resolvers.ts';
 import { appResolvers } from './apps/resolvers.ts';
 import { customParamResolvers } from './custom-params/resolvers.ts';
 import { invitationResolvers } from './invitations/resolvers.ts';
@@ -17,6 +18,7 @@ export const capabilityResolvers: Resolvers[] = [
   roleResolvers,
   signupResolvers,
   customParamResolvers,
+  activityResolvers,
 ];
 
 /** Merges resolver maps type by type; two capabilities resolving the same field is a startup error. */

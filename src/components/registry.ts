@@ -5,6 +5,7 @@ import type { ComponentName } from '../flow/registry-names.ts';
 
 export const componentRegistry: Record<ComponentName, LazyExoticComponent<ComponentType<FlowComponentProps>>> = {
   AccessGate: lazy(() => import('./AccessGate.tsx')),
+  ActivityList: lazy(() => import('./ActivityList.tsx')),
   FederationConnections: lazy(() => import('./FederationConnections.tsx')),
   InviteUsers: lazy(() => import('./InviteUsers.tsx')),
   PasskeyManager: lazy(() => import('./PasskeyManager.tsx')),

@@ -45,6 +45,7 @@ export type RedirectName = keyof typeof REDIRECT_ACTIONS;
 
 export const COMPONENT_NAMES = [
   'AccessGate',
+  'ActivityList',
   'FederationConnections',
   'InviteUsers',
   'PasskeyManager',

@@ -1,0 +1,9 @@
+import type { Resolvers } from '../generated/resolvers.ts';
+import { memberOf } from '../access/caller.ts';
+import { myActivity } from './service.ts';
+
+export const activityResolvers: Resolvers = {
+  Query: {
+    myActivity: (_parent, { limit }, { db, caller }) => myActivity(db, memberOf(caller), limit),
+  },
+};

@@ -1,0 +1,41 @@
+// The profile's recent account activity: sign-ins (with how), failed attempts, sign-outs and passkey or
+// two-factor changes, each with when and from which address, newest first (GraphQL myActivity).
+import { useTranslation } from 'react-i18next';
+import { useGraphQL } from '../api/react.tsx';
+import type { FlowComponentProps } from '../flow/component-types.ts';
+import { MyActivityDocument } from '../gql/graphql.ts';
+import { Alert } from '../theme/Alert.tsx';
+
+export default function ActivityList(_props: FlowComponentProps) {
+  const { t, i18n } = useTranslation();
+  const activity = useGraphQL(MyActivityDocument, { limit: 20 });
+  const when = (at: string) => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at));
+  const what = (type: string, method: string | null | undefined) =>
+    type === 'login.success' && method
+      ? t('activity.signedInWith', { method: t(`activity.methods.${method}`, { defaultValue: method }) })
+      : t(`activity.events.${type}`, { defaultValue: type });
+
+  return (
+    <section className="foyer-stack foyer-panel-section" aria-labelledby="foyer-activity-heading">
+      <h2 id="foyer-activity-heading" className="foyer-section-title">
+        {t('activity.heading')}
+      </h2>
+      {activity.isPending && <p role="status">{t('app.loading')}</p>}
+      {activity.isError && <Alert title={t('errors.title')}>{t('activity.errors.load')}</Alert>}
+      {activity.data && activity.data.myActivity.length === 0 && <p>{t('activity.none')}</p>}
+      {activity.data && activity.data.myActivity.length > 0 && (
+        <ul className="foyer-stack foyer-plain-list" aria-label={t('activity.heading')}>
+          {activity.data.myActivity.map((event) => (
+            <li key={`${event.at}-${event.type}`} className="foyer-activity">
+              <p className="foyer-activity__what">{what(event.type, event.method)}</p>
+              <p className="foyer-activity__when">
+                <time dateTime={event.at}>{when(event.at)}</time>
+                {event.ip && ` · ${t('activity.from', { ip: event.ip })}`}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
