@@ -13,7 +13,8 @@ export default function ActivityList(_props: FlowComponentProps) {
   const what = (type: string, method: string | null | undefined) =>
     type === 'login.success' && method
       ? t('activity.signedInWith', { method: t(`activity.methods.${method}`, { defaultValue: method }) })
-      : t(`activity.events.${type}`, { defaultValue: type });
+      : // Translation keys have no dots of their own: login.success reads activity.events.login_success.
+        t(`activity.events.${type.replace(/\./g, '_')}`, { defaultValue: type });
 
   return (
     <section className="foyer-stack foyer-panel-section" aria-labelledby="foyer-activity-heading">
