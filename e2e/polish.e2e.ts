@@ -47,6 +47,38 @@ describe('everyday polish', () => {
     await expectNoAxeViolations(suite.page);
   });
 
+  it("shows owners the workspace's administration log, filtered by who acted, and keeps it from viewers", async () => {
+    await signIn(suite.page, 'Globex');
+    await suite.page.goto(`${ui()}/user-management/users`);
+    const invitee = `logged-${Date.now()}@globex.test`;
+    await suite.page.getByLabel('Email address 1').fill(invitee);
+    await suite.page.getByRole('button', { name: 'Invite', exact: true }).click();
+    await suite.page.getByRole('status').filter({ hasText: 'Invite has been sent!' }).waitFor();
+
+    await suite.page.getByRole('navigation', { name: 'User management' }).getByRole('link', { name: 'Activity' }).click();
+    await expect.poll(() => suite.page.title()).toBe('Activity · Demo app');
+    const log = suite.page.getByRole('table', { name: 'Administration log' });
+    const invited = log.getByRole('row').filter({ hasText: invitee });
+    await invited.waitFor();
+    expect(await invited.textContent()).toContain('Invited');
+    expect(await invited.textContent()).toContain(owner().email);
+    await expectNoAxeViolations(suite.page);
+    await suite.page.getByLabel('Who').selectOption({ label: 'Vera Viewer' });
+    await log.getByText('Nothing has happened here yet.').waitFor();
+
+    // A viewer of the same workspace has no such page.
+    await suite.page.goto(`${ui()}/auth/logout`);
+    await suite.page.getByLabel('Email').fill('viewer@globex.demo.foyer.test');
+    await suite.page.getByRole('button', { name: 'Continue' }).click();
+    await suite.page.getByLabel('Password').fill(DEMO_PASSWORD);
+    await suite.page.getByRole('button', { name: 'Sign in' }).click();
+    await suite.page.waitForURL(`${ui()}/`);
+    await suite.page.goto(`${ui()}/user-management/activity`);
+    await suite.page.getByRole('heading', { level: 1, name: 'Workspace activity' }).waitFor();
+    expect(await suite.page.getByRole('navigation', { name: 'User management' }).getByRole('link', { name: 'Activity' }).count()).toBe(0);
+    expect(await suite.page.getByRole('table', { name: 'Administration log' }).count()).toBe(0);
+  });
+
   it("leads the demo's privacy and terms links to real pages, also when signed in", async () => {
     await suite.page.goto(`${ui()}/auth/login`);
     await suite.page.getByRole('link', { name: 'Privacy policy' }).click();

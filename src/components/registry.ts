@@ -17,6 +17,7 @@ export const componentRegistry: Record<ComponentName, LazyExoticComponent<Compon
   TotpSecret: lazy(() => import('./TotpSecret.tsx')),
   TwoFactorToggle: lazy(() => import('./TwoFactorToggle.tsx')),
   UsersTable: lazy(() => import('./UsersTable.tsx')),
+  WorkspaceLog: lazy(() => import('./WorkspaceLog.tsx')),
   WorkspaceLogo: lazy(() => import('./WorkspaceLogo.tsx')),
   WorkspacePicker: lazy(() => import('./WorkspacePicker.tsx')),
 };

@@ -57,6 +57,7 @@ export const COMPONENT_NAMES = [
   'TotpSecret',
   'TwoFactorToggle',
   'UsersTable',
+  'WorkspaceLog',
   'WorkspaceLogo',
   'WorkspacePicker',
 ] as const;

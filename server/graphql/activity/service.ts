@@ -1,11 +1,12 @@
-// The signed-in person's recent security events for the profile's activity list, read from the audit
-// trail the server already keeps: their own events in this app only, newest first.
-import { and, desc, eq, inArray } from 'drizzle-orm';
+// Activity read from the audit trail the server already keeps: the signed-in person's own recent
+// security events in this app (the profile), and their workspace's administration log (OWNERs and
+// ADMINs), newest first.
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { auditEvents } from '../../db/schema.ts';
+import { auditEvents, users } from '../../db/schema.ts';
 import type { AuditType } from '../../audit/service.ts';
 import type { MemberCaller } from '../context.ts';
-import type { ActivityEvent } from '../generated/resolvers.ts';
+import type { ActivityEvent, AuditLogPage } from '../generated/resolvers.ts';
 
 /** What a person recognises as their own account's security activity. */
 export const ACTIVITY_TYPES: AuditType[] = [
@@ -37,4 +38,53 @@ export async function myActivity(db: Database, member: MemberCaller, limit: numb
     ip: row.ip,
     method: typeof row.detail.method === 'string' ? row.detail.method : null,
   }));
+}
+
+/** The workspace administration events an OWNER or ADMIN reviews: who invited, changed or removed whom. */
+export const WORKSPACE_LOG_TYPES: AuditType[] = ['user.invited', 'user.updated', 'user.deleted', 'user.reset_link_sent', 'tenant.updated'];
+
+export const MAX_LOG_PAGE_SIZE = 100;
+
+export interface WorkspaceLogFilter {
+  actorTenantUserId?: string | null;
+  type?: string | null;
+  offset?: number | null;
+  limit?: number | null;
+}
+
+/** One page of the caller's workspace log, newest first, with the total for the pager. */
+export async function workspaceLog(db: Database, member: MemberCaller, filter: WorkspaceLogFilter): Promise<AuditLogPage> {
+  const types = filter.type ? WORKSPACE_LOG_TYPES.filter((type) => type === filter.type) : WORKSPACE_LOG_TYPES;
+  const conditions = [
+    eq(auditEvents.appId, member.app.id),
+    sql`${auditEvents.detail}->>'tenantId' = ${member.tenantId}`,
+    inArray(auditEvents.type, types.length > 0 ? types : ['']),
+    ...(filter.actorTenantUserId ? [eq(auditEvents.tenantUserId, filter.actorTenantUserId)] : []),
+  ];
+  const limit = Math.min(Math.max(filter.limit ?? 20, 1), MAX_LOG_PAGE_SIZE);
+  const offset = Math.max(filter.offset ?? 0, 0);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ event: auditEvents, actorEmail: users.email })
+      .from(auditEvents)
+      .leftJoin(users, eq(users.id, auditEvents.userId))
+      .where(and(...conditions))
+      .orderBy(desc(auditEvents.createdAt), desc(auditEvents.id))
+      .offset(offset)
+      .limit(limit),
+    db.select({ count: count() }).from(auditEvents).where(and(...conditions)),
+  ]);
+  return {
+    total: total?.count ?? 0,
+    entries: rows.map(({ event, actorEmail }) => {
+      const target = event.detail.target as { email?: unknown } | undefined;
+      return {
+        type: event.type,
+        at: event.createdAt.toISOString(),
+        ip: event.ip,
+        actorEmail,
+        targetEmail: typeof target?.email === 'string' ? target.email : null,
+      };
+    }),
+  };
 }

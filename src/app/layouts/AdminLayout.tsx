@@ -17,6 +17,7 @@ export const ADMIN_PAGES = [
   // The users table is also served at /user/list (SPEC.md section 2).
   { to: '/user-management/users', label: 'admin.nav.users', alsoAt: '/user/' },
   { to: '/user-management/workspace', label: 'admin.nav.workspace', privilege: TENANT_WRITE },
+  { to: '/user-management/activity', label: 'admin.nav.activity', privilege: TENANT_WRITE },
   { to: '/user-management/profile', label: 'admin.nav.profile' },
 ] as const;
 

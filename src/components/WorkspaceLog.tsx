@@ -1,0 +1,135 @@
+// A workspace's administration log for its OWNERs and ADMINs: who invited, changed or removed whom,
+// and workspace changes, newest first; filtered by who acted and by event type, paged on the server
+// (GraphQL workspaceLog).
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useGraphQL } from '../api/react.tsx';
+import type { FlowComponentProps } from '../flow/component-types.ts';
+import { ListUsersDocument, WorkspaceLogDocument } from '../gql/graphql.ts';
+import { Alert } from '../theme/Alert.tsx';
+import { Pagination } from '../theme/Table.tsx';
+import { pageCount } from '../theme/table-paging.ts';
+
+const EVENT_TYPES = ['user.invited', 'user.updated', 'user.deleted', 'user.reset_link_sent', 'tenant.updated'];
+
+/** Translation keys have no dots of their own: user.invited reads workspaceLog.events.user_invited. */
+const eventKey = (type: string) => `workspaceLog.events.${type.replace(/\./g, '_')}`;
+
+export default function WorkspaceLog(_props: FlowComponentProps) {
+  const { t, i18n } = useTranslation();
+  const id = useId();
+  const [actor, setActor] = useState('');
+  const [type, setType] = useState('');
+  const [page, setPage] = useState({ index: 0, size: 20 });
+  const members = useGraphQL(ListUsersDocument, { limit: 100 });
+  const log = useGraphQL(WorkspaceLogDocument, {
+    actorTenantUserId: actor || null,
+    type: type || null,
+    offset: page.index * page.size,
+    limit: page.size,
+  });
+  const total = log.data?.workspaceLog.total ?? 0;
+  const when = (at: string) => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at));
+
+  return (
+    <section className="foyer-stack" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className="foyer-section-title">
+        {t('workspaceLog.tableTitle')}
+      </h2>
+      <div className="foyer-actions">
+        <div className="foyer-field">
+          <label className="foyer-label" htmlFor={`${id}-actor`}>
+            {t('workspaceLog.actor')}
+          </label>
+          <select
+            id={`${id}-actor`}
+            className="foyer-select"
+            value={actor}
+            onChange={(event) => {
+              setActor(event.target.value);
+              setPage((current) => ({ ...current, index: 0 }));
+            }}
+          >
+            <option value="">{t('workspaceLog.anyone')}</option>
+            {members.data?.listUsers.map((member) => (
+              <option key={member.id} value={member.id}>
+                {member.fullName || member.email}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="foyer-field">
+          <label className="foyer-label" htmlFor={`${id}-type`}>
+            {t('workspaceLog.type')}
+          </label>
+          <select
+            id={`${id}-type`}
+            className="foyer-select"
+            value={type}
+            onChange={(event) => {
+              setType(event.target.value);
+              setPage((current) => ({ ...current, index: 0 }));
+            }}
+          >
+            <option value="">{t('workspaceLog.anyType')}</option>
+            {EVENT_TYPES.map((eventType) => (
+              <option key={eventType} value={eventType}>
+                {t(eventKey(eventType))}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {log.isError && <Alert title={t('errors.title')}>{t('workspaceLog.errors.load')}</Alert>}
+      <div className="foyer-table-wrap" role="region" aria-labelledby={`${id}-title`} tabIndex={0}>
+        <table className="foyer-table" aria-busy={log.isFetching || undefined}>
+          <caption className="foyer-visually-hidden">{t('workspaceLog.tableTitle')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('workspaceLog.columns.when')}</th>
+              <th scope="col">{t('workspaceLog.columns.who')}</th>
+              <th scope="col">{t('workspaceLog.columns.what')}</th>
+              <th scope="col">{t('workspaceLog.columns.whom')}</th>
+              <th scope="col">{t('workspaceLog.columns.address')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {log.isPending ? (
+              <tr>
+                <td colSpan={5} role="status">
+                  {t('app.loading')}
+                </td>
+              </tr>
+            ) : total === 0 && !log.isError ? (
+              <tr>
+                <td colSpan={5}>{t('workspaceLog.empty')}</td>
+              </tr>
+            ) : (
+              log.data?.workspaceLog.entries.map((entry, index) => (
+                <tr key={`${entry.at}-${index}`}>
+                  <td>
+                    <time dateTime={entry.at}>{when(entry.at)}</time>
+                  </td>
+                  <td>{entry.actorEmail}</td>
+                  <td>{t(eventKey(entry.type), { defaultValue: entry.type })}</td>
+                  <td>{entry.targetEmail}</td>
+                  <td>{entry.ip}</td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+      {total > 0 && (
+        <Pagination
+          pageIndex={page.index}
+          pages={pageCount(total, page.size)}
+          pageSize={page.size}
+          total={total}
+          onPageIndex={(index) => setPage((current) => ({ ...current, index }))}
+          onPageSize={(size) => setPage({ index: 0, size })}
+        />
+      )}
+    </section>
+  );
+}
