@@ -37,48 +37,26 @@ export default function WorkspaceLog(_props: FlowComponentProps) {
         {t('workspaceLog.tableTitle')}
       </h2>
       <div className="foyer-actions">
-        <div className="foyer-field">
-          <label className="foyer-label" htmlFor={`${id}-actor`}>
-            {t('workspaceLog.actor')}
-          </label>
-          <select
-            id={`${id}-actor`}
-            className="foyer-select"
-            value={actor}
-            onChange={(event) => {
-              setActor(event.target.value);
-              setPage((current) => ({ ...current, index: 0 }));
-            }}
-          >
-            <option value="">{t('workspaceLog.anyone')}</option>
-            {members.data?.listUsers.map((member) => (
-              <option key={member.id} value={member.id}>
-                {member.fullName || member.email}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="foyer-field">
-          <label className="foyer-label" htmlFor={`${id}-type`}>
-            {t('workspaceLog.type')}
-          </label>
-          <select
-            id={`${id}-type`}
-            className="foyer-select"
-            value={type}
-            onChange={(event) => {
-              setType(event.target.value);
-              setPage((current) => ({ ...current, index: 0 }));
-            }}
-          >
-            <option value="">{t('workspaceLog.anyType')}</option>
-            {EVENT_TYPES.map((eventType) => (
-              <option key={eventType} value={eventType}>
-                {t(eventKey(eventType))}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id={`${id}-actor`}
+          label={t('workspaceLog.actor')}
+          value={actor}
+          options={[['', t('workspaceLog.anyone')], ...(members.data?.listUsers ?? []).map((member): [string, string] => [member.id, member.fullName || member.email || ''])]}
+          onChange={(value) => {
+            setActor(value);
+            setPage((current) => ({ ...current, index: 0 }));
+          }}
+        />
+        <FilterSelect
+          id={`${id}-type`}
+          label={t('workspaceLog.type')}
+          value={type}
+          options={[['', t('workspaceLog.anyType')], ...EVENT_TYPES.map((eventType): [string, string] => [eventType, t(eventKey(eventType))])]}
+          onChange={(value) => {
+            setType(value);
+            setPage((current) => ({ ...current, index: 0 }));
+          }}
+        />
       </div>
       {log.isError && <Alert title={t('errors.title')}>{t('workspaceLog.errors.load')}</Alert>}
       <div className="foyer-table-wrap" role="region" aria-labelledby={`${id}-title`} tabIndex={0}>
@@ -131,5 +109,31 @@ export default function WorkspaceLog(_props: FlowComponentProps) {
         />
       )}
     </section>
+  );
+}
+
+interface FilterSelectProps {
+  id: string;
+  label: string;
+  value: string;
+  /** [value, label] pairs; the first is "any". */
+  options: [string, string][];
+  onChange(value: string): void;
+}
+
+function FilterSelect({ id, label, value, options, onChange }: FilterSelectProps) {
+  return (
+    <div className="foyer-field">
+      <label className="foyer-label" htmlFor={id}>
+        {label}
+      </label>
+      <select id={id} className="foyer-select" value={value} onChange={(event) => onChange(event.target.value)}>
+        {options.map(([optionValue, optionLabel]) => (
+          <option key={optionValue} value={optionValue}>
+            {optionLabel}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
