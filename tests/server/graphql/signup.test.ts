@@ -302,6 +302,18 @@ describe('refusals write nothing', () => {
     expect(fieldsOf(answer)).toEqual({ password: ['The password must be hard to guess!'] });
   });
 
+  it('an owner pattern with nested quantifiers, on a 1,000-character password and custom value (RE2: linear time)', async () => {
+    // A backtracking engine takes 2^1000 steps here and never answers; RE2 answers at once.
+    const redos = '(a+)+b';
+    await setSettings({
+      passwordPolicy: { complexityRegex: redos },
+      customSignupFields: [{ label: 'code', type: 'regex', userLabel: 'Code', regex: redos }],
+    });
+    const long = 'a'.repeat(1000);
+    const answer = await expectRefused({ owner: { email: uniqueEmail(), password: long, customParams: [{ label: 'code', value: long }] } }, 400, 'BAD_USER_INPUT');
+    expect(fieldsOf(answer)).toEqual({ password: ['The password must be hard to guess!'], code: 'The value does not have the expected format' });
+  });
+
   it('an empty password, even with the checks off', async () => {
     await setSettings({ passwordPolicy: { enabled: false } });
     const answer = await expectRefused({ owner: { email: uniqueEmail(), password: '' } }, 400, 'BAD_USER_INPUT');
