@@ -6,7 +6,7 @@ import type { FoyerContext } from '../context.ts';
 import type { Database } from '../db/client.ts';
 import { appDrafts, appOwners, apps, appVersions } from '../db/schema.ts';
 import { recordAudit, type AuditType } from '../audit/service.ts';
-import { isOverLimit, type Limit } from '../audit/limits.ts';
+import { releaseAttempt, reserveAttempt, type Limit } from '../audit/limits.ts';
 import type { AppConfig } from '../../src/policy/app-config.ts';
 import { actorOf, authorOf, requirePrivilege, type AdminCaller, type AppRow } from './caller.ts';
 import {
@@ -336,11 +336,21 @@ export async function uploadLogo(
   app: AppRow,
   upload: { contentType: string | undefined; body: unknown },
 ): Promise<string> {
-  if (await isOverLimit(db, LOGO_UPLOADS, { appId: app.id, ip: origin.ip, username: '' })) {
+  const reservation = await reserveAttempt(db, LOGO_UPLOADS.type, { appId: app.id, ip: origin.ip, username: '' }, [LOGO_UPLOADS]);
+  if (reservation === null) {
     throw new AdminError(429, 'TOO_MANY_UPLOADS', `At most ${LOGO_UPLOADS.max} logos an hour; try again later`);
   }
-  const logo = checkLogo(upload.contentType, upload.body);
-  const assetId = await storeLogo(db, app.id, logo);
+  let logo: ReturnType<typeof checkLogo>;
+  let assetId: string;
+  try {
+    logo = checkLogo(upload.contentType, upload.body);
+    assetId = await storeLogo(db, app.id, logo);
+  } catch (error) {
+    await releaseAttempt(db, reservation);
+    throw error;
+  }
+  // The audited upload replaces its reservation (recorded first, so the count never dips).
   await recordAppAudit(db, origin, 'app.logo_uploaded', app.id, { assetId, contentType: logo.contentType, bytes: logo.bytes.length });
+  await releaseAttempt(db, reservation);
   return `${config.urls.api}/${encodeURIComponent(app.id)}/assets/${assetId}`;
 }

@@ -8,7 +8,7 @@ import { DUMMY_PASSWORD_HASH, verifyPassword } from '../passwords.ts';
 import { interactionPath } from '../../oidc/provider.ts';
 import { isAuthenticated } from './service.ts';
 import { findUserByEmail, normalizeUsername, passwordSignInEnabled, resolveApp, signIn } from './sign-in.ts';
-import { isLoginThrottled } from '../../audit/limits.ts';
+import { releaseAttempt, reserveLoginAttempt } from '../../audit/limits.ts';
 import type { AuthServiceOptions } from '../service-options.ts';
 
 const username = { type: 'string', minLength: 1, maxLength: 320 } as const;
@@ -61,17 +61,16 @@ export async function sessionRoutes(app: FastifyInstance, { context, provider, s
       }
       const name = normalizeUsername(request.body.username);
       const attempt = { appId: target.id, ip: request.ip, username: name };
-      if (await isLoginThrottled(db, attempt)) {
+      const user = await findUserByEmail(db, target.id, name);
+      // Recorded as a failure before the password is verified (server/audit/limits.ts), taken back on success.
+      const reservation = await reserveLoginAttempt(db, attempt, user?.id);
+      if (reservation === null) {
         throw new HttpError(429, 'TOO_MANY_REQUESTS', 'Too many failed sign-in attempts; try again later');
       }
-
-      const user = await findUserByEmail(db, target.id, name);
       // Unknown users cost the same hash verification, so timing reveals no account either.
       const valid = await verifyPassword(user?.passwordHash ?? DUMMY_PASSWORD_HASH, request.body.password);
-      if (!user || !user.passwordHash || !valid) {
-        await recordAudit(db, { type: 'login.failure', appId: target.id, userId: user?.id, ip: request.ip, detail: { username: name } });
-        throw new HttpError(401, 'WRONG_CREDENTIALS', 'Wrong credentials');
-      }
+      if (!user || !user.passwordHash || !valid) throw new HttpError(401, 'WRONG_CREDENTIALS', 'Wrong credentials');
+      await releaseAttempt(db, reservation);
 
       const { answer } = await signIn(context, sessions, reply, { app: target, user, previous: session, ip: request.ip, method: 'password' });
       return answer;
