@@ -1,7 +1,7 @@
 // oidc-provider's storage in Foyer's database: one row per artifact (session, interaction, code,
 // grant, tokens ...) in oidc_payloads, keyed by (id, model). Clients are not stored there: the
 // `Client` model reads the apps table, so an app's registration is the only source of truth.
-import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Database } from '../db/client.ts';
 import { apps, oidcPayloads } from '../db/schema.ts';
@@ -121,6 +121,19 @@ export function createAdapterFactory(db: Database): (model: string) => Adapter {
 /** Removes a whole grant family at once: the Grant and every code and token issued under it. */
 export async function revokeGrantFamily(db: Database, grantId: string): Promise<void> {
   await db.delete(oidcPayloads).where(eq(oidcPayloads.grantId, grantId));
+}
+
+/**
+ * Revokes every grant of the memberships `accountIds` selects (oidc-provider's accounts are
+ * memberships): the Grants with every code and token under them, and the sign-on sessions of those
+ * accounts. For a password reset (all of an identity's memberships) and a disabled member.
+ */
+export async function revokeAccountGrants(db: Database, accountIds: SQL): Promise<void> {
+  const ofAccounts = sql`${oidcPayloads.payload}->>'accountId' in (${accountIds})`;
+  const grants = db.select({ id: oidcPayloads.id }).from(oidcPayloads).where(and(eq(oidcPayloads.type, 'Grant'), ofAccounts));
+  await db
+    .delete(oidcPayloads)
+    .where(or(inArray(oidcPayloads.grantId, grants), and(eq(oidcPayloads.type, 'Session'), ofAccounts)));
 }
 
 /** Expired artifacts are never read again; this keeps the table small. */
