@@ -101,7 +101,7 @@ export async function applyPasswordLink(
     if (consumed.tenantUserId && consumed.purpose !== 'reset') {
       await tx
         .update(tenantUsers)
-        .set({ enabled: true })
+        .set({ enabled: true, invitationPending: false })
         .where(and(eq(tenantUsers.id, consumed.tenantUserId), eq(tenantUsers.userId, user.id)));
     }
     // Whoever else was signing in with the old password has to start again, and every refresh token

@@ -143,7 +143,6 @@ async function createSignup(
           email: signup.email,
           firstName: signup.firstName || null,
           lastName: signup.lastName || null,
-          customParams: signup.customParams,
         })
         // A concurrent signup with the same address won the insert: it is an existing identity now.
         .onConflictDoNothing()
@@ -165,7 +164,9 @@ async function createSignup(
     });
     const tenantUserId = randomUUID();
     // Disabled until the mailed link is used: nobody can sign in to the workspace before that.
-    await tx.insert(tenantUsers).values({ id: tenantUserId, tenantId, userId, role: 'OWNER', enabled: false, onboarded: false });
+    await tx
+      .insert(tenantUsers)
+      .values({ id: tenantUserId, tenantId, userId, role: 'OWNER', enabled: false, onboarded: false, customParams: signup.customParams });
     const token = await issueToken(tx, {
       appId: app.id,
       userId,
