@@ -33,8 +33,15 @@ export function pgliteHandle(client: PGlite): DatabaseHandle {
   };
 }
 
+/**
+ * No statement runs longer than this on PostgreSQL, so one expensive request cannot hold connections
+ * the sign-ins of every app need (the longest legitimate one, a users page at 10,000 members, takes
+ * milliseconds: npm run bench).
+ */
+export const STATEMENT_TIMEOUT_MS = 5000;
+
 export function postgresHandle(url: string): DatabaseHandle {
-  const client = postgres(url, { max: 10, onnotice: () => {} });
+  const client = postgres(url, { max: 10, onnotice: () => {}, connection: { statement_timeout: STATEMENT_TIMEOUT_MS } });
   const db = drizzlePostgres(client, { schema });
   return {
     db: db as unknown as Database,
