@@ -42,11 +42,9 @@ export async function sessionRoutes(app: FastifyInstance, { context, provider, s
     async (request) => {
       const session = await sessions.read(request);
       const target = await resolveApp(db, request, session);
-      const user = await findUserByEmail(db, target.id, normalizeUsername(request.body.username));
-      // Unknown e-mails get the answer of a user with a password, so the answer reveals no account;
-      // where the app switched passwords off, nobody has one to sign in with.
-      const hasPassword = passwordSignInEnabled(target) && (user ? user.passwordHash !== null : true);
-      return { hasPassword, hasPasskeys: false, federationConnections: [] };
+      // The same answer for every address (known, unknown, invited without a password yet), so it
+      // reveals no account; where the app switched passwords off, nobody has one to sign in with.
+      return { hasPassword: passwordSignInEnabled(target), hasPasskeys: false, federationConnections: [] };
     },
   );
 
