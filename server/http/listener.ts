@@ -1,7 +1,7 @@
 // A Fastify instance per origin, with the shared error shape and limits.
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../config.ts';
-import { installErrorHandling } from './errors.ts';
+import { installErrorHandling, refuseUnstorableText } from './errors.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -13,5 +13,6 @@ export function createListener(config: ServerConfig, name: string, options = { o
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
   });
   installErrorHandling(app, { notFound: !options.ownNotFound });
+  refuseUnstorableText(app);
   return app;
 }
