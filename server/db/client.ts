@@ -45,7 +45,18 @@ export function postgresHandle(url: string): DatabaseHandle {
   const db = drizzlePostgres(client, { schema });
   return {
     db: db as unknown as Database,
-    migrate: () => migratePostgres(db, { migrationsFolder }),
+    async migrate() {
+      // Instances starting at once on an empty database migrate one after the other: the later
+      // ones wait here, then find nothing left to do.
+      const session = await client.reserve();
+      try {
+        await session`select pg_advisory_lock(hashtextextended('foyer.migrations', 0))`;
+        await migratePostgres(db, { migrationsFolder });
+      } finally {
+        await session`select pg_advisory_unlock(hashtextextended('foyer.migrations', 0))`;
+        session.release();
+      }
+    },
     close: () => client.end({ timeout: 5 }),
   };
 }
