@@ -7,6 +7,7 @@ import type { Database } from '../db/client.ts';
 import { appDrafts, appOwners, apps, appVersions } from '../db/schema.ts';
 import { recordAudit, type AuditType } from '../audit/service.ts';
 import { releaseAttempt, reserveAttempt, type Limit } from '../audit/limits.ts';
+import { withinAppCreationLimits } from './limits.ts';
 import type { AppConfig } from '../../src/policy/app-config.ts';
 import { actorOf, authorOf, requirePrivilege, type AdminCaller, type AppRow } from './caller.ts';
 import {
@@ -157,7 +158,7 @@ export async function createApp(
   const { name, redirectUris } = bodyObject(body);
   const document = checkAppConfig(newAppConfig(config.urls.ui, name, redirectUris)) as StoredAppConfig;
   const appId = randomUUID();
-  return db.transaction(async (tx) => {
+  return withinAppCreationLimits(db, origin, () => db.transaction(async (tx) => {
     const [app] = await tx
       .insert(apps)
       .values({ id: appId, ...appColumnsOf(document), publishedVersion: 1 })
@@ -167,7 +168,7 @@ export async function createApp(
     const apiKey = await replaceApiKey(tx, appId);
     await recordAppAudit(tx, origin, 'app.created', appId, { name: app!.name });
     return { app: summaryOf(app!, false), apiKey };
-  });
+  }));
 }
 
 export async function describeApp(db: Database, app: AppRow) {

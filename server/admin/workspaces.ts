@@ -14,6 +14,7 @@ import type { AppRow } from './caller.ts';
 import { AdminError, type ProblemDetail } from './errors.ts';
 import { bodyObject, recordAppAudit, type WriteOrigin } from './service.ts';
 import { validationFailed } from './validation.ts';
+import { withinWorkspaceCreationLimits } from './limits.ts';
 
 interface WorkspaceRequest {
   name: string;
@@ -95,6 +96,10 @@ export async function addWorkspace(
 ): Promise<{ id: string; name: string }> {
   const { caller } = origin;
   const request = checkRequest(body, caller.kind === 'owner' ? caller.email : undefined);
+  return withinWorkspaceCreationLimits(context.db, origin, app, () => createAndMail(context, origin, app, request));
+}
+
+async function createAndMail(context: FoyerContext, origin: WriteOrigin, app: AppRow, request: WorkspaceRequest): Promise<{ id: string; name: string }> {
   const created = await createWorkspace(context.db, app, request);
   const delivery = await context.notifier.send({
     appId: app.id,
