@@ -6,6 +6,8 @@ import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { authorizationRequest, callbackUri, relyingParty, signIn } from './sign-in.ts';
 import { call, createMember, NEW_PASSWORD, tokenOf, waitForMail, type Member } from '../password/helpers.ts';
 import { Browser } from './browser.ts';
+import { eq } from 'drizzle-orm';
+import { oidcPayloads } from '../../../server/db/schema.ts';
 import { bearer, postGraphQL } from '../support/graphql.ts';
 import { findMembership, mintAccessToken } from '../support/tokens.ts';
 
@@ -88,5 +90,18 @@ describe('revocation of refresh tokens', () => {
 
     expect(await refreshes(acme)).toBe(false);
     expect(await refreshes(globex)).toBe(true);
+  });
+});
+
+describe('artifacts at rest', () => {
+  it('stores neither the refresh token nor the sign-on session id in the clear, and both still work', async () => {
+    const member = await createMember(foyer, { workspaces: ['Acme'] });
+    const refreshToken = await refreshTokenOf(member, 'Acme');
+    const stored = JSON.stringify(await foyer.db.select().from(oidcPayloads));
+    expect(stored).not.toContain(refreshToken);
+    const sessionIds = (await foyer.db.select().from(oidcPayloads).where(eq(oidcPayloads.type, 'Session'))).map((row) => row.id);
+    expect(sessionIds.length).toBeGreaterThan(0);
+    for (const id of sessionIds) expect(id).toMatch(/^[0-9a-f]{64}$/);
+    expect(await refreshes(refreshToken)).toBe(true);
   });
 });
