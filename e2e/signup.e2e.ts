@@ -90,7 +90,11 @@ describe('signup in the browser', () => {
       .innerJoin(users, eq(users.id, tenantUsers.userId))
       .where(eq(users.email, email));
     expect(tenant).toEqual({ plan: 'ESSENTIAL', onboarded: false });
-    const [owner] = await suite.foyer.db.select({ customParams: users.customParams }).from(users).where(eq(users.email, email));
+    const [owner] = await suite.foyer.db
+      .select({ customParams: tenantUsers.customParams })
+      .from(tenantUsers)
+      .innerJoin(users, eq(users.id, tenantUsers.userId))
+      .where(eq(users.email, email));
     expect(owner!.customParams).toEqual({ companySize: '12' });
 
     // The link confirms the password chosen on the form and signs the browser in.

@@ -35,8 +35,25 @@ function port(value: string | undefined, fallback: number): number {
   return parsed;
 }
 
+/**
+ * FOYER_ENV, or NODE_ENV=production when it is unset. Any other value is refused rather than read as
+ * development: a typo (`prod`, `Production`) must not switch on the demo users, the open mailbox and
+ * the default secret. `test` runs like development.
+ */
+function modeOf(env: NodeJS.ProcessEnv): FoyerEnv {
+  const named = env.FOYER_ENV;
+  if (named === undefined || named === '') return env.NODE_ENV === 'production' ? 'production' : 'development';
+  if (named !== 'development' && named !== 'test' && named !== 'production') {
+    throw new Error(`Invalid FOYER_ENV: ${named} (use development, test or production)`);
+  }
+  if (named !== 'production' && env.NODE_ENV === 'production') {
+    throw new Error(`FOYER_ENV=${named} contradicts NODE_ENV=production; set FOYER_ENV=production or unset one of them`);
+  }
+  return named === 'production' ? 'production' : 'development';
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const mode: FoyerEnv = env.FOYER_ENV === 'production' ? 'production' : 'development';
+  const mode = modeOf(env);
   const ports = {
     auth: port(env.FOYER_AUTH_PORT, 3070),
     api: port(env.FOYER_API_PORT, 3000),

@@ -3,6 +3,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { asc, ne } from 'drizzle-orm';
+import lockfile from 'proper-lockfile';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { apps } from './db/schema.ts';
@@ -12,6 +13,20 @@ import { CONSOLE_APP_ID, ensureConsoleApp } from './apps/console.ts';
 
 const config = loadConfig();
 await mkdir(config.dataDir, { recursive: true });
+// The embedded database is one process's: a second one on the same folder would corrupt it. The
+// lock is refreshed while running and counts as stale 10 s after a crash.
+let releaseDataDir: (() => Promise<void>) | undefined;
+if (!config.databaseUrl) {
+  try {
+    releaseDataDir = await lockfile.lock(config.dataDir, { lockfilePath: path.join(config.dataDir, 'foyer.lock'), stale: 10_000 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+    console.error(
+      `The data folder ${config.dataDir} is in use by another Foyer process. Stop it first; to run several instances, give each the same DATABASE_URL (PostgreSQL) instead of a data folder.`,
+    );
+    process.exit(1);
+  }
+}
 const database = await openDatabase(config);
 await database.migrate();
 
@@ -56,6 +71,7 @@ async function stop(signal: string) {
   console.log(`${signal}: stopping Foyer`);
   await foyer.close();
   await database.close();
+  await releaseDataDir?.();
   process.exit(0);
 }
 process.on('SIGINT', () => void stop('SIGINT'));

@@ -6,7 +6,8 @@ import type { FoyerContext } from '../context.ts';
 import type { Database } from '../db/client.ts';
 import { appDrafts, appOwners, apps, appVersions } from '../db/schema.ts';
 import { recordAudit, type AuditType } from '../audit/service.ts';
-import { isOverLimit, type Limit } from '../audit/limits.ts';
+import { releaseAttempt, reserveAttempt, type Limit } from '../audit/limits.ts';
+import { withinAppCreationLimits } from './limits.ts';
 import type { AppConfig } from '../../src/policy/app-config.ts';
 import { actorOf, authorOf, requirePrivilege, type AdminCaller, type AppRow } from './caller.ts';
 import {
@@ -158,7 +159,7 @@ export async function createApp(
   const { name, redirectUris } = bodyObject(body);
   const document = checkAppConfig(newAppConfig(config.urls.ui, name, redirectUris)) as StoredAppConfig;
   const appId = randomUUID();
-  return db.transaction(async (tx) => {
+  return withinAppCreationLimits(db, origin, () => db.transaction(async (tx) => {
     const [app] = await tx
       .insert(apps)
       .values({ id: appId, ...appColumnsOf(document), publishedVersion: 1 })
@@ -168,7 +169,7 @@ export async function createApp(
     const apiKey = await replaceApiKey(tx, appId);
     await recordAppAudit(tx, origin, 'app.created', appId, { name: app!.name });
     return { app: summaryOf(app!, false), apiKey };
-  });
+  }));
 }
 
 export async function describeApp(db: Database, app: AppRow) {
@@ -337,11 +338,21 @@ export async function uploadLogo(
   app: AppRow,
   upload: { contentType: string | undefined; body: unknown },
 ): Promise<string> {
-  if (await isOverLimit(db, LOGO_UPLOADS, { appId: app.id, ip: origin.ip, username: '' })) {
+  const reservation = await reserveAttempt(db, LOGO_UPLOADS.type, { appId: app.id, ip: origin.ip, username: '' }, [LOGO_UPLOADS]);
+  if (reservation === null) {
     throw new AdminError(429, 'TOO_MANY_UPLOADS', `At most ${LOGO_UPLOADS.max} logos an hour; try again later`);
   }
-  const logo = checkLogo(upload.contentType, upload.body);
-  const assetId = await storeLogo(db, app.id, logo);
+  let logo: ReturnType<typeof checkLogo>;
+  let assetId: string;
+  try {
+    logo = checkLogo(upload.contentType, upload.body);
+    assetId = await storeLogo(db, app.id, logo);
+  } catch (error) {
+    await releaseAttempt(db, reservation);
+    throw error;
+  }
+  // The audited upload replaces its reservation (recorded first, so the count never dips).
   await recordAppAudit(db, origin, 'app.logo_uploaded', app.id, { assetId, contentType: logo.contentType, bytes: logo.bytes.length });
+  await releaseAttempt(db, reservation);
   return `${config.urls.api}/${encodeURIComponent(app.id)}/assets/${assetId}`;
 }

@@ -14,6 +14,7 @@ import type { AppRow } from './caller.ts';
 import { AdminError, type ProblemDetail } from './errors.ts';
 import { bodyObject, recordAppAudit, type WriteOrigin } from './service.ts';
 import { validationFailed } from './validation.ts';
+import { withinWorkspaceCreationLimits } from './limits.ts';
 
 interface WorkspaceRequest {
   name: string;
@@ -40,7 +41,8 @@ interface Created {
   email: string;
   locale: string | null;
   newIdentity: boolean;
-  token: string | null;
+  hasPassword: boolean;
+  token: string;
 }
 
 async function createWorkspace(db: Database, app: AppRow, request: WorkspaceRequest): Promise<Created> {
@@ -69,9 +71,13 @@ async function createWorkspace(db: Database, app: AppRow, request: WorkspaceRequ
     const tenantId = randomUUID();
     await tx.insert(tenants).values({ id: tenantId, appId: app.id, name: request.name, locale: DEFAULT_LOCALE, onboarded: true });
     const tenantUserId = randomUUID();
-    await tx.insert(tenantUsers).values({ id: tenantUserId, tenantId, userId: identity.id, role: 'OWNER', enabled: true, onboarded: false });
-    const token = identity.hasPassword ? null : await issueToken(tx, { appId: app.id, userId: identity.id, purpose: 'invite', tenantUserId });
-    return { tenantId, tenantUserId, userId: identity.id, email: identity.email, locale: identity.locale, newIdentity, token };
+    // Pending until the owner accepts from the mailed link, like any invitation (server/graphql/invitations/service.ts).
+    await tx
+      .insert(tenantUsers)
+      .values({ id: tenantUserId, tenantId, userId: identity.id, role: 'OWNER', enabled: true, onboarded: false, invitationPending: true });
+    const token = await issueToken(tx, { appId: app.id, userId: identity.id, purpose: 'invite', tenantUserId });
+    const { email, locale, hasPassword } = identity;
+    return { tenantId, tenantUserId, userId: identity.id, email, locale, hasPassword, newIdentity, token };
   });
 }
 
@@ -90,13 +96,17 @@ export async function addWorkspace(
 ): Promise<{ id: string; name: string }> {
   const { caller } = origin;
   const request = checkRequest(body, caller.kind === 'owner' ? caller.email : undefined);
+  return withinWorkspaceCreationLimits(context.db, origin, app, () => createAndMail(context, origin, app, request));
+}
+
+async function createAndMail(context: FoyerContext, origin: WriteOrigin, app: AppRow, request: WorkspaceRequest): Promise<{ id: string; name: string }> {
   const created = await createWorkspace(context.db, app, request);
   const delivery = await context.notifier.send({
     appId: app.id,
     to: created.email,
-    kind: created.token ? 'invite' : 'invite-existing',
+    kind: created.hasPassword ? 'invite-existing' : 'invite',
     locale: created.locale ?? DEFAULT_LOCALE,
-    link: created.token ? `${context.config.urls.ui}/auth/set-password/${created.token}` : `${context.config.urls.ui}/`,
+    link: `${context.config.urls.ui}/auth/set-password/${created.token}`,
     workspace: request.name,
   });
   if (!delivery.delivered) {

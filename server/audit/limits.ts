@@ -1,6 +1,6 @@
 // Limits on how often something may happen: wrong passwords, reset and magic-link requests. Counted
 // from the audit trail in the database, so every instance sharing it agrees.
-import { and, count, eq, gt, lte, max, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, gt, max, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { auditEvents } from '../db/schema.ts';
 import type { AuditType } from './service.ts';
@@ -56,9 +56,14 @@ function sameAttempt(limit: RequestLimit, attempt: Attempt, type: AuditType): SQ
   )!;
 }
 
-/** Whether the events already recorded for `attempt` reached the limit. */
-export async function isOverLimit(db: Database, limit: Limit, attempt: Attempt): Promise<boolean> {
-  let counted = sameAttempt(limit, attempt, limit.type);
+/** What a limit counts for `attempt`, as the key of its advisory lock. */
+function lockKey(limit: RequestLimit, type: AuditType, attempt: Attempt): string {
+  const parts = limit.per.map((part) => (part === 'app' ? attempt.appId : part === 'ip' ? attempt.ip : attempt.username));
+  return JSON.stringify([type, ...limit.per, ...parts]);
+}
+
+async function countSince(db: Database, limit: RequestLimit & { clearedBy?: AuditType }, type: AuditType, attempt: Attempt): Promise<number> {
+  let counted = sameAttempt(limit, attempt, type);
   if (limit.clearedBy) {
     const [cleared] = await db
       .select({ at: max(auditEvents.createdAt) })
@@ -67,63 +72,63 @@ export async function isOverLimit(db: Database, limit: Limit, attempt: Attempt):
     if (cleared?.at) counted = and(counted, gt(auditEvents.createdAt, cleared.at))!;
   }
   const [events] = await db.select({ total: count() }).from(auditEvents).where(counted);
-  return (events?.total ?? 0) >= limit.max;
-}
-
-export function isLoginThrottled(db: Database, attempt: Attempt): Promise<boolean> {
-  return isOverLimit(db, LOGIN_FAILURES, attempt);
+  return events?.total ?? 0;
 }
 
 /**
- * Records an attempt of `type` (every limit counts that type) unless it would go over one of the
- * limits; answers whether it was allowed. The attempt is written first and then counted among those
- * before it, so a burst of simultaneous requests cannot all slip under the limit; a refused attempt
- * is taken back and does not count.
+ * Reserves one attempt: records an event of `type` for `attempt` unless one of `limits` (each
+ * counting events of `type`, since its clearedBy event) is already reached, and answers the event's
+ * id, or null when refused (nothing recorded). Count and record happen in one transaction holding a
+ * PostgreSQL advisory lock per limit key, so simultaneous attempts are counted one after the other
+ * and a burst cannot get past a limit. The caller reserves before the costly or guessable step (a
+ * password verification, a mail) and releases the reservation when the attempt must not count.
  */
+export async function reserveAttempt(
+  db: Database,
+  type: AuditType,
+  attempt: Attempt,
+  limits: readonly (RequestLimit & { clearedBy?: AuditType })[],
+  userId?: string,
+): Promise<number | null> {
+  // Locks in one order everywhere, so two reservations never wait on each other crosswise.
+  const keys = [...new Set(limits.map((limit) => lockKey(limit, type, attempt)))].sort();
+  return db.transaction(async (tx) => {
+    for (const key of keys) await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+    for (const limit of limits) {
+      if ((await countSince(tx, limit, type, attempt)) >= limit.max) return null;
+    }
+    const [recorded] = await tx
+      .insert(auditEvents)
+      .values({ type, appId: attempt.appId, userId, ip: attempt.ip, detail: { username: attempt.username } })
+      .returning({ id: auditEvents.id });
+    return recorded!.id;
+  });
+}
+
+/** Takes back a reserved attempt that must not count (it succeeded, or never got to the guarded step). */
+export async function releaseAttempt(db: Database, reservation: number): Promise<void> {
+  await db.delete(auditEvents).where(eq(auditEvents.id, reservation));
+}
+
+/** Password guessing across usernames (spraying): at most thirty wrong passwords per app and address in 15 minutes, whoever signs in meanwhile. */
+export const LOGIN_FAILURES_PER_ADDRESS: Limit = { type: 'login.failure', max: 30, windowMinutes: 15, per: ['app', 'ip'] };
+
+/** A wrong-password reservation for a sign-in (both login limits); null when over either. */
+export function reserveLoginAttempt(db: Database, attempt: Attempt, userId?: string): Promise<number | null> {
+  return reserveAttempt(db, 'login.failure', attempt, [LOGIN_FAILURES, LOGIN_FAILURES_PER_ADDRESS], userId);
+}
+
+/** Records an attempt of `type` unless it would go over one of `limits`; answers whether it was allowed. */
 export async function recordWithinLimits(
   db: Database,
   type: AuditType,
   attempt: Attempt,
   limits: readonly RequestLimit[],
 ): Promise<boolean> {
-  const [recorded] = await db
-    .insert(auditEvents)
-    .values({ type, appId: attempt.appId, ip: attempt.ip, detail: { username: attempt.username } })
-    .returning({ id: auditEvents.id });
-  const exceeded = await Promise.all(
-    limits.map(async (limit) => {
-      const [events] = await db
-        .select({ total: count() })
-        .from(auditEvents)
-        .where(and(sameAttempt(limit, attempt, type), lte(auditEvents.id, recorded!.id)));
-      return (events?.total ?? 0) > limit.max;
-    }),
-  );
-  if (!exceeded.some(Boolean)) return true;
-  await db.delete(auditEvents).where(eq(auditEvents.id, recorded!.id));
-  return false;
+  return (await reserveAttempt(db, type, attempt, limits)) !== null;
 }
 
-/**
- * Records an attempt of `limit.type` unless `limit.max` of them are already recorded since the latest
- * `limit.clearedBy` event (within the window); answers whether it was allowed. Written first and then
- * counted, like recordWithinLimits, so simultaneous attempts cannot all slip under the limit.
- */
+/** Records an attempt of `limit.type` unless `limit.max` of them are recorded since the latest `limit.clearedBy`; answers whether it was allowed. */
 export async function recordAttemptWithinLimit(db: Database, limit: Limit, attempt: Attempt): Promise<boolean> {
-  const [recorded] = await db
-    .insert(auditEvents)
-    .values({ type: limit.type, appId: attempt.appId, ip: attempt.ip, detail: { username: attempt.username } })
-    .returning({ id: auditEvents.id });
-  let counted = and(sameAttempt(limit, attempt, limit.type), lte(auditEvents.id, recorded!.id))!;
-  if (limit.clearedBy) {
-    const [cleared] = await db
-      .select({ at: max(auditEvents.createdAt) })
-      .from(auditEvents)
-      .where(sameAttempt(limit, attempt, limit.clearedBy));
-    if (cleared?.at) counted = and(counted, gt(auditEvents.createdAt, cleared.at))!;
-  }
-  const [events] = await db.select({ total: count() }).from(auditEvents).where(counted);
-  if ((events?.total ?? 0) <= limit.max) return true;
-  await db.delete(auditEvents).where(eq(auditEvents.id, recorded!.id));
-  return false;
+  return (await reserveAttempt(db, limit.type, attempt, [limit])) !== null;
 }

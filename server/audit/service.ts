@@ -58,7 +58,10 @@ export type AuditType =
   /** detail: assetId, contentType, bytes. */
   | 'app.logo_uploaded'
   /** detail: tenantId, name, owner {tenantUserId, userId, email}, newIdentity. */
-  | 'app.workspace_created';
+  | 'app.workspace_created'
+  /** What the admin API's creation limits count (server/admin/limits.ts); detail.username names the owner or API key. */
+  | 'app.creation_requested'
+  | 'app.workspace_requested';
 
 export interface AuditEvent {
   type: AuditType;

@@ -1,5 +1,5 @@
 // Workspace memberships (tenant users) as the auth service sees them: who may sign in to which
-// workspace of which app. Only enabled memberships count anywhere.
+// workspace of which app. Only enabled memberships count anywhere, and an invitation counts once accepted.
 import { and, asc, count, eq } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { tenants, tenantUsers, users } from '../db/schema.ts';
@@ -41,7 +41,7 @@ export async function findEnabledMembership(
     .from(tenantUsers)
     .innerJoin(users, eq(users.id, tenantUsers.userId))
     .innerJoin(tenants, eq(tenants.id, tenantUsers.tenantId))
-    .where(and(eq(tenantUsers.id, tenantUserId), eq(tenantUsers.enabled, true)))
+    .where(and(eq(tenantUsers.id, tenantUserId), eq(tenantUsers.enabled, true), eq(tenantUsers.invitationPending, false)))
     .limit(1);
   if (!row) return undefined;
   const membership = toMembership(row);
@@ -59,7 +59,7 @@ export async function listEnabledMemberships(db: Database, userId: string, appId
     .from(tenantUsers)
     .innerJoin(users, eq(users.id, tenantUsers.userId))
     .innerJoin(tenants, eq(tenants.id, tenantUsers.tenantId))
-    .where(and(eq(tenantUsers.userId, userId), eq(tenantUsers.enabled, true), eq(tenants.appId, appId)))
+    .where(and(eq(tenantUsers.userId, userId), eq(tenantUsers.enabled, true), eq(tenantUsers.invitationPending, false), eq(tenants.appId, appId)))
     .orderBy(asc(tenants.name), asc(tenants.createdAt), asc(tenants.id));
   return rows.map(toMembership);
 }
@@ -68,7 +68,7 @@ export async function countEnabledMemberships(db: Database, userId: string): Pro
   const [row] = await db
     .select({ total: count() })
     .from(tenantUsers)
-    .where(and(eq(tenantUsers.userId, userId), eq(tenantUsers.enabled, true)));
+    .where(and(eq(tenantUsers.userId, userId), eq(tenantUsers.enabled, true), eq(tenantUsers.invitationPending, false)));
   return row?.total ?? 0;
 }
 

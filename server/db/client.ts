@@ -33,12 +33,30 @@ export function pgliteHandle(client: PGlite): DatabaseHandle {
   };
 }
 
+/**
+ * No statement runs longer than this on PostgreSQL, so one expensive request cannot hold connections
+ * the sign-ins of every app need (the longest legitimate one, a users page at 10,000 members, takes
+ * milliseconds: npm run bench).
+ */
+export const STATEMENT_TIMEOUT_MS = 5000;
+
 export function postgresHandle(url: string): DatabaseHandle {
-  const client = postgres(url, { max: 10, onnotice: () => {} });
+  const client = postgres(url, { max: 10, onnotice: () => {}, connection: { statement_timeout: STATEMENT_TIMEOUT_MS } });
   const db = drizzlePostgres(client, { schema });
   return {
     db: db as unknown as Database,
-    migrate: () => migratePostgres(db, { migrationsFolder }),
+    async migrate() {
+      // Instances starting at once on an empty database migrate one after the other: the later
+      // ones wait here, then find nothing left to do.
+      const session = await client.reserve();
+      try {
+        await session`select pg_advisory_lock(hashtextextended('foyer.migrations', 0))`;
+        await migratePostgres(db, { migrationsFolder });
+      } finally {
+        await session`select pg_advisory_unlock(hashtextextended('foyer.migrations', 0))`;
+        session.release();
+      }
+    },
     close: () => client.end({ timeout: 5 }),
   };
 }

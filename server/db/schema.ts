@@ -77,8 +77,6 @@ export const users = pgTable(
     locale: text('locale'),
     /** When a mailed link proved the user owns the address. */
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
-    /** Values of the app's custom signup fields, by field label. */
-    customParams: jsonb('custom_params').$type<Record<string, string>>().notNull().default({}),
     /** The E.164 number proven by an SMS code in two-factor setup; null until set up (or after a recovery). */
     mfaPhoneNumber: text('mfa_phone_number'),
     /** argon2 hash of the single-use recovery code shown once when two-factor setup finished. */
@@ -103,6 +101,13 @@ export const tenantUsers = pgTable(
     role: text('role').notNull(),
     enabled: boolean('enabled').notNull().default(true),
     onboarded: boolean('onboarded').notNull().default(false),
+    /**
+     * Invited and not yet accepted from the mailed link: the membership cannot be used, and the
+     * workspace sees nothing of the identity (names, consents) until then.
+     */
+    invitationPending: boolean('invitation_pending').notNull().default(false),
+    /** Values of the app's custom signup fields, by field label, as this membership's signup collected them. */
+    customParams: jsonb('custom_params').$type<Record<string, string>>().notNull().default({}),
     createdAt: createdAt(),
     lastSeen: timestamp('last_seen', { withTimezone: true }),
   },

@@ -69,6 +69,36 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, body: Er
   return reply.status(body.statusCode).send(body);
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** NUL (PostgreSQL text cannot hold it) or a UTF-16 surrogate without its pair (not Unicode). */
+function isUnstorable(text: string): boolean {
+  return text.includes('\u0000') || LONE_SURROGATE.test(text);
+}
+
+function holdsUnstorableText(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return isUnstorable(value);
+  // Bodies are at most 1 MiB of JSON (server/http/listener.ts); nesting deeper than this is no input of Foyer's.
+  if (depth > 64 || typeof value !== 'object' || value === null || Buffer.isBuffer(value)) return false;
+  for (const [key, item] of Object.entries(value)) {
+    if (isUnstorable(key) || holdsUnstorableText(item, depth + 1)) return true;
+  }
+  return false;
+}
+
+/**
+ * Refuses text no route can store, in the path, the query string or a parsed body, before any
+ * handler runs: in one place rather than at every column it could reach.
+ */
+export function refuseUnstorableText(app: FastifyInstance): void {
+  // Before schema validation, so the answer is the same whatever a route's schema says.
+  app.addHook('preValidation', async (request) => {
+    if (holdsUnstorableText(request.params) || holdsUnstorableText(request.query) || holdsUnstorableText(request.body)) {
+      throw new HttpError(400, 'INVALID_TEXT', 'Text must not contain NUL characters or unpaired surrogates');
+    }
+  });
+}
+
 export function installErrorHandling(app: FastifyInstance, options: ErrorHandlingOptions): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const body = toErrorBody(error);

@@ -1,9 +1,15 @@
 // A Fastify instance per origin, with the shared error shape and limits.
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../config.ts';
-import { installErrorHandling, sendError } from './errors.ts';
+import { installErrorHandling, refuseUnstorableText, sendError } from './errors.ts';
+import { logSerializers } from './log-redaction.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Every listener's pino settings: its level, its name, and the redacting serializers. */
+export function loggerOptions(config: ServerConfig, name: string) {
+  return { level: config.logLevel, base: { origin: name }, serializers: logSerializers };
+}
 
 export interface ListenerOptions {
   /** The listener's modules answer unknown paths themselves (the UI's page fallback). */
@@ -15,7 +21,7 @@ export interface ListenerOptions {
 export function createListener(config: ServerConfig, name: string, options: ListenerOptions = {}): FastifyInstance {
   const handling = { notFound: !options.ownNotFound, errorPage: options.errorPage };
   const app = Fastify({
-    logger: { level: config.logLevel, base: { origin: name } },
+    logger: loggerOptions(config, name),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     // Path parameters up to the longest value a route accepts (mailed-link tokens, server/auth/tokens/service.ts),
@@ -27,5 +33,6 @@ export function createListener(config: ServerConfig, name: string, options: List
     },
   });
   installErrorHandling(app, handling);
+  refuseUnstorableText(app);
   return app;
 }

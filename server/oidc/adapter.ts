@@ -1,10 +1,15 @@
 // oidc-provider's storage in Foyer's database: one row per artifact (session, interaction, code,
-// grant, tokens ...) in oidc_payloads, keyed by (id, model). Clients are not stored there: the
+// grant, tokens ...) in oidc_payloads, keyed by (SHA-256 of the id, model). The ids of refresh
+// tokens, codes and sessions are bearer secrets, so the table holds only their hashes, and the copy
+// oidc-provider keeps in the payload (jti) is sealed under the server secret (server/crypto/seal.ts):
+// a copy of the table redeems nothing. Clients are not stored there: the
 // `Client` model reads the apps table, so an app's registration is the only source of truth.
-import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { createHash } from 'node:crypto';
+import { and, eq, gt, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Database } from '../db/client.ts';
 import { apps, oidcPayloads } from '../db/schema.ts';
+import { seal, sealingKey, unseal } from '../crypto/seal.ts';
 
 type AppRow = typeof apps.$inferSelect;
 
@@ -26,6 +31,9 @@ export function clientMetadataOf(app: AppRow): AdapterPayload {
 }
 
 const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+/** What oidc_payloads.id holds for an artifact id. */
+const stored = (id: string) => createHash('sha256').update(id).digest('hex');
 
 function notExpired() {
   return or(isNull(oidcPayloads.expiresAt), gt(oidcPayloads.expiresAt, sql`now()`));
@@ -58,12 +66,14 @@ class PayloadAdapter implements Adapter {
   constructor(
     private readonly db: Database,
     private readonly type: string,
+    private readonly key: Buffer,
   ) {}
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
     const row = {
-      payload: payload as Record<string, unknown>,
-      // A Grant is its own family, so revoking a grant id also removes the Grant itself.
+      payload: (payload.jti === undefined ? payload : { ...payload, jti: seal(this.key, this.type, payload.jti) }) as Record<string, unknown>,
+      // A Grant is its own family, so revoking a grant id also removes the Grant itself. (Grant ids
+      // stay readable: they redeem nothing.)
       grantId: payload.grantId ?? (this.type === 'Grant' ? id : null),
       userCode: payload.userCode ?? null,
       uid: payload.uid ?? null,
@@ -71,7 +81,7 @@ class PayloadAdapter implements Adapter {
     };
     await this.db
       .insert(oidcPayloads)
-      .values({ id, type: this.type, ...row })
+      .values({ id: stored(id), type: this.type, ...row })
       .onConflictDoUpdate({ target: [oidcPayloads.id, oidcPayloads.type], set: row });
   }
 
@@ -82,12 +92,20 @@ class PayloadAdapter implements Adapter {
       .where(and(eq(oidcPayloads.type, this.type), condition, notExpired()))
       .limit(1);
     if (!row) return undefined;
-    const payload = row.payload as AdapterPayload;
+    let payload = row.payload as AdapterPayload;
+    if (typeof payload.jti === 'string') {
+      try {
+        payload = { ...payload, jti: unseal(this.key, this.type, payload.jti) };
+      } catch {
+        // Sealed under another secret (FOYER_SECRET changed): the artifact is gone for good.
+        return undefined;
+      }
+    }
     return row.consumedAt ? { ...payload, consumed: epochSeconds(row.consumedAt) } : payload;
   }
 
   find(id: string) {
-    return this.findWhere(eq(oidcPayloads.id, id));
+    return this.findWhere(eq(oidcPayloads.id, stored(id)));
   }
 
   findByUid(uid: string) {
@@ -102,11 +120,11 @@ class PayloadAdapter implements Adapter {
     await this.db
       .update(oidcPayloads)
       .set({ consumedAt: sql`now()` })
-      .where(and(eq(oidcPayloads.id, id), eq(oidcPayloads.type, this.type)));
+      .where(and(eq(oidcPayloads.id, stored(id)), eq(oidcPayloads.type, this.type)));
   }
 
   async destroy(id: string): Promise<void> {
-    await this.db.delete(oidcPayloads).where(and(eq(oidcPayloads.id, id), eq(oidcPayloads.type, this.type)));
+    await this.db.delete(oidcPayloads).where(and(eq(oidcPayloads.id, stored(id)), eq(oidcPayloads.type, this.type)));
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
@@ -114,13 +132,27 @@ class PayloadAdapter implements Adapter {
   }
 }
 
-export function createAdapterFactory(db: Database): (model: string) => Adapter {
-  return (model) => (model === 'Client' ? new ClientAdapter(db) : new PayloadAdapter(db, model));
+export function createAdapterFactory(db: Database, secret: string): (model: string) => Adapter {
+  const key = sealingKey(secret, 'oidc artifact id v1');
+  return (model) => (model === 'Client' ? new ClientAdapter(db) : new PayloadAdapter(db, model, key));
 }
 
 /** Removes a whole grant family at once: the Grant and every code and token issued under it. */
 export async function revokeGrantFamily(db: Database, grantId: string): Promise<void> {
   await db.delete(oidcPayloads).where(eq(oidcPayloads.grantId, grantId));
+}
+
+/**
+ * Revokes every grant of the memberships `accountIds` selects (oidc-provider's accounts are
+ * memberships): the Grants with every code and token under them, and the sign-on sessions of those
+ * accounts. For a password reset (all of an identity's memberships) and a disabled member.
+ */
+export async function revokeAccountGrants(db: Database, accountIds: SQL): Promise<void> {
+  const ofAccounts = sql`${oidcPayloads.payload}->>'accountId' in (${accountIds})`;
+  const grants = db.select({ id: oidcPayloads.grantId }).from(oidcPayloads).where(and(eq(oidcPayloads.type, 'Grant'), ofAccounts));
+  await db
+    .delete(oidcPayloads)
+    .where(or(inArray(oidcPayloads.grantId, grants), and(eq(oidcPayloads.type, 'Session'), ofAccounts)));
 }
 
 /** Expired artifacts are never read again; this keeps the table small. */

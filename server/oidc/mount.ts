@@ -18,8 +18,9 @@ export const PROVIDER_PATHS = [
   '/session/end/*',
 ];
 
-export async function mountProvider(app: FastifyInstance, { provider }: { provider: Provider }) {
+export async function mountProvider(app: FastifyInstance, { provider, publicUrl }: { provider: Provider; publicUrl: string }) {
   const handle = provider.callback();
+  const origin = new URL(publicUrl);
 
   app.removeAllContentTypeParsers();
   // The original client sent JSON to /token; it is turned into the standard form post below.
@@ -49,6 +50,11 @@ export async function mountProvider(app: FastifyInstance, { provider }: { provid
       }
       return sendTokenAnswer(reply, await callTokenEndpoint(app, fields, request.ip));
     }
+    // oidc-provider builds the URLs it publishes (discovery, redirects) from the request's host: it
+    // gets the configured public origin instead, so a forged Host or X-Forwarded-Host changes nothing.
+    request.raw.headers.host = origin.host;
+    delete request.raw.headers['x-forwarded-host'];
+    if (provider.proxy) request.raw.headers['x-forwarded-proto'] = origin.protocol.slice(0, -1);
     reply.hijack();
     await handle(request.raw, reply.raw);
   }

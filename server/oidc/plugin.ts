@@ -7,7 +7,7 @@ import type { AuthServiceOptions } from '../auth/service-options.ts';
 
 export async function oidcPlugin(app: FastifyInstance, options: AuthServiceOptions) {
   // Its own scope: the provider's body handling must not leak into Foyer's JSON routes.
-  await app.register(mountProvider, { provider: options.provider });
+  await app.register(mountProvider, { provider: options.provider, publicUrl: options.context.config.urls.auth });
   await app.register(interactionRoutes, options);
   await app.register(shorthandRoutes, options);
 }

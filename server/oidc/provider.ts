@@ -106,7 +106,7 @@ export async function createOidcProvider(context: FoyerContext): Promise<Provide
   const keys = await loadSigningKeys(db);
 
   const configuration: Configuration = {
-    adapter: createAdapterFactory(db),
+    adapter: createAdapterFactory(db, config.secret),
     jwks: { keys: keys.privateJwks as NonNullable<Configuration['jwks']>['keys'] },
     findAccount: (ctx, sub) => loadAccount(context, ctx, sub),
     cookies: { keys: [config.secret] },

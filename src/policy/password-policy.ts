@@ -1,5 +1,6 @@
 // The password policy of SPEC.md section 5, in one place: the runtime shows its answers as a
 // warning list while the user types, and the server refuses any password it does not accept.
+import { matchesOwnerPattern } from './owner-pattern.ts';
 
 export interface PasswordPolicy {
   /** On by default; an app may switch the checks off. */
@@ -30,20 +31,11 @@ const checks: [PasswordProblem, (password: string) => boolean][] = [
   ['password.policy.special', (p) => /[\p{P}\p{S}]/u.test(p)],
 ];
 
-function matchesWhole(regex: string, password: string): boolean {
-  try {
-    return new RegExp(`^(?:${regex})$`, 'u').test(password);
-  } catch {
-    // A broken configured pattern must not lock everyone out; the configurator validates it on save.
-    return true;
-  }
-}
-
 /** What is wrong with `password`; an empty list means the policy accepts it. */
 export function passwordProblems(password: string, policy: PasswordPolicy = defaultPasswordPolicy): PasswordProblem[] {
   if (!policy.enabled) return [];
   if (password.length === 0) return ['password.policy.empty'];
-  if (policy.complexityRegex) return matchesWhole(policy.complexityRegex, password) ? [] : ['password.policy.complexity'];
+  if (policy.complexityRegex) return matchesOwnerPattern(policy.complexityRegex, password) ? [] : ['password.policy.complexity'];
   return checks.filter(([, passes]) => !passes(password)).map(([problem]) => problem);
 }
 

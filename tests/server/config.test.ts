@@ -16,6 +16,17 @@ describe('operator settings', () => {
     expect(config.ports.auth).toBe(4000);
   });
 
+  it('accepts only development, test and production, and honours NODE_ENV=production', () => {
+    for (const value of ['prod', 'Production', 'production ', 'staging', 'dev']) {
+      expect(() => loadConfig({ FOYER_ENV: value })).toThrow(`Invalid FOYER_ENV: ${value} (use development, test or production)`);
+    }
+    expect(loadConfig({ FOYER_ENV: 'development' }).env).toBe('development');
+    expect(loadConfig({ FOYER_ENV: 'test' }).env).toBe('development');
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/FOYER_SECRET/);
+    expect(loadConfig({ NODE_ENV: 'production', FOYER_SECRET: 'x'.repeat(40) }).env).toBe('production');
+    expect(() => loadConfig({ NODE_ENV: 'production', FOYER_ENV: 'development' })).toThrow(/contradicts NODE_ENV=production/);
+  });
+
   it('refuses to start in production with the default or a short secret', () => {
     expect(() => loadConfig({ FOYER_ENV: 'production' })).toThrow(/FOYER_SECRET/);
     expect(() => loadConfig({ FOYER_ENV: 'production', FOYER_SECRET: DEFAULT_SECRET })).toThrow(/FOYER_SECRET/);

@@ -89,6 +89,30 @@ describe('the start command', () => {
     expect(await response.json()).toEqual({ data: { getAppAnonymous: { name: 'Demo app', tenantSelfSignup: true } } });
   });
 
+  it('refuses a second process on the same data folder, naming DATABASE_URL, and keeps serving', async () => {
+    const second = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      env: {
+        ...process.env,
+        FOYER_ENV: 'development',
+        FOYER_DATA_DIR: dataDir,
+        FOYER_AUTH_PORT: String(await freePort()),
+        FOYER_API_PORT: String(await freePort()),
+        FOYER_UI_PORT: String(await freePort()),
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let refusal = '';
+    second.stdout!.on('data', (chunk) => (refusal += chunk));
+    second.stderr!.on('data', (chunk) => (refusal += chunk));
+    const code = await new Promise<number | null>((resolve) => second.once('exit', (exitCode) => resolve(exitCode)));
+    expect(code).toBe(1);
+    expect(refusal).toContain(`The data folder ${dataDir} is in use by another Foyer process`);
+    expect(refusal).toContain('DATABASE_URL');
+    expect(refusal).not.toContain('Foyer is running');
+    expect((await fetch(`http://localhost:${ports.auth}/.well-known/openid-configuration`)).status).toBe(200);
+  }, 60_000);
+
   it('stops cleanly on SIGTERM', async () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { users } from '../../db/schema.ts';
 import { HttpError, unauthorized } from '../../http/errors.ts';
 import { recordAudit } from '../../audit/service.ts';
-import { isOverLimit, recordAttemptWithinLimit } from '../../audit/limits.ts';
+import { recordAttemptWithinLimit, releaseAttempt, reserveAttempt } from '../../audit/limits.ts';
 import { requireApp } from '../app-lookup.ts';
 import type { LoginSession } from '../session/service.ts';
 import {
@@ -218,11 +218,11 @@ export async function mfaRoutes(app: FastifyInstance, { context, sessions }: Aut
     { schema: bodyWith('backupCode', 64) },
     async (request, reply) => {
       const { session, user, who } = await pendingSignIn(request);
-      if (await isOverLimit(db, RECOVERY_FAILURES, who)) throw tooMany();
-      if (!(await recover(db, user, request.body.backupCode))) {
-        await recordAudit(db, { type: 'mfa.recovery_failure', appId: who.appId, userId: who.userId, ip: who.ip, detail: { username: who.username } });
-        throw wrongRecoveryCode();
-      }
+      // Recorded as a failure before the code is checked (server/audit/limits.ts), taken back on success.
+      const reservation = await reserveAttempt(db, RECOVERY_FAILURES.type, who, [RECOVERY_FAILURES], who.userId);
+      if (reservation === null) throw tooMany();
+      if (!(await recover(db, user, request.body.backupCode))) throw wrongRecoveryCode();
+      await releaseAttempt(db, reservation);
       await discardCodes(db, session);
       await discardSetup(db, session);
       await recordAudit(db, { type: 'mfa.recovered', appId: who.appId, userId: who.userId, ip: who.ip, detail: { username: who.username } });

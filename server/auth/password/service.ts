@@ -11,6 +11,7 @@ import type { App } from '../app-lookup.ts';
 import { hashPassword } from '../passwords.ts';
 import { findUserByEmail, passwordSignInEnabled, type User } from '../session/sign-in.ts';
 import { consumeToken, findLiveToken, issueToken, type UserToken } from '../tokens/service.ts';
+import { revokeAccountGrants } from '../../oidc/adapter.ts';
 
 /** The purposes of links that end on the set-password screen. */
 export const PASSWORD_LINK_PURPOSES: ('reset' | 'signup' | 'invite')[] = ['reset', 'signup', 'invite'];
@@ -100,11 +101,15 @@ export async function applyPasswordLink(
     if (consumed.tenantUserId && consumed.purpose !== 'reset') {
       await tx
         .update(tenantUsers)
-        .set({ enabled: true })
+        .set({ enabled: true, invitationPending: false })
         .where(and(eq(tenantUsers.id, consumed.tenantUserId), eq(tenantUsers.userId, user.id)));
     }
-    // Whoever else was signing in with the old password has to start again.
-    if (newHash) await tx.delete(loginSessions).where(eq(loginSessions.userId, user.id));
+    // Whoever else was signing in with the old password has to start again, and every refresh token
+    // issued under it dies.
+    if (newHash) {
+      await tx.delete(loginSessions).where(eq(loginSessions.userId, user.id));
+      await revokeAccountGrants(tx, sql`select ${tenantUsers.id} from ${tenantUsers} where ${tenantUsers.userId} = ${user.id}`);
+    }
     return true;
   });
 }

@@ -11,7 +11,7 @@ import { signInStartUrl } from '../../apps/sign-in-start.ts';
 import { requireApp } from '../app-lookup.ts';
 import { isAuthenticated, type LoginSession } from './service.ts';
 import { findUserByEmail, normalizeUsername, passwordSignInEnabled, resolveApp, signIn } from './sign-in.ts';
-import { isLoginThrottled } from '../../audit/limits.ts';
+import { releaseAttempt, reserveLoginAttempt } from '../../audit/limits.ts';
 import type { AuthServiceOptions } from '../service-options.ts';
 
 const username = { type: 'string', minLength: 1, maxLength: 320 } as const;
@@ -52,11 +52,9 @@ export async function sessionRoutes(app: FastifyInstance, { context, provider, s
     async (request) => {
       const session = await sessions.read(request);
       const target = await resolveApp(db, request, session);
-      const user = await findUserByEmail(db, target.id, normalizeUsername(request.body.username));
-      // Unknown e-mails get the answer of a user with a password, so the answer reveals no account;
-      // where the app switched passwords off, nobody has one to sign in with.
-      const hasPassword = passwordSignInEnabled(target) && (user ? user.passwordHash !== null : true);
-      return { hasPassword, hasPasskeys: false, federationConnections: [] };
+      // The same answer for every address (known, unknown, invited without a password yet), so it
+      // reveals no account; where the app switched passwords off, nobody has one to sign in with.
+      return { hasPassword: passwordSignInEnabled(target), hasPasskeys: false, federationConnections: [] };
     },
   );
 
@@ -71,17 +69,16 @@ export async function sessionRoutes(app: FastifyInstance, { context, provider, s
       }
       const name = normalizeUsername(request.body.username);
       const attempt = { appId: target.id, ip: request.ip, username: name };
-      if (await isLoginThrottled(db, attempt)) {
+      const user = await findUserByEmail(db, target.id, name);
+      // Recorded as a failure before the password is verified (server/audit/limits.ts), taken back on success.
+      const reservation = await reserveLoginAttempt(db, attempt, user?.id);
+      if (reservation === null) {
         throw new HttpError(429, 'TOO_MANY_REQUESTS', 'Too many failed sign-in attempts; try again later');
       }
-
-      const user = await findUserByEmail(db, target.id, name);
       // Unknown users cost the same hash verification, so timing reveals no account either.
       const valid = await verifyPassword(user?.passwordHash ?? DUMMY_PASSWORD_HASH, request.body.password);
-      if (!user || !user.passwordHash || !valid) {
-        await recordAudit(db, { type: 'login.failure', appId: target.id, userId: user?.id, ip: request.ip, detail: { username: name } });
-        throw new HttpError(401, 'WRONG_CREDENTIALS', 'Wrong credentials');
-      }
+      if (!user || !user.passwordHash || !valid) throw new HttpError(401, 'WRONG_CREDENTIALS', 'Wrong credentials');
+      await releaseAttempt(db, reservation);
 
       const { answer } = await signIn(context, sessions, reply, { app: target, user, previous: session, ip: request.ip, method: 'password' });
       return answer;

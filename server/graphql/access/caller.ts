@@ -33,6 +33,7 @@ async function memberFromToken(db: Database, verifier: AccessTokenVerifier, toke
     return { kind: 'rejected', reason: 'membership does not match the token' };
   }
   if (!membership.enabled) return { kind: 'rejected', reason: 'membership disabled', membershipEnded: true };
+  if (membership.invitationPending) return { kind: 'rejected', reason: 'invitation not accepted' };
   if (!isRole(membership.role)) return { kind: 'rejected', reason: 'unknown role' };
   const granted = new Set(scope.split(' '));
   return {

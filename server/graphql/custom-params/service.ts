@@ -3,6 +3,7 @@
 import type { AppSettings, CustomSignupField } from '../../apps/settings.ts';
 import type { CustomParam, CustomParamInput, CustomParamsConfigGraphql } from '../generated/resolvers.ts';
 import { isEmail, type InputProblems } from '../input.ts';
+import { matchesOwnerPattern } from '../../../src/policy/owner-pattern.ts';
 
 export const MAX_CUSTOM_VALUE_LENGTH = 1000;
 
@@ -26,18 +27,6 @@ const PHONE_SEPARATORS = /[\s.\-()]/g;
 const E164 = /^\+[1-9]\d{6,14}$/;
 const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 const INTEGER = /^[-+]?\d+$/;
-
-function matchesWhole(regex: string, value: string): boolean {
-  let pattern: RegExp;
-  try {
-    pattern = new RegExp(`^(?:${regex})$`, 'u');
-  } catch {
-    // As with the password policy: a broken configured pattern must not lock everyone out; the
-    // app settings schema marks it as a regex so the configurator refuses it on save.
-    return true;
-  }
-  return pattern.test(value);
-}
 
 /** The problem with `value` for `field`, or null; `value` is trimmed and not empty. */
 function problemOf(field: CustomSignupField, value: string): string | null {
@@ -64,7 +53,7 @@ function problemOf(field: CustomSignupField, value: string): string | null {
     case 'regex':
       break;
   }
-  if (field.regex && !matchesWhole(field.regex, value)) return 'The value does not have the expected format';
+  if (field.regex && !matchesOwnerPattern(field.regex, value)) return 'The value does not have the expected format';
   return null;
 }
 

@@ -1,8 +1,11 @@
 // Inviting people to the caller's workspace (createUsers). Each address is trimmed, blanks are
 // dropped and repeats (in any letter case) count once. Each valid address then gets, on its own, an
-// identity of this app (found by e-mail, or created without a password), an enabled membership with
-// the app's default role, and a mail: a set-password link ('invite') when the identity has no
-// password yet, otherwise a notice to sign in ('invite-existing').
+// identity of this app (found by e-mail, or created without a password), a pending membership with
+// the app's default role, and a mail whose link accepts the invitation: it sets a password
+// ('invite') when the identity has none yet, otherwise it confirms ('invite-existing'). Until then
+// the membership cannot be used and shows nothing of the identity (server/graphql/users/service.ts),
+// so the answer is the same whether the address was known or not: an owner learns nothing of people
+// who joined other workspaces of the app.
 //
 // Per-address failures do not stop the others. When every address was invited the answer is the
 // list of new members. Otherwise it is BAD_USER_INPUT (400) with
@@ -82,7 +85,8 @@ type Created =
       email: string;
       newIdentity: boolean;
       locale: string | null;
-      token: string | null;
+      hasPassword: boolean;
+      token: string;
     };
 
 /** Identity (when new), membership and, for an identity without a password, an invitation token: all or nothing. */
@@ -105,17 +109,24 @@ async function createMembership(db: Database, inviter: MemberCaller, email: stri
     const tenantUserId = randomUUID();
     const [membership] = await tx
       .insert(tenantUsers)
-      .values({ id: tenantUserId, tenantId: inviter.tenantId, userId: identity.id, role, enabled: true, onboarded: false })
+      .values({ id: tenantUserId, tenantId: inviter.tenantId, userId: identity.id, role, enabled: true, onboarded: false, invitationPending: true })
       .onConflictDoNothing()
       .returning({ id: tenantUsers.id });
     if (!membership) return { kind: 'already-member' };
-    // The link lets someone who cannot sign in yet choose a password; the membership is enabled
-    // already, the owner having chosen them. It names the membership, so removing the member
-    // retires it, and disabling the member retires it too (users/administration.ts).
-    const token = identity.hasPassword
-      ? null
-      : await issueToken(tx, { appId, userId: identity.id, purpose: 'invite', tenantUserId });
-    return { kind: 'created', tenantUserId, userId: identity.id, email: identity.email, newIdentity, locale: identity.locale, token };
+    // The link accepts the invitation (and sets a password when there is none yet). It names the
+    // membership, so removing the member retires it, and disabling the member retires it too
+    // (users/administration.ts).
+    const token = await issueToken(tx, { appId, userId: identity.id, purpose: 'invite', tenantUserId });
+    return {
+      kind: 'created',
+      tenantUserId,
+      userId: identity.id,
+      email: identity.email,
+      newIdentity,
+      locale: identity.locale,
+      hasPassword: identity.hasPassword,
+      token,
+    };
   });
 }
 
@@ -158,9 +169,9 @@ export async function inviteUsers(context: GraphQLContext, inviter: MemberCaller
     const delivery = await notifier.send({
       appId: inviter.app.id,
       to: created.email,
-      kind: created.token ? 'invite' : 'invite-existing',
+      kind: created.hasPassword ? 'invite-existing' : 'invite',
       locale: created.locale ?? tenant?.locale,
-      link: created.token ? `${config.urls.ui}/auth/set-password/${created.token}` : `${config.urls.ui}/`,
+      link: `${config.urls.ui}/auth/set-password/${created.token}`,
       workspace,
     });
     if (!delivery.delivered) {

@@ -20,7 +20,8 @@ import { foyerError, tooManyRequests } from '../errors.ts';
 import { checkLogo, checkName, InputProblems, isEmail } from '../input.ts';
 import { checkCustomParams } from '../custom-params/service.ts';
 import { getTenant } from '../tenants/service.ts';
-import { isSignupThrottled, SIGNUP_LIMIT } from './throttle.ts';
+import { reserveSignup, SIGNUP_LIMIT } from './throttle.ts';
+import { releaseAttempt } from '../../audit/limits.ts';
 
 /** Longer passwords are refused before hashing, so no request can make the server hash megabytes. */
 export const MAX_PASSWORD_LENGTH = 1024;
@@ -127,6 +128,7 @@ async function createSignup(
   signup: CheckedSignup,
   pendingPasswordHash: string | undefined,
   clientIp: string,
+  reservation: number,
 ): Promise<CreatedSignup> {
   const shouldSelectPlan = signup.plan === null && (await appHasPlans(db, app.id));
   return db.transaction(async (tx) => {
@@ -141,7 +143,6 @@ async function createSignup(
           email: signup.email,
           firstName: signup.firstName || null,
           lastName: signup.lastName || null,
-          customParams: signup.customParams,
         })
         // A concurrent signup with the same address won the insert: it is an existing identity now.
         .onConflictDoNothing()
@@ -163,7 +164,9 @@ async function createSignup(
     });
     const tenantUserId = randomUUID();
     // Disabled until the mailed link is used: nobody can sign in to the workspace before that.
-    await tx.insert(tenantUsers).values({ id: tenantUserId, tenantId, userId, role: 'OWNER', enabled: false, onboarded: false });
+    await tx
+      .insert(tenantUsers)
+      .values({ id: tenantUserId, tenantId, userId, role: 'OWNER', enabled: false, onboarded: false, customParams: signup.customParams });
     const token = await issueToken(tx, {
       appId: app.id,
       userId,
@@ -172,6 +175,8 @@ async function createSignup(
       // The password of an existing identity is never replaced by whoever typed this address.
       pendingPasswordHash: existing ? undefined : pendingPasswordHash,
     });
+    // The reserved signup becomes the audited one in the same transaction, so the limit counts it throughout.
+    await releaseAttempt(tx, reservation);
     await recordAudit(tx, { type: 'tenant.signup', appId: app.id, userId, tenantUserId, ip: clientIp, detail: { tenantId } });
     return { tenantId, userId, existing, token };
   });
@@ -192,13 +197,22 @@ export async function signUp(context: GraphQLContext, app: AppRecord, input: Cre
   if (!passwordSignInEnabled(app) && input.owner.password != null) {
     throw foyerError('PASSWORD_SIGN_IN_DISABLED', 'This app does not use passwords; sign up without one');
   }
-  if (await isSignupThrottled(db, app.id, clientIp)) {
+  const reservation = await reserveSignup(db, app.id, clientIp);
+  if (reservation === null) {
     throw tooManyRequests('Too many signups from this address; try again later', SIGNUP_LIMIT.windowMinutes * 60);
   }
-  const signup = await checkSignup(db, app, input);
-  // Hashed whether or not the address is known, so the answer takes as long either way.
-  const pendingPasswordHash = signup.password === null ? undefined : await hashPassword(signup.password);
-  const created = await createSignup(db, app, signup, pendingPasswordHash, clientIp);
+  let created: CreatedSignup;
+  let signup: CheckedSignup;
+  try {
+    signup = await checkSignup(db, app, input);
+    // Hashed whether or not the address is known, so the answer takes as long either way.
+    const pendingPasswordHash = signup.password === null ? undefined : await hashPassword(signup.password);
+    created = await createSignup(db, app, signup, pendingPasswordHash, clientIp, reservation);
+  } catch (error) {
+    // A refused signup does not count.
+    await releaseAttempt(db, reservation);
+    throw error;
+  }
 
   const delivery = await notifier.send({
     appId: app.id,

@@ -4,7 +4,8 @@
 // read again under the lock, so two owners demoting each other at once cannot leave the workspace
 // without an enabled OWNER. Every id is looked up within the caller's workspace: another
 // workspace's member is "not found", exactly like an id that does not exist.
-import { and, count, eq, isNull } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
+import { revokeAccountGrants } from '../../oidc/adapter.ts';
 import type { Database } from '../../db/client.ts';
 import { tenants, tenantUsers, userTokens, users } from '../../db/schema.ts';
 import type { Role } from '../../apps/settings.ts';
@@ -137,6 +138,8 @@ export async function updateUser(context: GraphQLContext, actor: MemberCaller, i
       if (Object.keys(changes).length === 0) return { detail: null, result: undefined };
       await tx.update(tenantUsers).set(changes).where(eq(tenantUsers.id, target.id));
       if (changes.enabled === false) {
+        // The member's tokens for this workspace die now, not when they expire.
+        await revokeAccountGrants(tx, sql`select ${target.id}`);
         // An unused invitation link enables the membership it names: it must not undo this.
         await tx
           .update(userTokens)

@@ -9,13 +9,13 @@ import { ROLES } from '../../auth/privileges.ts';
 import type { MemberCaller } from '../context.ts';
 import type { QueryListUsersArgs, SortDirection, User, UserSortField } from '../generated/resolvers.ts';
 import { InputProblems } from '../input.ts';
-import { memberColumns, toUser } from './service.ts';
+import { memberColumns, shownFirstName, shownLastName, toUser } from './service.ts';
 
 export const MAX_PAGE_SIZE = 100;
 export const MAX_SEARCH_LENGTH = 200;
 
 /** The texts the table shows, as SQL (English; role keys match their names case-insensitively). */
-const shownName = sql<string>`coalesce(nullif(concat_ws(' ', nullif(trim(${users.firstName}), ''), nullif(trim(${users.lastName}), '')), ''), 'Invited user')`;
+const shownName = sql<string>`coalesce(nullif(concat_ws(' ', nullif(trim(${shownFirstName}), ''), nullif(trim(${shownLastName}), '')), ''), 'Invited user')`;
 const shownStatus = sql<string>`case when ${tenantUsers.enabled} then 'Active' else 'Deactivated' end`;
 // The shown texts in one string, a line each: a search word holds no whitespace, so it matches
 // within one column only, and each word costs one comparison instead of four.

@@ -1,6 +1,6 @@
 // Workspace members as GraphQL users: the identity (users) joined with the membership
 // (tenant_users). A User's id is the membership's id, the same id access tokens carry as sub.
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { tenantUsers, users } from '../../db/schema.ts';
 import { recordAudit } from '../../audit/service.ts';
@@ -11,6 +11,12 @@ import { customParamsOf } from '../custom-params/service.ts';
 
 type UserRecord = typeof users.$inferSelect;
 
+// What the identity says of itself (names, consent) is the workspace's to see only once the
+// person joined it: an invitation still pending shows none of it (server/graphql/invitations/service.ts).
+const joined = sql`not ${tenantUsers.invitationPending}`;
+export const shownFirstName = sql<string | null>`case when ${joined} then ${users.firstName} end`;
+export const shownLastName = sql<string | null>`case when ${joined} then ${users.lastName} end`;
+
 /** The columns a User is made of; the password hash and tokens never leave the database. */
 export const memberColumns = {
   id: tenantUsers.id,
@@ -20,10 +26,10 @@ export const memberColumns = {
   createdAt: tenantUsers.createdAt,
   lastSeen: tenantUsers.lastSeen,
   email: users.email,
-  firstName: users.firstName,
-  lastName: users.lastName,
-  consentsToPrivacyPolicy: users.consentsToPrivacyPolicy,
-  customParams: users.customParams,
+  firstName: shownFirstName,
+  lastName: shownLastName,
+  consentsToPrivacyPolicy: sql<boolean>`${joined} and ${users.consentsToPrivacyPolicy}`,
+  customParams: tenantUsers.customParams,
 };
 
 export interface MemberRow {

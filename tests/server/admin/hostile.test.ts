@@ -206,6 +206,24 @@ describe('documents the schema or the CSS rule refuses', () => {
     });
   });
 
+  it('refuses owner patterns the linear-time engine cannot run (backreferences, lookaround)', async () => {
+    const live = await liveOf(appB.id, { token: ownerToken });
+    await expectNothingChanged(async () => {
+      const lookahead = await refusedDraft({ ...live, passwordPolicy: { complexityRegex: '(?=.*[A-Z]).{10,}' } });
+      expect(lookahead.details).toEqual([{ path: '/passwordPolicy/complexityRegex', message: 'must match format "regex"' }]);
+      const field = { label: 'code', type: 'regex', userLabel: 'Code', regex: '(a+)\\1b' };
+      const backreference = await refusedDraft({ ...live, customSignupFields: [field] });
+      expect(backreference.details).toEqual([{ path: '/customSignupFields/0/regex', message: 'must match format "regex"' }]);
+    });
+    // Nested quantifiers are fine: RE2 runs them in linear time (tests/server/graphql/signup.test.ts).
+    const nested = await admin(foyer, 'PUT', `/apps/${appB.id}/draft`, {
+      token: ownerToken,
+      body: { config: { ...live, passwordPolicy: { complexityRegex: '(a+)+b' } } },
+    });
+    expect(nested.status).toBe(200);
+    expect((await admin(foyer, 'DELETE', `/apps/${appB.id}/draft`, { token: ownerToken })).status).toBe(204);
+  });
+
   it('refuses a javascript: redirect URI, in a draft and when creating an app', async () => {
     const live = await liveOf(appB.id, { token: ownerToken });
     await expectNothingChanged(async () => {

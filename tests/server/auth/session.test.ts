@@ -41,13 +41,14 @@ async function membershipId(email: string, workspace: string): Promise<string> {
 const WRONG_CREDENTIALS = { statusCode: 401, message: 'Wrong credentials', error: 'WRONG_CREDENTIALS' };
 
 describe('credentials', () => {
-  it('answers credentialsConfig alike for known and unknown e-mails', async () => {
+  it('answers credentialsConfig alike for known, unknown and invited (no password yet) e-mails', async () => {
     const browser = await atLoginScreen();
-    const known = await postJson(browser, `${auth}/auth/credentialsConfig`, { username: foyer.demo.users[0]!.email });
-    const unknown = await postJson(browser, `${auth}/auth/credentialsConfig`, { username: 'nobody@demo.foyer.test' });
+    const invited = `invited-${Date.now()}@demo.foyer.test`;
+    await foyer.db.insert(users).values({ id: crypto.randomUUID(), appId: foyer.demo.appId, email: invited });
     const expected = { hasPassword: true, hasPasskeys: false, federationConnections: [] };
-    expect(await known.json()).toEqual(expected);
-    expect(await unknown.json()).toEqual(expected);
+    for (const username of [foyer.demo.users[0]!.email, 'nobody@demo.foyer.test', invited]) {
+      expect(await (await postJson(browser, `${auth}/auth/credentialsConfig`, { username })).json()).toEqual(expected);
+    }
   });
 
   it('needs to know the app: a pending authorization or x-app-id', async () => {

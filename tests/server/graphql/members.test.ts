@@ -3,10 +3,12 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
+import { POSTGRES_ENV, startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { tenants, tenantUsers } from '../../../server/db/schema.ts';
 import { bearer, errorCodes, postGraphQL } from '../support/graphql.ts';
 import { findMembership, mintAccessToken, type Membership } from '../support/tokens.ts';
+import { MAX_ROOT_FIELDS } from '../../../server/graphql/limits.ts';
+import { STATEMENT_TIMEOUT_MS } from '../../../server/db/client.ts';
 
 let foyer: TestFoyer;
 let admin: Membership;
@@ -209,5 +211,33 @@ describe('unexpected failures', () => {
       await foyer.db.execute(sql`ALTER TABLE plans_away RENAME TO plans`);
       await foyer.db.update(tenants).set({ plan: 'FREEMIUM' }).where(eq(tenants.id, admin.tenantId));
     }
+  });
+});
+
+describe('root fields per operation', () => {
+  it(`refuses more than ${MAX_ROOT_FIELDS} root fields, by alias or through fragments, with 400 before any resolver runs`, async () => {
+    const aliased = Array.from({ length: 570 }, (_, index) => `c${index}: countUsers(search: "a b")`).join(' ');
+    const bomb = await ask(viewer, `{ ${aliased} }`);
+    expect(bomb.status).toBe(400);
+    expect(bomb.body.data ?? null).toBeNull();
+    expect(errorCodes(bomb)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
+    expect(bomb.body.errors?.[0]?.message).toBe(`At most ${MAX_ROOT_FIELDS} fields at the top of an operation; this one asks for 570`);
+
+    const spread = Array.from({ length: MAX_ROOT_FIELDS + 1 }, (_, index) => `c${index}: countUsers`).join(' ');
+    const hidden = await ask(viewer, `query { ...A ... on Query { ...A } } fragment A on Query { ${spread} }`);
+    expect(hidden.status).toBe(400);
+    expect(errorCodes(hidden)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
+
+    const allowed = Array.from({ length: MAX_ROOT_FIELDS }, (_, index) => `c${index}: countUsers(search: "a b")`).join(' ');
+    const answer = await ask(viewer, `{ ${allowed} }`);
+    expect(answer.status).toBe(200);
+    expect(Object.keys(answer.body.data ?? {})).toHaveLength(MAX_ROOT_FIELDS);
+  });
+});
+
+describe.runIf(process.env[POSTGRES_ENV])('on PostgreSQL', () => {
+  it('every connection has the statement timeout', async () => {
+    const rows = await Promise.all(Array.from({ length: 12 }, () => foyer.db.execute(sql`show statement_timeout`)));
+    for (const row of rows) expect(Array.from(row as unknown as Iterable<unknown>)).toEqual([{ statement_timeout: `${STATEMENT_TIMEOUT_MS / 1000}s` }]);
   });
 });

@@ -152,7 +152,13 @@ describe('a new e-mail', () => {
     expect(tenant).toMatchObject({ appId: foyer.demo.appId, plan: 'ESSENTIAL', onboarded: false });
 
     const { membership, user } = await membershipOf(created.id);
-    expect(membership).toMatchObject({ role: 'OWNER', enabled: false, onboarded: false });
+    // Custom values belong to the membership that collected them, not to the identity other workspaces share.
+    expect(membership).toMatchObject({
+      role: 'OWNER',
+      enabled: false,
+      onboarded: false,
+      customParams: { orgNumber: '556677-8899', employees: '12', phone: '+46 70 123 45 67', newsletter: 'true' },
+    });
     expect(user).toMatchObject({
       appId: foyer.demo.appId,
       email: email.toUpperCase(),
@@ -160,7 +166,6 @@ describe('a new e-mail', () => {
       lastName: 'Lovelace',
       passwordHash: null,
       onboarded: false,
-      customParams: { orgNumber: '556677-8899', employees: '12', phone: '+46 70 123 45 67', newsletter: 'true' },
     });
 
     const mail = await latestMailTo(foyer.db, email.toUpperCase());
@@ -300,6 +305,18 @@ describe('refusals write nothing', () => {
     await setSettings({ passwordPolicy: { complexityRegex: '.{20,}' } });
     const answer = await expectRefused({ owner: { email: uniqueEmail(), password: STRONG_PASSWORD } }, 400, 'BAD_USER_INPUT');
     expect(fieldsOf(answer)).toEqual({ password: ['The password must be hard to guess!'] });
+  });
+
+  it('an owner pattern with nested quantifiers, on a 1,000-character password and custom value (RE2: linear time)', async () => {
+    // A backtracking engine takes 2^1000 steps here and never answers; RE2 answers at once.
+    const redos = '(a+)+b';
+    await setSettings({
+      passwordPolicy: { complexityRegex: redos },
+      customSignupFields: [{ label: 'code', type: 'regex', userLabel: 'Code', regex: redos }],
+    });
+    const long = 'a'.repeat(1000);
+    const answer = await expectRefused({ owner: { email: uniqueEmail(), password: long, customParams: [{ label: 'code', value: long }] } }, 400, 'BAD_USER_INPUT');
+    expect(fieldsOf(answer)).toEqual({ password: ['The password must be hard to guess!'], code: 'The value does not have the expected format' });
   });
 
   it('an empty password, even with the checks off', async () => {

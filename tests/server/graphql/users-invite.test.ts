@@ -1,13 +1,13 @@
 // Invitations and the other row actions, end to end: the invite mail's set-password link works
 // through PUT /auth/password and the invitee signs in to the workspace; existing identities are
-// linked and told; failures are reported per address while the rest are invited; deleting removes
+// linked, pending and shown nothing of until they accept from the mail; failures are reported per address while the rest are invited; deleting removes
 // one membership only; the reset link a member is sent works.
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { freePort, startFoyer, type TestFoyer } from '../../../server/testing.ts';
-import { auditEvents, outbox, tenantUsers, users, userTokens } from '../../../server/db/schema.ts';
+import { apps, auditEvents, outbox, tenantUsers, users, userTokens } from '../../../server/db/schema.ts';
 import { hashToken } from '../../../server/auth/tokens/service.ts';
 import { errorCodes } from '../support/graphql.ts';
 import { findMembership, type Membership } from '../support/tokens.ts';
@@ -33,6 +33,13 @@ const RESET = 'mutation ($id: String!) { sendPasswordResetLink(userId: $id) }';
 const newAddress = () => `${randomUUID().slice(0, 8)}@invited.foyer.test`;
 const setPassword = (browser: Browser, token: string, password: string) =>
   call(foyer, browser, 'PUT', '/auth/password', { token, password }, { appId: null });
+
+/** The set-password link in a mail's text. */
+function mailLink(text: string): string {
+  const link = /https?:\/\/\S+\/auth\/set-password\/[\w-]+/.exec(text)?.[0];
+  if (!link) throw new Error(`no set-password link in: ${text}`);
+  return link;
+}
 
 interface InviteFailure {
   fields: Record<string, string>;
@@ -85,25 +92,60 @@ describe('a new identity', () => {
 });
 
 describe('an existing identity', () => {
-  it('is linked, not copied, and told by a notice to sign in', async () => {
+  it('gets the answer a new address gets, stays pending until it accepts from the mailed link, and shows nothing of the identity meanwhile', async () => {
+    const FULL = `mutation ($names: [String!]!) { createUsers(userNames: $names) {
+      id email username firstName lastName fullName role enabled onboarded consentsToPrivacyPolicy teams customParams { label value } } }`;
+    const LIST = 'query ($search: String) { listUsers(search: $search) { id email firstName lastName fullName customParams { label value } } }';
+    const [app] = await foyer.db.select().from(apps).where(eq(apps.id, foyer.demo.appId));
+    await foyer.db
+      .update(apps)
+      .set({ settings: { ...app!.settings, customSignupFields: [{ label: 'vat', type: 'text', userLabel: 'VAT number' }] } })
+      .where(eq(apps.id, foyer.demo.appId));
+    onTestFinished(async () => {
+      await foyer.db.update(apps).set({ settings: app!.settings }).where(eq(apps.id, foyer.demo.appId));
+    });
+    // Someone who joined Globex, with names and a custom value collected there.
     const member = await createMember(foyer, { workspaces: ['Globex'] });
-    const answer = await ask(foyer, owner, INVITE, { names: [member.email.toUpperCase()] });
-    const [invited] = answer.body.data?.createUsers as { id: string; email: string }[];
-    expect(invited!.email).toBe(member.email);
-    const [membership] = await foyer.db.select().from(tenantUsers).where(eq(tenantUsers.id, invited!.id));
-    expect(membership).toMatchObject({ userId: member.userId, tenantId: owner.tenantId, role: 'VIEWER', enabled: true });
-    expect(await foyer.db.select().from(users).where(eq(users.email, member.email))).toHaveLength(1);
+    await foyer.db.update(users).set({ firstName: 'Secret', lastName: 'Person', consentsToPrivacyPolicy: true }).where(eq(users.id, member.userId));
+    await foyer.db.update(tenantUsers).set({ customParams: { vat: 'SE556677889901' } }).where(eq(tenantUsers.id, member.memberships.Globex!));
 
-    const notices = await foyer.db.select().from(outbox).where(eq(outbox.recipient, member.email));
-    expect(notices.map((notice) => notice.kind)).toEqual(['invite-existing']);
-    expect(notices[0]!.text).toContain(`${foyer.urls.ui}/`);
-    expect(notices[0]!.text).not.toContain('/auth/set-password/');
-    expect(notices[0]!.subject).toContain('Acme');
+    const known = await ask(foyer, owner, FULL, { names: [member.email] });
+    const unknown = await ask(foyer, owner, FULL, { names: [newAddress()] });
+    const shape = (answer: typeof known) => {
+      const [user] = answer.body.data?.createUsers as Record<string, unknown>[];
+      const { id: _id, email: _email, username: _username, ...rest } = user!;
+      return rest;
+    };
+    expect(shape(known)).toEqual(shape(unknown));
+    const [invited] = known.body.data?.createUsers as { id: string }[];
 
-    // The existing password now opens both workspaces.
+    // Pending: not in the invitee's picker, nothing of the identity in the inviting workspace.
     const browser = new Browser();
     expect((await call(foyer, browser, 'POST', '/auth/authenticate', { username: member.email, password: member.password })).status).toBe(200);
-    expect((await workspaces(foyer, browser)).map((workspace) => workspace.tenant.name).sort()).toEqual(['Acme', 'Globex']);
+    expect((await workspaces(foyer, browser)).map((workspace) => workspace.tenant.name)).toEqual(['Globex']);
+    const listed = (await ask(foyer, owner, LIST, { search: member.email })).body.data?.listUsers as Record<string, unknown>[];
+    expect(listed).toEqual([{ id: invited!.id, email: member.email, firstName: null, lastName: null, fullName: null, customParams: [] }]);
+    expect((await ask(foyer, owner, LIST, { search: 'Secret' })).body.data?.listUsers).toEqual([]);
+
+    // The mail carries a link that accepts (the identity keeps its password).
+    const notices = await foyer.db.select().from(outbox).where(eq(outbox.recipient, member.email));
+    expect(notices.map((notice) => notice.kind)).toEqual(['invite-existing']);
+    expect(notices[0]!.subject).toContain('Acme');
+    const token = tokenOf(mailLink(notices[0]!.text));
+    const described = await call(foyer, new Browser(), 'GET', `/auth/password/${token}`, undefined, { appId: null });
+    expect(await described.json()).toEqual({ email: member.email, purpose: 'invite', passwordChosen: true });
+    const accepted = await call(foyer, new Browser(), 'PUT', '/auth/password', { token }, { appId: null });
+    expect(accepted.status).toBe(200);
+    expect(await accepted.json()).toMatchObject({ session: true });
+
+    // Joined: the workspace sees the names; the custom value stays with the membership that collected it.
+    const again = new Browser();
+    expect((await call(foyer, again, 'POST', '/auth/authenticate', { username: member.email, password: member.password })).status).toBe(200);
+    expect((await workspaces(foyer, again)).map((workspace) => workspace.tenant.name).sort()).toEqual(['Acme', 'Globex']);
+    expect((await ask(foyer, owner, LIST, { search: 'Secret' })).body.data?.listUsers).toEqual([
+      { id: invited!.id, email: member.email, firstName: 'Secret', lastName: 'Person', fullName: 'Secret Person', customParams: [] },
+    ]);
+    expect(await foyer.db.select().from(users).where(eq(users.email, member.email))).toHaveLength(1);
   });
 
   it('without a password yet is sent a set-password link', async () => {

@@ -83,13 +83,14 @@ describe('mail rendering', () => {
     expect(mail.text).toContain('If it was not you, ignore this e-mail. Your password is unchanged.');
   });
 
-  it('names the workspace of an invitation and asks for a password or a sign-in', () => {
+  it('names the workspace of an invitation and asks to accept it', () => {
     const invite = render({ kind: 'invite', workspace: 'Globex' });
     expect(invite.subject).toBe('You were invited to Globex');
     expect(invite.text).toContain('Accept invitation: ');
     const existing = render({ kind: 'invite-existing', workspace: 'Globex' });
     expect(existing.subject).toBe('You were invited to Globex');
-    expect(existing.text).toContain('Sign in: ');
+    expect(existing.text).toContain('Accept invitation: ');
+    expect(existing.text).toContain('with your existing account');
     expect(() => render({ kind: 'invite' })).toThrow(RefusedMessage);
     expect(() => render({ kind: 'invite-existing', workspace: '  ' })).toThrow(RefusedMessage);
   });
