@@ -174,6 +174,31 @@ describe('users administration in the browser', () => {
     await notice.waitFor({ state: 'detached', timeout: 8_000 });
   });
 
+  it('shows an invitation as Invited until accepted, sends it again, and revokes it behind a confirmation', async () => {
+    await signIn(suite.page, owner().email, owner().password, 'Acme');
+    await table().waitFor();
+    const invitee = address('pending');
+    await suite.page.getByLabel('Email address 1').fill(invitee);
+    await suite.page.getByRole('button', { name: 'Invite', exact: true }).click();
+    await suite.page.getByRole('status').filter({ hasText: 'Invite has been sent!' }).waitFor();
+    await search(invitee);
+    await expect.poll(() => rowOf(invitee).textContent()).toContain('Invited');
+    expect(await rowOf(invitee).getByRole('button', { name: 'Edit' }).count()).toBe(0);
+
+    await rowOf(invitee).getByRole('button', { name: 'Resend invite' }).click();
+    await suite.page.getByText(`The invitation was sent to ${invitee} again.`).waitFor();
+    await expect.poll(async () => (await messagesTo(suite.foyer.urls.ui, invitee)).length).toBe(2);
+    await expectNoAxeViolations(suite.page);
+
+    await rowOf(invitee).getByRole('button', { name: 'Revoke' }).click();
+    const dialog = suite.page.getByRole('dialog', { name: 'Revoke invitation' });
+    await dialog.getByText(`Revoke the invitation to ${invitee}?`, { exact: false }).waitFor();
+    await expectNoAxeViolations(suite.page);
+    await dialog.getByRole('button', { name: 'Revoke' }).click();
+    await suite.page.getByText(`The invitation to ${invitee} was revoked.`).waitFor();
+    await expect.poll(() => rowOf(invitee).count()).toBe(0);
+  });
+
   it('offers at most twenty address inputs and says so', async () => {
     await signIn(suite.page, owner().email, owner().password, 'Acme');
     await table().waitFor();

@@ -63,6 +63,8 @@ async function tenantId(name: string): Promise<string> {
 
 /** The page shows a screen of the product: HTML with a main heading, never a server's JSON. */
 async function expectRenderedScreen(page: Page, address: string) {
+  // Some screens move on by themselves (logout leaves for the login): judge the one the browser settles on.
+  await page.waitForLoadState('networkidle');
   await heading(page).first().waitFor({ timeout: 15_000 });
   const shown = await page.evaluate(() => ({ type: document.contentType, text: document.body.innerText }));
   expect(shown.type, address).toBe('text/html');

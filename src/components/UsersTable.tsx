@@ -11,6 +11,7 @@ import { useAuthChanges } from '../app/runtime.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import {
   DeleteUserDocument,
+  ResendInvitationDocument,
   ListUserRolesDocument,
   ListUsersDocument,
   SendPasswordResetLinkDocument,
@@ -44,6 +45,13 @@ function useDebounced(value: string, delayMs: number): string {
   }, [value, delayMs]);
   return settled;
 }
+
+/** The confirmation each row action asks for. */
+const CONFIRMATIONS: Record<RowAction, { title: string; message: string; confirm: string }> = {
+  reset: { title: 'users.resetTitle', message: 'users.resetConfirm', confirm: 'users.sendLink' },
+  delete: { title: 'users.deleteTitle', message: 'users.deleteConfirm', confirm: 'actions.delete' },
+  revoke: { title: 'users.revokeTitle', message: 'users.revokeConfirm', confirm: 'users.revoke' },
+};
 
 interface PendingAction {
   action: RowAction;
@@ -99,6 +107,17 @@ export default function UsersTable({ props }: FlowComponentProps) {
   const [notice, setNotice] = useState<string | null>(null);
   const resetLink = useGraphQLMutation(SendPasswordResetLinkDocument);
   const deletion = useGraphQLMutation(DeleteUserDocument);
+  const resend = useGraphQLMutation(ResendInvitationDocument);
+  const resendInvitation = (user: ListedUser) => {
+    setNotice(null);
+    resend.mutate(
+      { userId: user.id },
+      {
+        onSuccess: () => setNotice(t('users.inviteResent', { name: addressedName(user) })),
+        onError: (error) => setNotice(t(memberErrorKey(error, 'users.errors.resend'))),
+      },
+    );
+  };
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['ListUsers'] });
 
   const openAction = (action: RowAction, user: ListedUser) => {
@@ -126,7 +145,7 @@ export default function UsersTable({ props }: FlowComponentProps) {
         {
           onSuccess: () => {
             setPending(null);
-            setNotice(t('users.deleted', { name }));
+            setNotice(t(pending.action === 'revoke' ? 'users.revoked' : 'users.deleted', { name }));
             // The row and its button go away; the search field is the nearest stable place for focus.
             searchRef.current?.focus();
             void refresh();
@@ -208,6 +227,8 @@ export default function UsersTable({ props }: FlowComponentProps) {
                   manageable={mayManage(me.role, user.role ?? '')}
                   roles={offeredRoles}
                   onAction={openAction}
+                  onResend={resendInvitation}
+                  resending={resend.isPending && resend.variables?.userId === user.id}
                   onSaved={() => void refresh()}
                 />
               ))
@@ -227,11 +248,11 @@ export default function UsersTable({ props }: FlowComponentProps) {
       )}
       {pending && (
         <ConfirmDialog
-          title={t(pending.action === 'reset' ? 'users.resetTitle' : 'users.deleteTitle')}
-          message={t(pending.action === 'reset' ? 'users.resetConfirm' : 'users.deleteConfirm', { name: addressedName(pending.user) })}
-          confirmLabel={t(pending.action === 'reset' ? 'users.sendLink' : 'actions.delete')}
+          title={t(CONFIRMATIONS[pending.action].title)}
+          message={t(CONFIRMATIONS[pending.action].message, { name: addressedName(pending.user) })}
+          confirmLabel={t(CONFIRMATIONS[pending.action].confirm)}
           cancelLabel={t('actions.cancel')}
-          danger={pending.action === 'delete'}
+          danger={pending.action !== 'reset'}
           busy={resetLink.isPending || deletion.isPending}
           error={
             resetLink.isError

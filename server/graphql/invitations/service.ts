@@ -18,7 +18,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { tenants, tenantUsers, users } from '../../db/schema.ts';
 import type { Role } from '../../apps/settings.ts';
-import { isRole, mayGrant } from '../../auth/privileges.ts';
+import { isRole, mayGrant, mayManage } from '../../auth/privileges.ts';
 import { issueToken } from '../../auth/tokens/service.ts';
 import { recordAudit } from '../../audit/service.ts';
 import type { GraphQLContext, MemberCaller } from '../context.ts';
@@ -138,8 +138,56 @@ async function undoMembership(db: Database, created: Extract<Created, { kind: 'c
   });
 }
 
+/** The invitation mail: its link accepts the invitation, setting a password when there is none yet. */
+function mailInvitation(
+  { notifier, config }: GraphQLContext,
+  inviter: MemberCaller,
+  invitee: { email: string; hasPassword: boolean; locale: string | null; token: string },
+  workspace: { workspace: string; locale: string | null },
+) {
+  return notifier.send({
+    appId: inviter.app.id,
+    to: invitee.email,
+    kind: invitee.hasPassword ? 'invite-existing' : 'invite',
+    locale: invitee.locale ?? workspace.locale,
+    link: `${config.urls.ui}/auth/set-password/${invitee.token}`,
+    workspace: workspace.workspace,
+  });
+}
+
+/**
+ * Mails a pending invitation again with a new link (the older link stops working). Only an invitation
+ * still pending in the caller's workspace, of a role the caller manages; anything else is NOT_FOUND.
+ */
+export async function resendInvitation(context: GraphQLContext, inviter: MemberCaller, tenantUserId: string): Promise<boolean> {
+  const { db } = context;
+  const [pending] = await db
+    .select({ role: tenantUsers.role, userId: users.id, email: users.email, locale: users.locale, hasPassword: sql<boolean>`${users.passwordHash} is not null` })
+    .from(tenantUsers)
+    .innerJoin(users, eq(users.id, tenantUsers.userId))
+    .where(and(eq(tenantUsers.id, tenantUserId), eq(tenantUsers.tenantId, inviter.tenantId), eq(tenantUsers.invitationPending, true)))
+    .limit(1);
+  if (!pending || !isRole(pending.role) || !mayManage(inviter.role, pending.role)) {
+    throw foyerError('NOT_FOUND', 'There is no pending invitation to resend');
+  }
+  await checkMailAllowance(db, inviter, 1);
+  const token = await issueToken(db, { appId: inviter.app.id, userId: pending.userId, purpose: 'invite', tenantUserId });
+  const [tenant] = await db.select({ name: tenants.name, locale: tenants.locale }).from(tenants).where(eq(tenants.id, inviter.tenantId));
+  const delivery = await mailInvitation(context, inviter, { ...pending, token }, { workspace: tenant?.name || inviter.app.name, locale: tenant?.locale ?? null });
+  if (!delivery.delivered) throw foyerError('SERVICE_UNAVAILABLE', failureMessages.MAIL_NOT_SENT);
+  await recordAudit(db, {
+    type: 'user.invited',
+    appId: inviter.app.id,
+    userId: inviter.userId,
+    tenantUserId: inviter.tenantUserId,
+    ip: context.clientIp,
+    detail: { tenantId: inviter.tenantId, target: { tenantUserId, userId: pending.userId, email: pending.email }, resent: true },
+  });
+  return true;
+}
+
 export async function inviteUsers(context: GraphQLContext, inviter: MemberCaller, userNames: readonly string[]): Promise<User[]> {
-  const { db, config, notifier, log } = context;
+  const { db, log } = context;
   const addresses = invitedAddresses(userNames);
   if (addresses.length === 0) throw fieldErrors({ userNames: 'Enter at least one e-mail address' });
   if (addresses.length > MAX_INVITATIONS_PER_REQUEST) {
@@ -166,14 +214,7 @@ export async function inviteUsers(context: GraphQLContext, inviter: MemberCaller
       failures.set(email, 'ALREADY_MEMBER');
       continue;
     }
-    const delivery = await notifier.send({
-      appId: inviter.app.id,
-      to: created.email,
-      kind: created.hasPassword ? 'invite-existing' : 'invite',
-      locale: created.locale ?? tenant?.locale,
-      link: `${config.urls.ui}/auth/set-password/${created.token}`,
-      workspace,
-    });
+    const delivery = await mailInvitation(context, inviter, created, { workspace, locale: tenant?.locale ?? null });
     if (!delivery.delivered) {
       log.error({ appId: inviter.app.id, reason: delivery.reason }, 'invitation not delivered; invitation taken back');
       await undoMembership(db, created);

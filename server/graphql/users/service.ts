@@ -22,6 +22,7 @@ export const memberColumns = {
   id: tenantUsers.id,
   role: tenantUsers.role,
   enabled: tenantUsers.enabled,
+  invitationPending: tenantUsers.invitationPending,
   onboarded: tenantUsers.onboarded,
   createdAt: tenantUsers.createdAt,
   lastSeen: tenantUsers.lastSeen,
@@ -36,6 +37,7 @@ export interface MemberRow {
   id: string;
   role: string;
   enabled: boolean;
+  invitationPending: boolean;
   onboarded: boolean;
   createdAt: Date;
   lastSeen: Date | null;
@@ -64,6 +66,7 @@ export function toUser(app: AppRecord, row: MemberRow): User {
     createdAt: row.createdAt.toISOString(),
     lastSeen: row.lastSeen?.toISOString() ?? null,
     enabled: row.enabled,
+    invitationPending: row.invitationPending,
     onboarded: row.onboarded,
     consentsToPrivacyPolicy: row.consentsToPrivacyPolicy,
     // Teams have no storage yet: nobody belongs to one.

@@ -8,7 +8,8 @@ import { Switch } from '../../theme/Switch.tsx';
 import { memberErrorKey } from './errors.ts';
 import { shownName, type ListedUser } from './names.ts';
 
-export type RowAction = 'reset' | 'delete';
+/** Confirmed actions on a row: a reset link, removal, or taking back a pending invitation. */
+export type RowAction = 'reset' | 'delete' | 'revoke';
 
 export interface UserRowProps {
   user: ListedUser;
@@ -21,12 +22,16 @@ export interface UserRowProps {
   /** Roles the selector offers (from ListUserRoles, fetched once for the table). */
   roles: readonly string[];
   onAction(action: RowAction, user: ListedUser): void;
+  /** Mails a pending invitation again (no confirmation: nothing is lost). */
+  onResend(user: ListedUser): void;
+  /** This row's invitation is being sent again. */
+  resending: boolean;
   onSaved(): void;
 }
 
 const INTERACTIVE = 'button, a, input, select, textarea, label';
 
-export function UserRow({ user, own, withActions, manageable, roles, onAction, onSaved }: UserRowProps) {
+export function UserRow({ user, own, withActions, manageable, roles, onAction, onResend, resending, onSaved }: UserRowProps) {
   const { t } = useTranslation();
   const [editing, setEditing] = useState(false);
   const [role, setRole] = useState(user.role ?? '');
@@ -38,6 +43,7 @@ export function UserRow({ user, own, withActions, manageable, roles, onAction, o
   const update = useGraphQLMutation(UpdateUserDocument);
   const name = shownName(user, t);
   const editable = withActions && manageable && !own;
+  const rowEditable = editable && !user.invitationPending;
 
   useEffect(() => {
     if (editing) roleRef.current?.focus();
@@ -69,7 +75,7 @@ export function UserRow({ user, own, withActions, manageable, roles, onAction, o
     );
   // A click anywhere on a manageable row opens it, except on its own buttons and fields.
   const onRowClick = (event: MouseEvent<HTMLTableRowElement>) => {
-    if (!editable || editing) return;
+    if (!rowEditable || editing) return;
     if (event.target instanceof Element && event.target.closest(INTERACTIVE)) return;
     startEditing();
   };
@@ -77,7 +83,7 @@ export function UserRow({ user, own, withActions, manageable, roles, onAction, o
 
   return (
     <tr
-      className={editable && !editing ? 'foyer-row foyer-row--clickable' : 'foyer-row'}
+      className={rowEditable && !editing ? 'foyer-row foyer-row--clickable' : 'foyer-row'}
       onClick={onRowClick}
       // Escape leaves edit mode unsaved, as it closes dialogs.
       onKeyDown={(event) => {
@@ -92,6 +98,8 @@ export function UserRow({ user, own, withActions, manageable, roles, onAction, o
       <td>
         {editing ? (
           <Switch checked={enabled} label={t('users.enabled')} onChange={setEnabled} disabled={update.isPending} />
+        ) : user.invitationPending ? (
+          t('users.status.invited')
         ) : user.enabled === false ? (
           t('users.status.deactivated')
         ) : (
@@ -133,6 +141,15 @@ export function UserRow({ user, own, withActions, manageable, roles, onAction, o
                   {t(memberErrorKey(update.error, 'users.errors.update'))}
                 </p>
               )}
+            </div>
+          ) : editable && user.invitationPending ? (
+            <div className="foyer-row-actions">
+              <Button variant="secondary" size="sm" loading={resending} onClick={() => onResend(user)}>
+                {t('users.resendInvite')}
+              </Button>
+              <Button variant="danger" size="sm" onClick={() => onAction('revoke', user)}>
+                {t('users.revoke')}
+              </Button>
             </div>
           ) : editable ? (
             <div className="foyer-row-actions">

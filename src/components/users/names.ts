@@ -5,6 +5,8 @@ export interface ListedUser {
   fullName: string | null;
   email: string | null;
   enabled: boolean | null;
+  /** Invited, not accepted yet: shown as 'Invited', with resend and revoke instead of edit. */
+  invitationPending?: boolean | null;
   role: string | null;
 }
 

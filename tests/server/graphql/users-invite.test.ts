@@ -277,3 +277,35 @@ describe('when the mail cannot go out', () => {
     expect(links[0]!.usedAt).toBeInstanceOf(Date);
   });
 });
+
+describe('a pending invitation', () => {
+  const RESEND = 'mutation ($id: String!) { resendInvitation(userId: $id) }';
+  const LIST = '{ listUsers(limit: 100) { id email invitationPending } }';
+
+  it('shows as pending, is mailed again with a new link that replaces the old one, and is refused to others', async () => {
+    const address = newAddress();
+    const [invited] = (await ask(foyer, owner, INVITE, { names: [address] })).body.data?.createUsers as { id: string }[];
+    const listed = (await ask(foyer, owner, LIST)).body.data?.listUsers as { id: string; invitationPending: boolean }[];
+    expect(listed.find((user) => user.id === invited!.id)?.invitationPending).toBe(true);
+    expect(listed.find((user) => user.id === owner.tenantUserId)?.invitationPending).toBe(false);
+
+    const first = tokenOf((await mailTo(foyer, address))[0]!.link);
+    const resent = await ask(foyer, owner, RESEND, { id: invited!.id });
+    expect(resent.body.data?.resendInvitation).toBe(true);
+    const mail = await mailTo(foyer, address);
+    expect(mail.map((message) => message.kind)).toEqual(['invite', 'invite']);
+    const second = tokenOf(mail[1]!.link);
+    expect(second).not.toBe(first);
+    const browser = new Browser();
+    expect(await (await call(foyer, browser, 'GET', `/auth/password/${first}`, undefined, { appId: null })).json()).toMatchObject({ error: 'LINK_EXPIRED' });
+    expect((await call(foyer, browser, 'GET', `/auth/password/${second}`, undefined, { appId: null })).status).toBe(200);
+
+    // Not pending (the owner), another workspace's caller, and a viewer without USER_WRITE.
+    expect(errorCodes(await ask(foyer, owner, RESEND, { id: owner.tenantUserId }))).toEqual(['NOT_FOUND']);
+    const globexOwner = await findMembership(foyer.db, 'owner@demo.foyer.test', 'Globex');
+    expect(errorCodes(await ask(foyer, globexOwner, RESEND, { id: invited!.id }))).toEqual(['NOT_FOUND']);
+    const viewer = await findMembership(foyer.db, 'viewer@globex.demo.foyer.test', 'Globex');
+    expect(errorCodes(await ask(foyer, viewer, RESEND, { id: invited!.id }))).toEqual(['FORBIDDEN']);
+    expect(await mailTo(foyer, address)).toHaveLength(2);
+  });
+});
