@@ -155,6 +155,23 @@ function mailInvitation(
   });
 }
 
+/** The audit trail's record of an invitation sent, naming whom it went to (the workspace log shows it). */
+function auditInvitation(
+  context: GraphQLContext,
+  inviter: MemberCaller,
+  target: { tenantUserId: string; userId: string; email: string },
+  detail: Record<string, unknown>,
+) {
+  return recordAudit(context.db, {
+    type: 'user.invited',
+    appId: inviter.app.id,
+    userId: inviter.userId,
+    tenantUserId: inviter.tenantUserId,
+    ip: context.clientIp,
+    detail: { tenantId: inviter.tenantId, target, ...detail },
+  });
+}
+
 /**
  * Mails a pending invitation again with a new link (the older link stops working). Only an invitation
  * still pending in the caller's workspace, of a role the caller manages; anything else is NOT_FOUND.
@@ -175,14 +192,7 @@ export async function resendInvitation(context: GraphQLContext, inviter: MemberC
   const [tenant] = await db.select({ name: tenants.name, locale: tenants.locale }).from(tenants).where(eq(tenants.id, inviter.tenantId));
   const delivery = await mailInvitation(context, inviter, { ...pending, token }, { workspace: tenant?.name || inviter.app.name, locale: tenant?.locale ?? null });
   if (!delivery.delivered) throw foyerError('SERVICE_UNAVAILABLE', failureMessages.MAIL_NOT_SENT);
-  await recordAudit(db, {
-    type: 'user.invited',
-    appId: inviter.app.id,
-    userId: inviter.userId,
-    tenantUserId: inviter.tenantUserId,
-    ip: context.clientIp,
-    detail: { tenantId: inviter.tenantId, target: { tenantUserId, userId: pending.userId, email: pending.email }, resent: true },
-  });
+  await auditInvitation(context, inviter, { tenantUserId, userId: pending.userId, email: pending.email }, { resent: true });
   return true;
 }
 
@@ -221,18 +231,9 @@ export async function inviteUsers(context: GraphQLContext, inviter: MemberCaller
       failures.set(email, 'MAIL_NOT_SENT');
       continue;
     }
-    await recordAudit(db, {
-      type: 'user.invited',
-      appId: inviter.app.id,
-      userId: inviter.userId,
-      tenantUserId: inviter.tenantUserId,
-      ip: context.clientIp,
-      detail: {
-        tenantId: inviter.tenantId,
-        target: { tenantUserId: created.tenantUserId, userId: created.userId, email: created.email },
-        role,
-        newIdentity: created.newIdentity,
-      },
+    await auditInvitation(context, inviter, { tenantUserId: created.tenantUserId, userId: created.userId, email: created.email }, {
+      role,
+      newIdentity: created.newIdentity,
     });
     invited.push(await getMember(db, inviter.app, inviter.tenantId, created.tenantUserId));
   }
