@@ -83,7 +83,8 @@ describe('profile and workspace settings in the browser', () => {
     const name = suite.page.getByLabel('Name', { exact: true });
     await expect.poll(() => name.inputValue()).toBe('Acme');
     // No logo set: the workspace's initials stand in, never a placeholder picture that looks like loading.
-    expect(await suite.page.getByRole('img', { name: 'Acme logo' }).allTextContents()).toEqual(['A', 'A']);
+    // The header's and the workspace page's (a component loaded on demand).
+    await expect.poll(() => suite.page.getByRole('img', { name: 'Acme logo' }).allTextContents()).toEqual(['A', 'A']);
     expect(await suite.page.getByLabel('Language').locator('option').allTextContents()).toEqual(['', 'English', 'Svenska']);
     await expectNoAxeViolations(suite.page);
 
