@@ -3,18 +3,17 @@
 import { useTranslation } from 'react-i18next';
 import { useGraphQL } from '../api/react.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
+import { auditEventKey, formatDateTime } from '../i18n/index.ts';
 import { MyActivityDocument } from '../gql/graphql.ts';
 import { Alert } from '../theme/Alert.tsx';
 
 export default function ActivityList(_props: FlowComponentProps) {
   const { t, i18n } = useTranslation();
   const activity = useGraphQL(MyActivityDocument, { limit: 20 });
-  const when = (at: string) => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at));
   const what = (type: string, method: string | null | undefined) =>
     type === 'login.success' && method
       ? t('activity.signedInWith', { method: t(`activity.methods.${method}`, { defaultValue: method }) })
-      : // Translation keys have no dots of their own: login.success reads activity.events.login_success.
-        t(`activity.events.${type.replace(/\./g, '_')}`, { defaultValue: type });
+      : t(auditEventKey('activity.events', type), { defaultValue: type });
 
   return (
     <section className="foyer-stack foyer-panel-section" aria-labelledby="foyer-activity-heading">
@@ -30,7 +29,7 @@ export default function ActivityList(_props: FlowComponentProps) {
             <li key={`${event.at}-${event.type}`} className="foyer-activity">
               <p className="foyer-activity__what">{what(event.type, event.method)}</p>
               <p className="foyer-activity__when">
-                <time dateTime={event.at}>{when(event.at)}</time>
+                <time dateTime={event.at}>{formatDateTime(event.at, i18n.language)}</time>
                 {event.ip && ` · ${t('activity.from', { ip: event.ip })}`}
               </p>
             </li>

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useRuntime } from '../app/runtime.tsx';
 import type { PasskeySummary } from '../auth/types.ts';
 import type { FlowComponentProps } from '../flow/component-types.ts';
+import { formatDateTime } from '../i18n/index.ts';
 import { PASSKEY_NAME_MAX_LENGTH } from '../policy/passkeys.ts';
 import { cancelCeremony, registerPasskey } from '../passkeys/ceremonies.ts';
 import { Alert } from '../theme/Alert.tsx';
@@ -27,7 +28,7 @@ export default function PasskeyManager(_props: FlowComponentProps) {
   useEffect(() => cancelCeremony, []);
 
   const date = (value: string | null) =>
-    value ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(value)) : t('passkeys.neverUsed');
+    value ? formatDateTime(value, i18n.language) : t('passkeys.neverUsed');
 
   const add = async () => {
     setAdding('busy');

@@ -7,13 +7,12 @@ import { useGraphQL } from '../api/react.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import { ListUsersDocument, WorkspaceLogDocument } from '../gql/graphql.ts';
 import { Alert } from '../theme/Alert.tsx';
+import { auditEventKey, formatDateTime } from '../i18n/index.ts';
+import { WORKSPACE_LOG_EVENTS } from '../policy/workspace-log.ts';
 import { Pagination } from '../theme/Table.tsx';
 import { pageCount } from '../theme/table-paging.ts';
 
-const EVENT_TYPES = ['user.invited', 'user.updated', 'user.deleted', 'user.reset_link_sent', 'tenant.updated'];
-
-/** Translation keys have no dots of their own: user.invited reads workspaceLog.events.user_invited. */
-const eventKey = (type: string) => `workspaceLog.events.${type.replace(/\./g, '_')}`;
+const eventKey = (type: string) => auditEventKey('workspaceLog.events', type);
 
 export default function WorkspaceLog(_props: FlowComponentProps) {
   const { t, i18n } = useTranslation();
@@ -29,7 +28,6 @@ export default function WorkspaceLog(_props: FlowComponentProps) {
     limit: page.size,
   });
   const total = log.data?.workspaceLog.total ?? 0;
-  const when = (at: string) => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at));
 
   return (
     <section className="foyer-stack" aria-labelledby={`${id}-title`}>
@@ -51,7 +49,7 @@ export default function WorkspaceLog(_props: FlowComponentProps) {
           id={`${id}-type`}
           label={t('workspaceLog.type')}
           value={type}
-          options={[['', t('workspaceLog.anyType')], ...EVENT_TYPES.map((eventType): [string, string] => [eventType, t(eventKey(eventType))])]}
+          options={[['', t('workspaceLog.anyType')], ...WORKSPACE_LOG_EVENTS.map((eventType): [string, string] => [eventType, t(eventKey(eventType))])]}
           onChange={(value) => {
             setType(value);
             setPage((current) => ({ ...current, index: 0 }));
@@ -86,7 +84,7 @@ export default function WorkspaceLog(_props: FlowComponentProps) {
               log.data?.workspaceLog.entries.map((entry, index) => (
                 <tr key={`${entry.at}-${index}`}>
                   <td>
-                    <time dateTime={entry.at}>{when(entry.at)}</time>
+                    <time dateTime={entry.at}>{formatDateTime(entry.at, i18n.language)}</time>
                   </td>
                   <td>{entry.actorEmail}</td>
                   <td>{t(eventKey(entry.type), { defaultValue: entry.type })}</td>

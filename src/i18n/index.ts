@@ -80,3 +80,13 @@ export function loadCustomCss(apiUrl: string, appId: string): void {
   link.addEventListener('error', () => link.remove());
   document.head.appendChild(link);
 }
+
+/** A moment as the screens show it (a passkey's dates, activity): medium date and short time in `language`. */
+export function formatDateTime(value: string, language: string): string {
+  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(value));
+}
+
+/** The translation key of an audit event's text: keys have no dots of their own (login.success → login_success). */
+export function auditEventKey(section: string, type: string): string {
+  return `${section}.${type.replace(/\./g, '_')}`;
+}

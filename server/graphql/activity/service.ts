@@ -6,6 +6,7 @@ import type { Database } from '../../db/client.ts';
 import { auditEvents, users } from '../../db/schema.ts';
 import type { AuditType } from '../../audit/service.ts';
 import type { MemberCaller } from '../context.ts';
+import { WORKSPACE_LOG_EVENTS } from '../../../src/policy/workspace-log.ts';
 import type { ActivityEvent, AuditLogPage } from '../generated/resolvers.ts';
 
 /** What a person recognises as their own account's security activity. */
@@ -41,7 +42,7 @@ export async function myActivity(db: Database, member: MemberCaller, limit: numb
 }
 
 /** The workspace administration events an OWNER or ADMIN reviews: who invited, changed or removed whom. */
-export const WORKSPACE_LOG_TYPES: AuditType[] = ['user.invited', 'user.updated', 'user.deleted', 'user.reset_link_sent', 'tenant.updated'];
+const WORKSPACE_LOG_TYPES: readonly AuditType[] = WORKSPACE_LOG_EVENTS;
 
 export const MAX_LOG_PAGE_SIZE = 100;
 
