@@ -11,7 +11,7 @@ import { appOwners, apps, users } from '../db/schema.ts';
 import type { Privilege } from '../auth/privileges.ts';
 import { CONSOLE_APP_ID } from '../apps/console.ts';
 import { resolveCaller } from '../graphql/access/caller.ts';
-import type { AccessTokenVerifier } from '../graphql/access/tokens.ts';
+import type { AccessTokenVerifier } from '../oidc/access-tokens.ts';
 import { appOfApiKey } from './api-keys.ts';
 import { forbidden, unauthenticated, unknownApp } from './errors.ts';
 

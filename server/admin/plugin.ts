@@ -7,7 +7,7 @@
 import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FoyerContext } from '../context.ts';
-import { AccessTokenVerifier } from '../graphql/access/tokens.ts';
+import { AccessTokenVerifier } from '../oidc/access-tokens.ts';
 import { appFor, resolveAdminCaller, type Access } from './caller.ts';
 import { installAdminErrors } from './errors.ts';
 import { MAX_LOGO_BYTES } from './logo.ts';
@@ -21,6 +21,7 @@ import {
   listVersions,
   publishDraft,
   regenerateApiKey,
+  regenerateClientSecret,
   restoreVersion,
   saveDraft,
   uploadLogo,
@@ -101,6 +102,11 @@ export async function adminPlugin(app: FastifyInstance, context: FoyerContext): 
   app.post('/apps/:appId/api-key', async (request: AppRequest, reply) => {
     const { app: found, origin } = await target(request, 'write');
     return reply.status(201).send({ apiKey: await regenerateApiKey(db, origin, found) });
+  });
+
+  app.post('/apps/:appId/client-secret', async (request: AppRequest, reply) => {
+    const { app: found, origin } = await target(request, 'write');
+    return reply.status(201).send({ clientSecret: await regenerateClientSecret(context, origin, found) });
   });
 
   app.post('/apps/:appId/logo', { bodyLimit: MAX_LOGO_BYTES }, async (request: AppRequest, reply) => {

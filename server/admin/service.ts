@@ -22,6 +22,7 @@ import {
 import { changesBetween, type Change } from './changes.ts';
 import { AdminError, forbidden } from './errors.ts';
 import { apiKeyCreatedAt, replaceApiKey } from './api-keys.ts';
+import { rotateClientSecret } from '../apps/client-secret.ts';
 import { checkLogo, storeLogo } from './logo.ts';
 import { checkAppConfig, validationFailed } from './validation.ts';
 import { HOSTED_CALLBACK_PATH } from '../apps/sign-in-start.ts';
@@ -179,6 +180,7 @@ export async function describeApp(db: Database, app: AppRow) {
     live: publicConfigOf(liveConfigOf(app)),
     draft: draft ? draftViewOf(draft) : null,
     apiKeyCreatedAt: await apiKeyCreatedAt(db, app.id),
+    clientSecretCreatedAt: app.clientSecretCreatedAt,
   };
 }
 
@@ -326,6 +328,13 @@ export async function regenerateApiKey(db: Database, origin: WriteOrigin, app: A
   const apiKey = await replaceApiKey(db, app.id);
   await recordAppAudit(db, origin, 'app.api_key_regenerated', app.id);
   return apiKey;
+}
+
+/** A new client secret for a confidential app (the old one stops working), answered once. */
+export async function regenerateClientSecret({ config, db }: FoyerContext, origin: WriteOrigin, app: AppRow): Promise<string> {
+  const clientSecret = await rotateClientSecret(db, config.secret, app.id);
+  await recordAppAudit(db, origin, 'app.client_secret_regenerated', app.id);
+  return clientSecret;
 }
 
 /** Uploads are stored for good (versions may point at them), so each app gets a bounded number. */

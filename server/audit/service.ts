@@ -55,6 +55,7 @@ export type AuditType =
   /** detail: the version that became the draft. */
   | 'app.version_restored'
   | 'app.api_key_regenerated'
+  | 'app.client_secret_regenerated'
   /** detail: assetId, contentType, bytes. */
   | 'app.logo_uploaded'
   /** detail: tenantId, name, owner {tenantUserId, userId, email}, newIdentity. */

@@ -10,6 +10,7 @@ import { purgeExpiredPayloads } from '../oidc/adapter.ts';
 import { oidcPlugin } from '../oidc/plugin.ts';
 import { sessionRoutes } from './session/routes.ts';
 import { LoginSessions } from './session/service.ts';
+import { endLoginSessionAtLogout } from '../oidc/logout.ts';
 import { DeferredWork } from './deferred.ts';
 import { passwordRoutes } from './password/routes.ts';
 import { magicLinkRoutes } from './magic-link/routes.ts';
@@ -33,9 +34,9 @@ export async function authServicePlugin(app: FastifyInstance, context: FoyerCont
     allowedHeaders: ['content-type', 'x-app-id', 'authorization'],
   });
 
-  const provider = await createOidcProvider(context);
-  provider.on('server_error', (_ctx, error) => app.log.error({ err: error }, 'oidc-provider failed'));
   const sessions = new LoginSessions(context);
+  const provider = await createOidcProvider(context, { signedOut: (ctx) => endLoginSessionAtLogout(context, sessions, ctx) });
+  provider.on('server_error', (_ctx, error) => app.log.error({ err: error }, 'oidc-provider failed'));
   const deferred = new DeferredWork(app.log);
   const options: AuthServiceOptions = { context, provider, sessions, deferred };
   for (const routes of [oidcPlugin, sessionRoutes, passwordRoutes, magicLinkRoutes, mfaRoutes, passkeyRoutes, federationRoutes]) {

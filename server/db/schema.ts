@@ -30,6 +30,9 @@ export const apps = pgTable('apps', {
   postLogoutRedirectUris: jsonb('post_logout_redirect_uris').$type<string[]>().notNull(),
   accessTokenTtl: integer('access_token_ttl').notNull().default(3600),
   refreshTokenTtl: integer('refresh_token_ttl').notNull().default(604800),
+  /** A confidential app's client secret, sealed under FOYER_SECRET (oidc-provider compares it in clear). */
+  clientSecretSealed: text('client_secret_sealed'),
+  clientSecretCreatedAt: timestamp('client_secret_created_at', { withTimezone: true }),
   /** The app_versions entry that is live; 0 until the first publish. */
   publishedVersion: integer('published_version').notNull().default(0),
   createdAt: createdAt(),

@@ -14,7 +14,7 @@ import type { GraphQLContext } from './context.ts';
 import { resolveCaller } from './access/caller.ts';
 import { useFieldAuthorization } from './access/authorization.ts';
 import { readRequirements } from './access/requirements.ts';
-import { AccessTokenVerifier } from './access/tokens.ts';
+import { AccessTokenVerifier } from '../oidc/access-tokens.ts';
 import { useFoyerErrorShape } from './errors.ts';
 import { MAX_QUERY_LENGTH, queryLimitPlugins } from './limits.ts';
 import { capabilityResolvers, mergeResolvers } from './resolvers.ts';

@@ -10,16 +10,27 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Database } from '../db/client.ts';
 import { apps, oidcPayloads } from '../db/schema.ts';
 import { seal, sealingKey, unseal } from '../crypto/seal.ts';
+import { openClientSecret } from '../apps/client-secret.ts';
 
 type AppRow = typeof apps.$inferSelect;
 
-/** An app as oidc-provider client metadata: a public browser client using PKCE. */
-export function clientMetadataOf(app: AppRow): AdapterPayload {
+/**
+ * An app as oidc-provider client metadata. A public app (browser, native) authenticates by PKCE
+ * alone; a confidential one by the method its owner chose, with its sealed secret opened here.
+ */
+export function clientMetadataOf(app: AppRow, clientSecret: (sealed: string) => string): AdapterPayload {
+  const settings = app.settings;
+  const confidential = settings.clientType === 'confidential';
+  const authMethod = confidential ? (settings.tokenEndpointAuthMethod ?? 'client_secret_basic') : 'none';
   return {
     client_id: app.id,
     client_name: app.name,
     application_type: 'web',
-    token_endpoint_auth_method: 'none',
+    token_endpoint_auth_method: authMethod,
+    ...(confidential && authMethod !== 'private_key_jwt' && app.clientSecretSealed
+      ? { client_secret: clientSecret(app.clientSecretSealed), client_secret_expires_at: 0 }
+      : {}),
+    ...(confidential && authMethod === 'private_key_jwt' && settings.jwks ? { jwks: settings.jwks } : {}),
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
     redirect_uris: app.redirectUris,
@@ -27,6 +38,7 @@ export function clientMetadataOf(app: AppRow): AdapterPayload {
     id_token_signed_response_alg: 'RS256',
     access_token_ttl: app.accessTokenTtl,
     refresh_token_ttl: app.refreshTokenTtl,
+    require_pkce: !confidential || settings.requirePkce !== false,
   };
 }
 
@@ -40,11 +52,14 @@ function notExpired() {
 }
 
 class ClientAdapter implements Adapter {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly secret: string,
+  ) {}
 
   async find(id: string): Promise<AdapterPayload | undefined> {
     const [app] = await this.db.select().from(apps).where(eq(apps.id, id)).limit(1);
-    return app ? clientMetadataOf(app) : undefined;
+    return app ? clientMetadataOf(app, (sealed) => openClientSecret(this.secret, app.id, sealed)) : undefined;
   }
 
   // Apps are registered through Foyer's own admin paths, never through oidc-provider.
@@ -134,7 +149,7 @@ class PayloadAdapter implements Adapter {
 
 export function createAdapterFactory(db: Database, secret: string): (model: string) => Adapter {
   const key = sealingKey(secret, 'oidc artifact id v1');
-  return (model) => (model === 'Client' ? new ClientAdapter(db) : new PayloadAdapter(db, model, key));
+  return (model) => (model === 'Client' ? new ClientAdapter(db, secret) : new PayloadAdapter(db, model, key));
 }
 
 /** Removes a whole grant family at once: the Grant and every code and token issued under it. */
@@ -153,6 +168,26 @@ export async function revokeAccountGrants(db: Database, accountIds: SQL): Promis
   await db
     .delete(oidcPayloads)
     .where(or(inArray(oidcPayloads.grantId, grants), and(eq(oidcPayloads.type, 'Session'), ofAccounts)));
+}
+
+/**
+ * The OpenID scopes the live grants of one account hold for one app. Access tokens are JWTs nobody
+ * stores, so this is how the userinfo endpoint learns what was granted, and that the grant still
+ * stands (a logout or revocation removed it).
+ */
+export async function liveOpenIdScopes(db: Database, accountId: string, clientId: string): Promise<Set<string>> {
+  const rows = await db
+    .select({ scope: sql<string | null>`${oidcPayloads.payload}->'openid'->>'scope'` })
+    .from(oidcPayloads)
+    .where(
+      and(
+        eq(oidcPayloads.type, 'Grant'),
+        sql`${oidcPayloads.payload}->>'accountId' = ${accountId}`,
+        sql`${oidcPayloads.payload}->>'clientId' = ${clientId}`,
+        notExpired(),
+      ),
+    );
+  return new Set(rows.flatMap((row) => (row.scope ?? '').split(' ').filter(Boolean)));
 }
 
 /** Expired artifacts are never read again; this keeps the table small. */

@@ -4,7 +4,8 @@ import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
 import { privilegesOf } from '../auth/privileges.ts';
 import type { Membership } from '../auth/memberships.ts';
-import { appResource, SCOPES } from './provider.ts';
+import { appResource } from './access-tokens.ts';
+import { SCOPES } from './claims.ts';
 
 export async function grantFor(provider: Provider, interaction: Interaction, membership: Membership): Promise<string> {
   const clientId = String(interaction.params.client_id);

@@ -13,6 +13,7 @@ export const PROVIDER_PATHS = [
   '/authorize/*',
   '/token',
   '/token/revocation',
+  '/token/introspection',
   '/.well-known/*',
   '/session/end',
   '/session/end/*',

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { interactionRoutes } from './interactions.ts';
 import { mountProvider } from './mount.ts';
 import { shorthandRoutes } from './shorthands.ts';
+import { userinfoRoutes } from './userinfo.ts';
 import type { AuthServiceOptions } from '../auth/service-options.ts';
 
 export async function oidcPlugin(app: FastifyInstance, options: AuthServiceOptions) {
@@ -10,4 +11,5 @@ export async function oidcPlugin(app: FastifyInstance, options: AuthServiceOptio
   await app.register(mountProvider, { provider: options.provider, publicUrl: options.context.config.urls.auth });
   await app.register(interactionRoutes, options);
   await app.register(shorthandRoutes, options);
+  await app.register(userinfoRoutes, options);
 }

@@ -14,22 +14,21 @@ import type { FoyerContext } from '../context.ts';
 import { ERROR_PAGE_PATH, isNavigation } from '../http/errors.ts';
 import { privilegesOf, PRIVILEGES } from '../auth/privileges.ts';
 import { countEnabledMemberships, findEnabledMembership, fullNameOf, type Membership } from '../auth/memberships.ts';
+import { accountClaimsOf, CLAIMS_BY_SCOPE, SCOPES } from './claims.ts';
 import { createAdapterFactory } from './adapter.ts';
+import { appResource } from './access-tokens.ts';
 import { loadSigningKeys } from './keys.ts';
 import { recordAudit } from '../audit/service.ts';
+import { confidentialAuthMethods } from '../../src/policy/app-config.ts';
+import { confirmSignOut, signedOut } from './logout.ts';
+import { USERINFO_PATH } from './userinfo.ts';
 
-export const SCOPES = ['openid', 'profile', 'email'] as const;
-export const DEFAULT_SCOPE = SCOPES.join(' ');
 
 /** How long oidc-provider remembers who signed in on this browser (single sign-on). */
 export const SSO_SESSION_TTL_SECONDS = 24 * 60 * 60;
 const INTERACTION_TTL_SECONDS = 60 * 60;
 const AUTHORIZATION_CODE_TTL_SECONDS = 60;
 
-/** Each app is one resource server; its access tokens carry the app id as audience. */
-export function appResource(appId: string): string {
-  return `urn:foyer:app:${appId}`;
-}
 
 /** The interaction UI lives on the auth origin first (it needs the interaction cookie), then the hosted UI. */
 export function interactionPath(uid: string): string {
@@ -45,30 +44,8 @@ async function loadAccount(context: FoyerContext, ctx: KoaContextWithOIDC, tenan
   const appId = ctx.oidc.client?.clientId;
   const membership = await findEnabledMembership(context.db, tenantUserId, appId ? { appId } : {});
   if (!membership) return undefined;
-  const workspaceCount = await countEnabledMemberships(context.db, membership.user.id);
-  const { user, tenant } = membership;
-  const account: FoyerAccount = {
-    accountId: membership.id,
-    membership,
-    claims: () => ({
-      sub: membership.id,
-      email: user.email,
-      // No verification flow exists yet; a later issue sets this from a verified link.
-      email_verified: false,
-      name: fullNameOf(user),
-      given_name: user.firstName ?? undefined,
-      family_name: user.lastName ?? undefined,
-      preferred_username: user.email,
-      locale: user.locale ?? tenant.locale,
-      onboarded: user.onboarded,
-      tenant_id: tenant.id,
-      tenant_name: tenant.name,
-      tenant_locale: tenant.locale,
-      tenant_logo: tenant.logo ?? undefined,
-      tenant_onboarded: tenant.onboarded,
-      multi_tenant: workspaceCount > 1,
-    }),
-  };
+  const claims = accountClaimsOf(membership, await countEnabledMemberships(context.db, membership.user.id));
+  const account: FoyerAccount = { accountId: membership.id, membership, claims: () => claims };
   return account;
 }
 
@@ -101,7 +78,20 @@ function buildPolicy() {
   return policy;
 }
 
-export async function createOidcProvider(context: FoyerContext): Promise<Provider> {
+/** The OpenID scopes this token request was granted (what the token response's `scope` reports). */
+function grantedOpenIdScope(ctx: KoaContextWithOIDC): string {
+  const { entities, params } = ctx.oidc;
+  const source = entities.AuthorizationCode ?? entities.RefreshToken;
+  const requested = params?.scope ? ctx.oidc.requestParamScopes : source?.scopes;
+  return entities.Grant && requested ? (entities.Grant.getOIDCScopeFiltered(requested) ?? '') : '';
+}
+
+export interface ProviderHooks {
+  /** A browser confirmed an RP-initiated logout (/session/end): Foyer's own login session ends too. */
+  signedOut(ctx: KoaContextWithOIDC): Promise<void>;
+}
+
+export async function createOidcProvider(context: FoyerContext, hooks: ProviderHooks): Promise<Provider> {
   const { config, db } = context;
   const keys = await loadSigningKeys(db);
 
@@ -111,14 +101,13 @@ export async function createOidcProvider(context: FoyerContext): Promise<Provide
     findAccount: (ctx, sub) => loadAccount(context, ctx, sub),
     cookies: { keys: [config.secret] },
     scopes: [...SCOPES],
-    claims: {
-      openid: ['sub', 'onboarded', 'tenant_id', 'tenant_name', 'tenant_locale', 'tenant_logo', 'tenant_onboarded', 'multi_tenant'],
-      profile: ['name', 'given_name', 'family_name', 'preferred_username', 'locale'],
-      email: ['email', 'email_verified'],
-    },
+    claims: CLAIMS_BY_SCOPE,
     conformIdTokenClaims: false,
     responseTypes: ['code'],
-    pkce: { required: () => true },
+    // Public apps always; confidential ones unless their owner switched it off (server-side
+    // libraries without PKCE, which authenticate with their secret instead).
+    pkce: { required: (_ctx, client) => client.metadata().require_pkce !== false },
+    clientAuthMethods: ['none', ...confidentialAuthMethods],
     clientDefaults: {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
@@ -126,8 +115,12 @@ export async function createOidcProvider(context: FoyerContext): Promise<Provide
       id_token_signed_response_alg: 'RS256',
     },
     extraClientMetadata: {
-      properties: ['access_token_ttl', 'refresh_token_ttl'],
+      properties: ['access_token_ttl', 'refresh_token_ttl', 'require_pkce'],
       validator(_ctx, key, value) {
+        if (key === 'require_pkce') {
+          if (typeof value !== 'boolean') throw new errors.InvalidClientMetadata('require_pkce must be a boolean');
+          return;
+        }
         if (value !== undefined && !(typeof value === 'number' && Number.isSafeInteger(value) && value > 0)) {
           throw new errors.InvalidClientMetadata(`${key} must be a positive integer`);
         }
@@ -140,15 +133,25 @@ export async function createOidcProvider(context: FoyerContext): Promise<Provide
       jwks: '/.well-known/jwks.json',
       revocation: '/token/revocation',
       end_session: '/session/end',
-      userinfo: '/me',
+      introspection: '/token/introspection',
     },
+    // Userinfo is Foyer's own route (server/oidc/userinfo.ts): oidc-provider's refuses access tokens
+    // with an audience, and every Foyer access token names its app.
+    discovery: { userinfo_endpoint: `${config.urls.auth}${USERINFO_PATH}` },
     features: {
       devInteractions: { enabled: false },
       // An app may revoke only the tokens issued to it.
       revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
-      rpInitiatedLogout: { enabled: true },
-      // Every access token is an app-audience JWT, which a userinfo endpoint cannot accept; the ID
-      // token carries the profile instead.
+      // A confidential app may look up its own refresh tokens (access tokens are JWTs, verified locally).
+      introspection: {
+        enabled: true,
+        allowedPolicy: (_ctx, client, token) => client.clientAuthMethod !== 'none' && token.clientId === client.clientId,
+      },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx) => confirmSignOut(config.urls.ui, ctx as KoaContextWithOIDC),
+        postLogoutSuccessSource: (ctx) => signedOut(config.urls.ui, ctx as KoaContextWithOIDC),
+      },
       userinfo: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
       resourceIndicators: {
@@ -201,17 +204,23 @@ export async function createOidcProvider(context: FoyerContext): Promise<Provide
         tid: membership.tenant.id,
         role: membership.role,
         email: membership.user.email,
+        name: fullNameOf(membership.user),
+        onboarded: membership.user.onboarded,
         ...(membership.tenant.plan ? { plan: membership.tenant.plan } : {}),
       };
     },
     formats: {
       customizers: {
-        // The scope is the role's privileges at issuance, so a refresh reflects a changed role.
-        jwt: (_ctx, token, parts) => {
+        // The token's `scope` claim is the role's privileges at issuance (ORIGINAL-CONTRACT.md 2.4),
+        // so a refresh reflects a changed role; the token response's `scope` stays the granted
+        // OpenID scopes, which a client may send back on refresh. The second audience is one no ID
+        // token carries, so a resource server can tell the two apart without reading `typ`.
+        jwt: (ctx, token, parts) => {
           const role = token.extra?.role;
-          const scope = privilegesOf(typeof role === 'string' ? role : '').join(' ');
-          parts.payload.scope = scope;
-          token.scope = scope;
+          parts.payload.scope = privilegesOf(typeof role === 'string' ? role : '').join(' ');
+          const appId = String(token.clientId);
+          parts.payload.aud = [appId, appResource(appId)];
+          token.scope = grantedOpenIdScope(ctx as KoaContextWithOIDC);
         },
       },
     },
@@ -232,7 +241,14 @@ export async function createOidcProvider(context: FoyerContext): Promise<Provide
   provider.proxy = config.trustProxy.length > 0;
   provider.use(async (ctx, next) => {
     await next();
-    if (ctx.oidc?.route === 'token') await auditTokenAnswer(context, ctx as KoaContextWithOIDC);
+    const route = ctx.oidc?.route;
+    if (route === 'token') await auditTokenAnswer(context, ctx as KoaContextWithOIDC);
+    if (route === 'end_session_confirm' && ctx.status === 303) await hooks.signedOut(ctx as KoaContextWithOIDC);
+    // RFC 7009 answers 200 with no content; some clients (oidc-client-ts) refuse oidc-provider's text/plain.
+    if (route === 'revocation' && ctx.status === 200) {
+      ctx.type = 'json';
+      ctx.body = {};
+    }
   });
   return provider;
 }

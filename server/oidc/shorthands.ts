@@ -7,7 +7,7 @@ import { HttpError } from '../http/errors.ts';
 import { recordAudit } from '../audit/service.ts';
 import { requireApp } from '../auth/app-lookup.ts';
 import { endSingleSignOn } from './single-sign-on.ts';
-import { DEFAULT_SCOPE } from './provider.ts';
+import { DEFAULT_SCOPE } from './claims.ts';
 import { callTokenEndpoint, tokenError } from './token-endpoint.ts';
 import type { AuthServiceOptions } from '../auth/service-options.ts';
 

@@ -7,6 +7,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { CONSOLE_APP_ID } from '../apps/console.ts';
 import { isNavigation } from '../http/errors.ts';
+import { SIGN_OUT_SCREEN } from '../oidc/logout.ts';
 import type { FoyerContext } from '../context.ts';
 
 export interface UiOptions extends FoyerContext {
@@ -25,15 +26,21 @@ function escapeJsonForHtml(value: unknown): string {
 /**
  * Runtime pages may be framed by the same origin only: the configurator's live preview is that one
  * framer. Configurator pages may be framed by nobody. Images may come from the API host (app logos).
+ * Forms post to this origin and the auth service; the sign-out screen's form is answered with a
+ * redirect to the app's registered post-logout address, which browsers check against form-action too.
  */
-export function contentSecurityPolicy(urls: { auth: string; api: string }, frameAncestors: "'self'" | "'none'" = "'self'"): string {
+export function contentSecurityPolicy(
+  urls: { auth: string; api: string },
+  frameAncestors: "'self'" | "'none'" = "'self'",
+  formRedirectsAnywhere = false,
+): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
     `style-src 'self' ${urls.api}`,
     `img-src 'self' data: https: ${urls.api}`,
     `connect-src 'self' ${urls.auth} ${urls.api}`,
-    `form-action 'self' ${urls.auth}`,
+    formRedirectsAnywhere ? 'form-action *' : `form-action 'self' ${urls.auth}`,
     `frame-ancestors ${frameAncestors}`,
     "base-uri 'none'",
     "object-src 'none'",
@@ -90,9 +97,14 @@ export async function uiPlugin(app: FastifyInstance, options: UiOptions): Promis
   );
   const runtimeCsp = contentSecurityPolicy(config.urls, "'self'");
   const configuratorCsp = contentSecurityPolicy(config.urls, "'none'");
+  const signOutCsp = contentSecurityPolicy(config.urls, "'self'", true);
+  const cspFor = (url: string) => {
+    if (isConfiguratorPath(url)) return configuratorCsp;
+    return url.split(/[?#]/)[0] === SIGN_OUT_SCREEN ? signOutCsp : runtimeCsp;
+  };
 
   app.addHook('onSend', async (request, reply, payload) => {
-    reply.header('content-security-policy', isConfiguratorPath(request.url) ? configuratorCsp : runtimeCsp);
+    reply.header('content-security-policy', cspFor(request.url));
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'strict-origin-when-cross-origin');
     return payload;

@@ -71,6 +71,7 @@ export function routes(): RouteObject[] {
           lazy: async () => ({ Component: (await import('./screens/OAuthCallback.tsx')).default }),
         },
         { path: '/auth/logout', lazy: async () => ({ Component: (await import('./screens/Logout.tsx')).default }) },
+        { path: '/auth/sign-out', lazy: async () => ({ Component: (await import('./screens/SignOut.tsx')).default }) },
         { path: '/auth/error', lazy: async () => ({ Component: (await import('./screens/ErrorPage.tsx')).default }) },
         { path: '/privacy', lazy: async () => ({ Component: (await import('./screens/DemoPolicy.tsx')).PrivacyPolicy }) },
         { path: '/terms', lazy: async () => ({ Component: (await import('./screens/DemoPolicy.tsx')).TermsOfService }) },

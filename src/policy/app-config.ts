@@ -25,6 +25,13 @@ export interface ProviderCredentials {
   hasClientSecret?: boolean;
 }
 
+export const clientTypes = ['public', 'confidential'] as const;
+export type ClientType = (typeof clientTypes)[number];
+
+/** How a confidential app authenticates at the token endpoint (public apps use `none`). */
+export const confidentialAuthMethods = ['client_secret_basic', 'client_secret_post', 'private_key_jwt'] as const;
+export type ConfidentialAuthMethod = (typeof confidentialAuthMethods)[number];
+
 export type CustomSignupFieldType = 'email' | 'phone' | 'number' | 'integer' | 'text' | 'regex' | 'boolean';
 
 export interface CustomSignupField {
@@ -83,6 +90,13 @@ export interface AppConfig {
   appleSsoEnabled?: boolean;
   defaultRole?: Role;
   socialProviders?: Partial<Record<SocialProvider, ProviderCredentials>>;
+  /** Public (browser, native: PKCE, no secret) unless set; see schema/app-config.schema.json. */
+  clientType?: ClientType;
+  tokenEndpointAuthMethod?: ConfidentialAuthMethod;
+  /** Confidential apps only; public apps always need PKCE. */
+  requirePkce?: boolean;
+  /** Public keys for private_key_jwt. */
+  jwks?: { keys: Record<string, unknown>[] };
   redirectUris: string[];
   postLogoutRedirectUris?: string[];
   accessTokenTtl?: number;

@@ -9,7 +9,7 @@ import { users } from '../../db/schema.ts';
 import { HttpError, badRequest, notFound, unauthorized } from '../../http/errors.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { recordWithinLimits, type RequestLimit } from '../../audit/limits.ts';
-import { AccessTokenVerifier } from '../../graphql/access/tokens.ts';
+import { AccessTokenVerifier } from '../../oidc/access-tokens.ts';
 import { resolveCaller } from '../../graphql/access/caller.ts';
 import { requireApp, type App } from '../app-lookup.ts';
 import { findPasswordLink, linkExpired } from '../password/service.ts';

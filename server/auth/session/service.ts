@@ -17,7 +17,7 @@ const hashId = (id: string) => createHash('sha256').update(id).digest('hex');
 export class LoginSessions {
   constructor(private readonly context: FoyerContext) {}
 
-  private cookieOptions() {
+  cookieOptions() {
     return {
       httpOnly: true,
       sameSite: 'lax' as const,
@@ -27,8 +27,12 @@ export class LoginSessions {
   }
 
   /** The browser's live session, if its cookie names one. */
-  async read(request: FastifyRequest): Promise<LoginSession | undefined> {
-    const id = request.cookies[LOGIN_SESSION_COOKIE];
+  read(request: FastifyRequest): Promise<LoginSession | undefined> {
+    return this.readById(request.cookies[LOGIN_SESSION_COOKIE]);
+  }
+
+  /** The live session a cookie value names (for callers without a Fastify request, such as oidc-provider's). */
+  async readById(id: string | undefined): Promise<LoginSession | undefined> {
     if (!id || id.length > 100) return undefined;
     const [row] = await this.context.db
       .select()

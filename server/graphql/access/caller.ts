@@ -11,7 +11,7 @@ import { isRole, privilegesOf } from '../../auth/privileges.ts';
 import type { AppRecord, Caller, MemberCaller } from '../context.ts';
 import { unauthenticated } from '../errors.ts';
 import { findApp } from '../apps/service.ts';
-import type { AccessTokenVerifier } from './tokens.ts';
+import type { AccessTokenVerifier } from '../../oidc/access-tokens.ts';
 
 const BEARER = /^Bearer +([A-Za-z0-9\-_.]+) *$/i;
 

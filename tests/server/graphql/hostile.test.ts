@@ -87,6 +87,7 @@ describe('tokens that do not hold', () => {
     ['expired', () => mint(acmeAdmin, { expiresIn: -60 })],
     ['from another issuer', () => mint(acmeAdmin, { issuer: 'https://auth.evil.example' })],
     ['with an audience other than its app', () => mint(acmeAdmin, { claims: { aud: otherApp.appId } })],
+    ['with its app as the only audience, as an ID token has', () => mint(acmeAdmin, { claims: { aud: acmeAdmin.appId } })],
     ['with its app among other audiences', () => mint(acmeAdmin, { claims: { aud: [acmeAdmin.appId, otherApp.appId] } })],
     ['typed as something other than an access token (an ID token)', () => mint(acmeAdmin, { typ: 'JWT' })],
     ['naming a workspace its membership is not in', () => mint(acmeAdmin, { claims: { tid: globexViewer.tenantId } })],

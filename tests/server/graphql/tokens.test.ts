@@ -6,7 +6,7 @@ import { openTestDatabase } from '../../../server/testing.ts';
 import type { DatabaseHandle } from '../../../server/db/client.ts';
 import { signingKeys } from '../../../server/db/schema.ts';
 import { loadSigningKeys } from '../../../server/oidc/keys.ts';
-import { AccessTokenVerifier } from '../../../server/graphql/access/tokens.ts';
+import { AccessTokenVerifier, appResource } from '../../../server/oidc/access-tokens.ts';
 
 const ISSUER = 'http://localhost:3070';
 let database: DatabaseHandle;
@@ -31,7 +31,7 @@ function sign(key: { privateKey: CryptoKey; kid: string }) {
   return new SignJWT({ aid: appId, tid: 'tenant-1', scope: 'AUTHENTICATED', role: 'VIEWER' })
     .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: key.kid })
     .setSubject('tenant-user-1')
-    .setAudience(appId)
+    .setAudience([appId, appResource(appId)])
     .setIssuer(ISSUER)
     .setIssuedAt()
     .setExpirationTime('5m')

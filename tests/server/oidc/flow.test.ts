@@ -43,7 +43,8 @@ describe('authorization code flow through /token', () => {
     });
     expect(tokens.token_type.toLowerCase()).toBe('bearer');
     expect(tokens.expires_in).toBeGreaterThan(3500);
-    expect(tokens.scope).toBe('AUTHENTICATED USER_READ USER_WRITE TENANT_READ TENANT_WRITE');
+    // The response names the granted OpenID scopes; the access token carries the role's privileges.
+    expect(tokens.scope).toBe('openid profile email');
     expect(tokens.refresh_token).toMatch(/^[\w-]{20,}$/);
 
     const verify = verifier(foyer);
@@ -51,7 +52,8 @@ describe('authorization code flow through /token', () => {
     const [membership] = await foyer.db.select().from(tenantUsers).where(eq(tenantUsers.id, tenantUserId));
     expect(access).toMatchObject({
       iss: foyer.urls.auth,
-      aud: foyer.demo.appId,
+      aud: [foyer.demo.appId, `urn:foyer:app:${foyer.demo.appId}`],
+      client_id: foyer.demo.appId,
       sub: tenantUserId,
       aid: foyer.demo.appId,
       tid: membership!.tenantId,
@@ -59,6 +61,8 @@ describe('authorization code flow through /token', () => {
       scope: 'AUTHENTICATED USER_READ USER_WRITE TENANT_READ TENANT_WRITE',
       plan: 'FREEMIUM',
       email: owner.email,
+      name: 'Olivia Owner',
+      onboarded: true,
     });
     expect(access.exp! - access.iat!).toBe(3600);
 
@@ -80,6 +84,7 @@ describe('authorization code flow through /token', () => {
       tenant_locale: 'en',
       tenant_onboarded: true,
       multi_tenant: true,
+      role: 'OWNER',
     });
     expect(tokens.claims()?.sub).toBe(tenantUserId);
 
@@ -87,7 +92,7 @@ describe('authorization code flow through /token', () => {
     const renewed = await client.refreshTokenGrant(rp, tokens.refresh_token!);
     expect(renewed.refresh_token).not.toBe(tokens.refresh_token);
     const renewedAccess = await verify(renewed.access_token);
-    expect(renewedAccess).toMatchObject({ sub: tenantUserId, role: 'OWNER', aud: foyer.demo.appId });
+    expect(renewedAccess).toMatchObject({ sub: tenantUserId, role: 'OWNER', aud: [foyer.demo.appId, `urn:foyer:app:${foyer.demo.appId}`] });
     // Revocation (what the runtime does at logout) kills the current refresh token.
     const third = await client.refreshTokenGrant(rp, renewed.refresh_token!);
     const revoked = await fetch(`${foyer.urls.auth}/token/revocation`, {
@@ -96,6 +101,7 @@ describe('authorization code flow through /token', () => {
       body: new URLSearchParams({ token: third.refresh_token!, token_type_hint: 'refresh_token', client_id: foyer.demo.appId }).toString(),
     });
     expect(revoked.status).toBe(200);
+    expect(revoked.headers.get('content-type')).toMatch(/^application\/json/);
     expect(revoked.headers.get('access-control-allow-origin')).toBe(foyer.urls.ui);
     await expect(client.refreshTokenGrant(rp, third.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
 
@@ -164,7 +170,7 @@ describe('authorization code flow through /token', () => {
     await foyer.db.update(tenantUsers).set({ role: 'VIEWER' }).where(eq(tenantUsers.id, tenantUserId));
     const demoted = await client.refreshTokenGrant(rp, tokens.refresh_token!);
     expect(await verify(demoted.access_token)).toMatchObject({ role: 'VIEWER', scope: 'AUTHENTICATED USER_READ TENANT_READ' });
-    expect(demoted.scope).toBe('AUTHENTICATED USER_READ TENANT_READ');
+    expect(demoted.scope).toBe('openid profile email');
 
     await foyer.db.update(tenantUsers).set({ role: 'OWNER', enabled: false }).where(eq(tenantUsers.id, tenantUserId));
     try {

@@ -198,7 +198,7 @@ describe('one app, one audience', () => {
 
     // The rightful app still refreshes: the attempts above did not burn its token.
     const renewed = await client.refreshTokenGrant(rp, tokens.refresh_token!);
-    expect((await verify(renewed.access_token)).aud).toBe(foyer.demo.appId);
+    expect((await verify(renewed.access_token)).aud).toEqual([foyer.demo.appId, `urn:foyer:app:${foyer.demo.appId}`]);
   });
 
   it('refuses a resource indicator naming another app', async () => {

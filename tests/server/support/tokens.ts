@@ -6,6 +6,7 @@ import { generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWK, type JWT
 import type { Database } from '../../../server/db/client.ts';
 import { tenants, tenantUsers, users } from '../../../server/db/schema.ts';
 import { loadSigningKeys } from '../../../server/oidc/keys.ts';
+import { appResource } from '../../../server/oidc/access-tokens.ts';
 import { privilegesOf } from '../../../server/auth/privileges.ts';
 
 export interface Membership {
@@ -51,7 +52,7 @@ export interface MintOptions {
 export function accessTokenClaims(membership: Membership): JWTPayload {
   return {
     sub: membership.tenantUserId,
-    aud: membership.appId,
+    aud: [membership.appId, appResource(membership.appId)],
     aid: membership.appId,
     tid: membership.tenantId,
     role: membership.role,

@@ -1,11 +1,11 @@
 // Verifies the auth service's access tokens against the signing keys in the database: RS256, typ
-// at+jwt (so an ID token is never taken for an access token), issuer = the public auth URL, audience
-// = the token's own app claim. Keys are reloaded when a token names a key this instance has not seen
+// at+jwt, issuer = the public auth URL, audience = the token's own app claim and that app's resource
+// (which no ID token names, so an ID token is never taken for an access token). Keys are reloaded when a token names a key this instance has not seen
 // (a rotation by another instance), at most once per interval so forged key ids cannot flood the
 // database.
 import { createLocalJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
-import type { Database } from '../../db/client.ts';
-import { loadSigningKeys } from '../../oidc/keys.ts';
+import type { Database } from '../db/client.ts';
+import { loadSigningKeys } from './keys.ts';
 
 /** The claims the API relies on; role, plan and email are read fresh from the database instead. */
 export interface AccessTokenClaims {
@@ -27,9 +27,14 @@ function hasStringClaims(payload: JWTPayload): payload is JWTPayload & AccessTok
   return ['sub', 'aid', 'tid', 'scope'].every((name) => typeof payload[name] === 'string' && payload[name] !== '');
 }
 
+/** Each app is one resource server; its access tokens name it as a second audience. */
+export function appResource(appId: string): string {
+  return `urn:foyer:app:${appId}`;
+}
+
 function audienceIsApp(payload: JWTPayload & AccessTokenClaims): boolean {
   const { aud, aid } = payload;
-  return aud === aid || (Array.isArray(aud) && aud.length === 1 && aud[0] === aid);
+  return Array.isArray(aud) && aud.length === 2 && aud[0] === aid && aud[1] === appResource(aid);
 }
 
 export class AccessTokenVerifier {
