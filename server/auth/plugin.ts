@@ -10,7 +10,7 @@ import { purgeExpiredPayloads } from '../oidc/adapter.ts';
 import { oidcPlugin } from '../oidc/plugin.ts';
 import { sessionRoutes } from './session/routes.ts';
 import { LoginSessions } from './session/service.ts';
-import { endLoginSessionAtLogout } from '../oidc/logout.ts';
+import { completeLogout } from '../oidc/logout.ts';
 import { DeferredWork } from './deferred.ts';
 import { passwordRoutes } from './password/routes.ts';
 import { magicLinkRoutes } from './magic-link/routes.ts';
@@ -35,7 +35,7 @@ export async function authServicePlugin(app: FastifyInstance, context: FoyerCont
   });
 
   const sessions = new LoginSessions(context);
-  const provider = await createOidcProvider(context, { signedOut: (ctx) => endLoginSessionAtLogout(context, sessions, ctx) });
+  const provider = await createOidcProvider(context, { signedOut: (ctx) => completeLogout(context, sessions, ctx) });
   provider.on('server_error', (_ctx, error) => app.log.error({ err: error }, 'oidc-provider failed'));
   const deferred = new DeferredWork(app.log);
   const options: AuthServiceOptions = { context, provider, sessions, deferred };

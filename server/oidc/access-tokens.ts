@@ -15,6 +15,8 @@ export interface AccessTokenClaims {
   tid: string;
   /** Space-separated privileges. */
   scope: string;
+  /** The grant the token was issued under (oidc-provider's grant id). */
+  gid?: string;
 }
 
 export type VerifiedToken = { ok: true; claims: AccessTokenClaims } | { ok: false; reason: string };
@@ -90,6 +92,7 @@ export class AccessTokenVerifier {
         aid: payload.aid,
         tid: payload.tid,
         scope: payload.scope,
+        ...(typeof payload.gid === 'string' ? { gid: payload.gid } : {}),
       },
     };
   }

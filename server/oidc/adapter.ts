@@ -171,23 +171,19 @@ export async function revokeAccountGrants(db: Database, accountIds: SQL): Promis
 }
 
 /**
- * The OpenID scopes the live grants of one account hold for one app. Access tokens are JWTs nobody
- * stores, so this is how the userinfo endpoint learns what was granted, and that the grant still
- * stands (a logout or revocation removed it).
+ * The OpenID scopes a live grant holds, when it belongs to this account and app. Access tokens are
+ * JWTs nobody stores, so this is how the userinfo endpoint learns what was granted, and that the
+ * grant still stands (a logout or revocation removed it).
  */
-export async function liveOpenIdScopes(db: Database, accountId: string, clientId: string): Promise<Set<string>> {
-  const rows = await db
-    .select({ scope: sql<string | null>`${oidcPayloads.payload}->'openid'->>'scope'` })
+export async function liveOpenIdScopes(db: Database, grantId: string, accountId: string, clientId: string): Promise<Set<string>> {
+  const [row] = await db
+    .select({ payload: oidcPayloads.payload })
     .from(oidcPayloads)
-    .where(
-      and(
-        eq(oidcPayloads.type, 'Grant'),
-        sql`${oidcPayloads.payload}->>'accountId' = ${accountId}`,
-        sql`${oidcPayloads.payload}->>'clientId' = ${clientId}`,
-        notExpired(),
-      ),
-    );
-  return new Set(rows.flatMap((row) => (row.scope ?? '').split(' ').filter(Boolean)));
+    .where(and(eq(oidcPayloads.type, 'Grant'), eq(oidcPayloads.grantId, grantId), notExpired()))
+    .limit(1);
+  const grant = row?.payload as { accountId?: string; clientId?: string; openid?: { scope?: string } } | undefined;
+  if (grant?.accountId !== accountId || grant.clientId !== clientId) return new Set();
+  return new Set((grant.openid?.scope ?? '').split(' ').filter(Boolean));
 }
 
 /** Expired artifacts are never read again; this keeps the table small. */

@@ -5,6 +5,7 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { FoyerContext } from '../context.ts';
 import { recordAudit } from '../audit/service.ts';
+import { revokeGrantFamily } from './adapter.ts';
 import { LOGIN_SESSION_COOKIE, type LoginSessions } from '../auth/session/service.ts';
 
 export const SIGN_OUT_SCREEN = '/auth/sign-out';
@@ -28,9 +29,15 @@ export async function signedOut(uiUrl: string, ctx: KoaContextWithOIDC): Promise
   ctx.redirect(`${uiUrl}/auth/login${query}`);
 }
 
-/** A confirmed logout also ends Foyer's login session, so the next sign-in asks for the password. */
-export async function endLoginSessionAtLogout(context: FoyerContext, sessions: LoginSessions, ctx: KoaContextWithOIDC): Promise<void> {
+/**
+ * After a confirmed logout: every grant the ended sign-on session held is revoked (refresh tokens
+ * die) and Foyer's login session ends, so the next sign-in asks for the password again.
+ */
+export async function completeLogout(context: FoyerContext, sessions: LoginSessions, ctx: KoaContextWithOIDC): Promise<void> {
   if (!ctx.oidc.params?.logout) return;
+  for (const authorization of Object.values(ctx.oidc.session?.authorizations ?? {})) {
+    if (authorization.grantId) await revokeGrantFamily(context.db, authorization.grantId);
+  }
   const id = ctx.cookies.get(LOGIN_SESSION_COOKIE, { signed: false });
   const session = await sessions.readById(id);
   if (session) await sessions.remove(session);

@@ -220,6 +220,8 @@ export async function createOidcProvider(context: FoyerContext, hooks: ProviderH
           parts.payload.scope = privilegesOf(typeof role === 'string' ? role : '').join(' ');
           const appId = String(token.clientId);
           parts.payload.aud = [appId, appResource(appId)];
+          // The grant behind the token: the userinfo endpoint answers only while it stands, for its scopes.
+          if ('grantId' in token) parts.payload.gid = token.grantId;
           token.scope = grantedOpenIdScope(ctx as KoaContextWithOIDC);
         },
       },

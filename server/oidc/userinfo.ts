@@ -30,8 +30,8 @@ export async function userinfoRoutes(app: FastifyInstance, { context }: AuthServ
     if (scheme?.toLowerCase() !== 'bearer' || !token) return invalidToken(reply, 'An access token is required');
     const verified = await verifier.verify(token);
     if (!verified.ok) return invalidToken(reply, 'The access token is invalid or expired');
-    const { sub, aid } = verified.claims;
-    const scopes = await liveOpenIdScopes(db, sub, aid);
+    const { sub, aid, gid } = verified.claims;
+    const scopes = gid ? await liveOpenIdScopes(db, gid, sub, aid) : new Set<string>();
     if (!scopes.has('openid')) return invalidToken(reply, 'The sign-in behind this access token has ended');
     const membership = await findEnabledMembership(db, sub, { appId: aid });
     if (!membership) return invalidToken(reply, 'The workspace membership behind this access token has ended');
