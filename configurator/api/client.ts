@@ -110,6 +110,10 @@ export class AdminApi {
     return this.request(this.appPath(appId, '/api-key'), { method: 'POST' });
   }
 
+  regenerateClientSecret(appId: string): Promise<{ clientSecret: string }> {
+    return this.request(this.appPath(appId, '/client-secret'), { method: 'POST' });
+  }
+
   uploadLogo(appId: string, file: Blob, contentType: string): Promise<{ url: string }> {
     return this.request(this.appPath(appId, '/logo'), { method: 'POST', raw: { body: file, contentType } });
   }

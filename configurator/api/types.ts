@@ -22,6 +22,7 @@ export interface AppDetail {
   live: AppConfig;
   draft: Draft | null;
   apiKeyCreatedAt: string | null;
+  clientSecretCreatedAt: string | null;
 }
 
 export interface VersionSummary {

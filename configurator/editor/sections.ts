@@ -1,6 +1,7 @@
 // The editor's sections, in navigation order; each is a route under /apps/:appId.
 import type { ComponentType } from 'react';
 import { ApiKeySection } from './sections/ApiKeySection.tsx';
+import { ClientSection } from './sections/ClientSection.tsx';
 import { BrandingSection } from './sections/BrandingSection.tsx';
 import { SignInSection } from './sections/SignInSection.tsx';
 import { SignupFieldsSection } from './sections/SignupFieldsSection.tsx';
@@ -16,6 +17,7 @@ export interface EditorSection {
 
 export const EDITOR_SECTIONS = [
   { path: 'sign-in', label: 'sections.signIn', Component: SignInSection },
+  { path: 'client', label: 'sections.client', Component: ClientSection },
   { path: 'branding', label: 'sections.branding', Component: BrandingSection },
   { path: 'signup-fields', label: 'sections.signupFields', Component: SignupFieldsSection },
   { path: 'translations', label: 'sections.translations', Component: TranslationsSection },

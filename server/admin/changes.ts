@@ -25,6 +25,7 @@ const FLAGS: Record<string, boolean> = {
   facebookSsoEnabled: false,
   githubSsoEnabled: false,
   appleSsoEnabled: false,
+  requirePkce: true,
 };
 
 const VALUES: Record<string, unknown> = {
@@ -37,6 +38,9 @@ const VALUES: Record<string, unknown> = {
   termsOfServiceUrl: null,
   onboardingFlow: null,
   defaultRole: 'VIEWER',
+  clientType: 'public',
+  tokenEndpointAuthMethod: 'client_secret_basic',
+  jwks: null,
   accessTokenTtl: 3600,
   refreshTokenTtl: 604800,
 };

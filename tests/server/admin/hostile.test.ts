@@ -80,6 +80,7 @@ function routesOn(appId: string, config: AppConfig) {
     ['POST', `/apps/${appId}/publish`, {}],
     ['POST', `/apps/${appId}/versions/1/restore`, undefined],
     ['POST', `/apps/${appId}/api-key`, undefined],
+    ['POST', `/apps/${appId}/client-secret`, undefined],
     ['POST', `/apps/${appId}/logo`, PNG],
     ['POST', `/apps/${appId}/workspaces`, { name: 'Intruders', ownerEmail: 'intruder@example.test' }],
   ] as const;

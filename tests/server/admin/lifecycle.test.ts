@@ -440,3 +440,49 @@ describe('an app that switches password sign-in off', () => {
     expect((await session('/auth/authenticate', { username: owner.email, password: owner.password })).status).toBe(200);
   });
 });
+
+describe('a confidential app', () => {
+  it('publishes the application type, makes a client secret shown once and stored sealed, and refuses private keys', async () => {
+    const appId = await insertApp(foyer, { name: 'Server app' });
+    const [demoOwner] = await foyer.db.select({ tenantId: appOwners.tenantId }).from(appOwners).where(eq(appOwners.appId, foyer.demo.appId));
+    await foyer.db.insert(appOwners).values({ appId, tenantId: demoOwner!.tenantId });
+    const live = (await admin<AppAnswer>(foyer, 'GET', `/apps/${appId}`, { token })).body.live;
+
+    const privateJwk = { kty: 'EC', crv: 'P-256', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0', d: 'jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI' };
+    const withPrivateKey = await admin(foyer, 'PUT', `/apps/${appId}/draft`, {
+      token,
+      body: { config: { ...live, clientType: 'confidential', tokenEndpointAuthMethod: 'private_key_jwt', jwks: { keys: [privateJwk] } } },
+    });
+    expect(withPrivateKey.status).toBe(400);
+
+    const config = { ...live, clientType: 'confidential', tokenEndpointAuthMethod: 'client_secret_basic', requirePkce: false };
+    expect((await admin(foyer, 'PUT', `/apps/${appId}/draft`, { token, body: { config } })).status).toBe(200);
+    const changes = await admin<{ changes: { path: string }[] }>(foyer, 'GET', `/apps/${appId}/changes`, { token });
+    expect(changes.body.changes.map((change) => change.path)).toEqual(expect.arrayContaining(['clientType', 'requirePkce']));
+    expect((await admin(foyer, 'POST', `/apps/${appId}/publish`, { token, body: { note: 'Server side' } })).status).toBe(201);
+
+    const made = await admin<{ clientSecret: string }>(foyer, 'POST', `/apps/${appId}/client-secret`, { token });
+    expect(made.status).toBe(201);
+    expect(made.body.clientSecret).toMatch(/^fys_[\w-]{40,}$/);
+    const [row] = await foyer.db.select().from(apps).where(eq(apps.id, appId));
+    expect(row!.clientSecretSealed).toEqual(expect.any(String));
+    expect(row!.clientSecretSealed).not.toContain(made.body.clientSecret);
+    const read = await admin<AppAnswer & { clientSecretCreatedAt: string }>(foyer, 'GET', `/apps/${appId}`, { token });
+    expect(read.body.clientSecretCreatedAt).toEqual(expect.any(String));
+    expect(JSON.stringify(read.body)).not.toContain(made.body.clientSecret);
+    expect((await auditOf(appId, 'app.client_secret_regenerated'))[0]!.detail).toEqual({ actor: CONSOLE_OWNER_EMAIL });
+
+    // The secret authenticates the app at the introspection endpoint; another does not.
+    const introspect = (secret: string) =>
+      fetch(`${foyer.urls.auth}/token/introspection`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${appId}:${secret}`).toString('base64')}`,
+        },
+        body: 'token=unknown-token',
+      });
+    expect(await (await introspect(made.body.clientSecret)).json()).toEqual({ active: false });
+    expect((await introspect('fys_guessed')).status).toBe(401);
+  });
+});
