@@ -2,7 +2,7 @@
 // Steps: typecheck, flow definitions, unit + server integration tests on PGlite, the server
 // integration tests again on a throwaway PostgreSQL 15, then the browser tests against a built UI.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -39,6 +39,9 @@ function vitest(name, args, env) {
   if (!ok) console.log(`FAILED: ${name}`);
 }
 
+// Auth.js sits in a package of its own (tests/server/oidc/authjs/package.json says why).
+const authJs = 'tests/server/oidc/authjs';
+if (!existsSync(path.join(authJs, 'node_modules'))) check('Auth.js test package', 'npm', ['ci', '--prefix', authJs, '--no-audit', '--no-fund']);
 check('codegen', 'npm', ['run', '-s', 'codegen']);
 check('typecheck', 'npm', ['run', '-s', 'typecheck']);
 check('flows:check', 'npm', ['run', '-s', 'flows:check']);
