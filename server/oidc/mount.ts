@@ -49,7 +49,7 @@ export async function mountProvider(app: FastifyInstance, { provider, publicUrl 
         if (typeof value !== 'string') throw new HttpError(400, 'BAD_REQUEST', `${key} must be a string`);
         fields[key] = value;
       }
-      return sendTokenAnswer(reply, await callTokenEndpoint(app, fields, request.ip));
+      return sendTokenAnswer(reply, await callTokenEndpoint(app, fields, request.ip, { authorization: request.headers.authorization }));
     }
     // oidc-provider builds the URLs it publishes (discovery, redirects) from the request's host: it
     // gets the configured public origin instead, so a forged Host or X-Forwarded-Host changes nothing.

@@ -1,11 +1,15 @@
 // The original product's shorthand URLs (ORIGINAL-CONTRACT 2.4) on top of the standard endpoints:
 // /url/login|signup/{appId} build an /authorize request, /url/logout/{appId} signs the browser out,
 // /token/code|refresh/{appId} are JSON front doors to /token.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { decodeJwt } from 'jose';
 import { HttpError } from '../http/errors.ts';
 import { recordAudit } from '../audit/service.ts';
-import { requireApp } from '../auth/app-lookup.ts';
+import { requireApp, type App } from '../auth/app-lookup.ts';
+import { appOfApiKey } from '../admin/api-keys.ts';
+import { openClientSecret } from '../apps/client-secret.ts';
+import { AccessTokenVerifier } from './access-tokens.ts';
+import { issueHandoverCode } from './handover.ts';
 import { endSingleSignOn } from './single-sign-on.ts';
 import { DEFAULT_SCOPE } from './claims.ts';
 import { callTokenEndpoint, tokenError } from './token-endpoint.ts';
@@ -46,6 +50,21 @@ const openCors = { cors: { origin: '*', credentials: false } };
 
 export async function shorthandRoutes(app: FastifyInstance, { context, provider, sessions }: AuthServiceOptions) {
   const { db, config } = context;
+  const verifier = new AccessTokenVerifier(db, config.urls.auth);
+
+  /**
+   * How a shorthand caller authenticates a confidential app: HTTP Basic with its client secret, or the
+   * app's API key (the original product's back-end client sends only that), for which Foyer presents
+   * the app's secret itself.
+   */
+  async function clientAuthorization(request: FastifyRequest, target: App): Promise<string | undefined> {
+    const { authorization } = request.headers;
+    if (authorization?.startsWith('Basic ')) return authorization;
+    const apiKey = request.headers['x-api-key'];
+    if (typeof apiKey !== 'string' || !target.clientSecretSealed || (await appOfApiKey(db, apiKey)) !== target.id) return undefined;
+    const secret = openClientSecret(config.secret, target.id, target.clientSecretSealed);
+    return `Basic ${Buffer.from(`${encodeURIComponent(target.id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+  }
 
   function authorizeShorthand(signup: boolean) {
     return async (request: { params: { appId: string }; query: AuthorizeQuery }, reply: import('fastify').FastifyReply) => {
@@ -107,7 +126,8 @@ export async function shorthandRoutes(app: FastifyInstance, { context, provider,
         params: appParams,
         body: {
           type: 'object',
-          required: ['code', 'codeVerifier'],
+          // A public app proves the code with PKCE; a confidential one may authenticate instead.
+          required: ['code'],
           properties: { code: text(2048), redirectUri: text(2048), codeVerifier: text(128) },
         },
       },
@@ -121,9 +141,10 @@ export async function shorthandRoutes(app: FastifyInstance, { context, provider,
           client_id: target.id,
           code: request.body.code,
           redirect_uri: request.body.redirectUri ?? target.defaultCallbackUri,
-          code_verifier: request.body.codeVerifier,
+          ...(request.body.codeVerifier ? { code_verifier: request.body.codeVerifier } : {}),
         },
         request.ip,
+        { authorization: await clientAuthorization(request, target) },
       );
       if (answer.statusCode !== 200) throw tokenError(answer);
       const idToken = answer.body.id_token;
@@ -147,9 +168,28 @@ export async function shorthandRoutes(app: FastifyInstance, { context, provider,
         app,
         { grant_type: 'refresh_token', client_id: target.id, refresh_token: request.body.refreshToken },
         request.ip,
+        { authorization: await clientAuthorization(request, target) },
       );
       if (answer.statusCode !== 200) throw tokenError(answer);
       return reply.headers(answer.headers).send(answer.body);
+    },
+  );
+
+  app.post<{ Params: { appId: string }; Body: { accessToken: string } }>(
+    '/handover/code/:appId',
+    {
+      schema: {
+        params: appParams,
+        body: { type: 'object', required: ['accessToken'], properties: { accessToken: text(4096) } },
+      },
+    },
+    async (request, reply) => {
+      const target = await requireApp(db, request.params.appId);
+      const apiKey = request.headers['x-api-key'];
+      if (typeof apiKey !== 'string' || (await appOfApiKey(db, apiKey)) !== target.id) {
+        throw new HttpError(401, 'UNAUTHENTICATED', "The app's API key is required");
+      }
+      return reply.send({ code: await issueHandoverCode({ db, provider, verifier }, target, request.body.accessToken) });
     },
   );
 

@@ -12,11 +12,24 @@ export interface TokenAnswer {
 
 const FORWARDED_HEADERS = ['cache-control', 'pragma', 'www-authenticate'];
 
-export async function callTokenEndpoint(app: FastifyInstance, form: Record<string, string>, ip: string): Promise<TokenAnswer> {
+/**
+ * Posts `form` to /token (or another of oidc-provider's endpoints); `authorization` carries the
+ * client's own authentication (HTTP Basic) for a confidential app.
+ */
+export async function callTokenEndpoint(
+  app: FastifyInstance,
+  form: Record<string, string>,
+  ip: string,
+  { authorization, url = '/token' }: { authorization?: string; url?: string } = {},
+): Promise<TokenAnswer> {
   const response = await app.inject({
     method: 'POST',
-    url: '/token',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': ip },
+    url,
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-forwarded-for': ip,
+      ...(authorization ? { authorization } : {}),
+    },
     payload: new URLSearchParams(form).toString(),
   });
   let body: Record<string, unknown> = {};

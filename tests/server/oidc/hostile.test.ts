@@ -236,9 +236,13 @@ describe('unknown apps', () => {
 
   it('answers bad shorthand bodies with 400 and wrong content types with 415', async () => {
     const url = `${foyer.urls.auth}/token/code/${foyer.demo.appId}`;
-    const missing = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"code":"x"}' });
+    const missing = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"codeVerifier":"x"}' });
     expect(missing.status).toBe(400);
-    expect(await missing.json()).toMatchObject({ statusCode: 400, error: 'BAD_REQUEST', message: expect.stringContaining('codeVerifier') });
+    expect(await missing.json()).toMatchObject({ statusCode: 400, error: 'BAD_REQUEST', message: expect.stringContaining('code') });
+    // A public app's code needs its verifier: without one, oidc-provider finds no grant to give.
+    const unproven = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"code":"x"}' });
+    expect(unproven.status).toBe(400);
+    expect(await unproven.json()).toMatchObject({ error: 'INVALID_GRANT' });
     const broken = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"code":' });
     expect(broken.status).toBe(400);
     const form = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: '<code/>' });
