@@ -2,6 +2,7 @@
 // for operators.
 import type { Database } from '../db/client.ts';
 import { auditEvents } from '../db/schema.ts';
+import { currentUserAgent } from '../http/request-device.ts';
 
 export type AuditType =
   | 'login.success'
@@ -9,6 +10,10 @@ export type AuditType =
   | 'token.issued'
   | 'token.refresh_reuse'
   | 'logout'
+  /** Sign-in sessions ended from the profile: one, every other one (detail.revoked), or all of them. */
+  | 'session.revoked'
+  | 'session.others_revoked'
+  | 'session.all_revoked'
   /** A password reset link was asked for (known and unknown e-mails alike; counted by the limits). */
   | 'password.reset_requested'
   /** A magic link was asked for (known and unknown e-mails alike; counted by the limits). */
@@ -79,6 +84,7 @@ export async function recordAudit(db: Database, event: AuditEvent): Promise<void
     userId: event.userId ?? null,
     tenantUserId: event.tenantUserId ?? null,
     ip: event.ip ?? null,
+    userAgent: currentUserAgent() ?? null,
     detail: event.detail ?? {},
   });
 }
