@@ -21,6 +21,8 @@ export type AuditType =
   /** A workspace was created by self-signup (counted per address by the signup limit). */
   | 'tenant.signup'
   | 'tenant.updated'
+  /** A workspace's logo was uploaded from its settings page (detail: tenantId, assetId, contentType, bytes). */
+  | 'tenant.logo_uploaded'
   /** Two-factor by SMS: a code texted (counted by the send limits), a wrong code, the factor passed. */
   | 'mfa.code_sent'
   | 'mfa.failure'
