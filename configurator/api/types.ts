@@ -57,8 +57,7 @@ export interface FieldIssue {
   message: string;
 }
 
-export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
-export const LOGO_MAX_BYTES = 256 * 1024;
+export { LOGO_MAX_BYTES, LOGO_TYPES } from '../../src/policy/logos.ts';
 export const CUSTOM_CSS_MAX_LENGTH = 50_000;
 export const PUBLISH_NOTE_MAX_LENGTH = 500;
 

@@ -24,7 +24,8 @@ export const WORKSPACE_LOGO_UPLOADS: Limit = { type: 'tenant.logo_uploaded', max
 
 export async function workspaceLogoPlugin(app: FastifyInstance, { config, db }: FoyerContext): Promise<void> {
   const verifier = new AccessTokenVerifier(db, config.urls.auth);
-  await app.register(cors, { origin: config.urls.ui, methods: ['POST'], allowedHeaders: ['authorization', 'content-type'], maxAge: 600 });
+  // x-app-id: the runtime's API client sends it on every call; the workspace comes from the token alone.
+  await app.register(cors, { origin: config.urls.ui, methods: ['POST'], allowedHeaders: ['authorization', 'content-type', 'x-app-id'], maxAge: 600 });
   // Same refusals and shape as the configurator's upload (FILE_TOO_LARGE past the body limit).
   installAdminErrors(app);
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
