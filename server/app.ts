@@ -8,6 +8,7 @@ import { createListener } from './http/listener.ts';
 import { ERROR_PAGE_PATH } from './http/errors.ts';
 import { adminPlugin, ADMIN_PREFIX } from './admin/plugin.ts';
 import { brandingPlugin } from './branding/plugin.ts';
+import { workspaceLogoPlugin, WORKSPACE_PREFIX } from './branding/workspace-logo.ts';
 import { graphqlPlugin } from './graphql/plugin.ts';
 import { uiPlugin } from './ui/plugin.ts';
 import { createNotifier } from './notify/service.ts';
@@ -37,6 +38,7 @@ export async function createFoyer(options: { config: ServerConfig; db: Database;
   await api.register(brandingPlugin, context);
   await api.register(graphqlPlugin, context);
   await api.register(adminPlugin, { ...context, prefix: ADMIN_PREFIX });
+  await api.register(workspaceLogoPlugin, { ...context, prefix: WORKSPACE_PREFIX });
 
   // Before the UI's page fallback, which would otherwise answer /dev/mailbox with the runtime.
   await ui.register(mailboxPlugin, context);

@@ -5,6 +5,8 @@ import type { AppConfig } from '../../src/policy/app-config.ts';
 import type {
   AppDetail,
   AppSummary,
+  AuditLogEntry,
+  AuditLogFilter,
   Change,
   CreatedApp,
   Draft,
@@ -120,6 +122,14 @@ export class AdminApi {
 
   createWorkspace(appId: string, input: { name: string; ownerEmail?: string }): Promise<{ workspace: Workspace }> {
     return this.request(this.appPath(appId, '/workspaces'), { method: 'POST', json: input });
+  }
+
+  /** One page of the app's audit log; an empty type or person does not filter. */
+  auditLog(appId: string, filter: AuditLogFilter): Promise<{ total: number; entries: AuditLogEntry[] }> {
+    const query = new URLSearchParams({ offset: String(filter.offset), limit: String(filter.limit) });
+    if (filter.type) query.set('type', filter.type);
+    if (filter.person) query.set('person', filter.person);
+    return this.request(this.appPath(appId, `/audit-log?${query.toString()}`));
   }
 
   private appPath(appId: string, rest = ''): string {

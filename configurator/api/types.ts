@@ -58,7 +58,26 @@ export interface FieldIssue {
   message: string;
 }
 
-export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
-export const LOGO_MAX_BYTES = 256 * 1024;
+export { LOGO_MAX_BYTES, LOGO_TYPES } from '../../src/policy/logos.ts';
 export const CUSTOM_CSS_MAX_LENGTH = 50_000;
 export const PUBLISH_NOTE_MAX_LENGTH = 500;
+
+/** One event of an app's audit log. */
+export interface AuditLogEntry {
+  type: string;
+  at: string;
+  ip: string | null;
+  /** Who it is about or who acted (an e-mail, or the address a failed attempt named). */
+  person: string | null;
+  /** Made with the app's API key rather than by an owner. */
+  viaApiKey: boolean;
+  browser: string | null;
+  os: string | null;
+}
+
+export interface AuditLogFilter {
+  type: string;
+  person: string;
+  offset: number;
+  limit: number;
+}

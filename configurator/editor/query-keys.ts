@@ -1,2 +1,3 @@
 export const appQueryKey = (appId: string) => ['app', appId] as const;
 export const versionsQueryKey = (appId: string) => ['versions', appId] as const;
+export const auditLogQueryKey = (appId: string, filter: object) => ['audit-log', appId, filter] as const;

@@ -1,6 +1,7 @@
 // The editor's sections, in navigation order; each is a route under /apps/:appId.
 import type { ComponentType } from 'react';
 import { ApiKeySection } from './sections/ApiKeySection.tsx';
+import { AuditLogSection } from './sections/AuditLogSection.tsx';
 import { ClientSection } from './sections/ClientSection.tsx';
 import { BrandingSection } from './sections/BrandingSection.tsx';
 import { SignInSection } from './sections/SignInSection.tsx';
@@ -23,4 +24,5 @@ export const EDITOR_SECTIONS = [
   { path: 'translations', label: 'sections.translations', Component: TranslationsSection },
   { path: 'versions', label: 'sections.versions', Component: VersionsSection },
   { path: 'api-key', label: 'sections.apiKey', Component: ApiKeySection },
+  { path: 'audit-log', label: 'sections.auditLog', Component: AuditLogSection },
 ] as const satisfies readonly EditorSection[];

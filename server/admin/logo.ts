@@ -5,8 +5,9 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/client.ts';
 import { appAssets } from '../db/schema.ts';
 import { AdminError } from './errors.ts';
+import { LOGO_MAX_BYTES } from '../../src/policy/logos.ts';
 
-export const MAX_LOGO_BYTES = 256 * 1024;
+export const MAX_LOGO_BYTES = LOGO_MAX_BYTES;
 
 const signatures: Record<string, (bytes: Buffer) => boolean> = {
   'image/png': (bytes) => bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),

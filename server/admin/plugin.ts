@@ -28,6 +28,7 @@ import {
   type WriteOrigin,
 } from './service.ts';
 import { addWorkspace } from './workspaces.ts';
+import { appAuditLog, auditLogQuery, type AuditLogFilter } from './audit-log.ts';
 
 export const ADMIN_PREFIX = '/admin';
 
@@ -114,6 +115,12 @@ export async function adminPlugin(app: FastifyInstance, context: FoyerContext): 
     const url = await uploadLogo(context, origin, found, { contentType: request.headers['content-type'], body: request.body });
     return reply.status(201).send({ url });
   });
+
+  app.get<{ Params: { appId: string }; Querystring: AuditLogFilter }>(
+    '/apps/:appId/audit-log',
+    { schema: { querystring: auditLogQuery } },
+    async (request) => appAuditLog(db, (await target(request, 'read')).app, request.query),
+  );
 
   app.post('/apps/:appId/workspaces', async (request: AppRequest, reply) => {
     const { app: found, origin } = await target(request, 'write');

@@ -4,6 +4,7 @@ import { and, count, eq, gt, max, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { auditEvents } from '../db/schema.ts';
 import type { AuditType } from './service.ts';
+import { currentUserAgent } from '../http/request-device.ts';
 
 /** Who is trying: the app, the client address, and the normalised e-mail. */
 export interface Attempt {
@@ -99,7 +100,7 @@ export async function reserveAttempt(
     }
     const [recorded] = await tx
       .insert(auditEvents)
-      .values({ type, appId: attempt.appId, userId, ip: attempt.ip, detail: { username: attempt.username } })
+      .values({ type, appId: attempt.appId, userId, ip: attempt.ip, userAgent: currentUserAgent() ?? null, detail: { username: attempt.username } })
       .returning({ id: auditEvents.id });
     return recorded!.id;
   });

@@ -2,6 +2,7 @@
 // for operators.
 import type { Database } from '../db/client.ts';
 import { auditEvents } from '../db/schema.ts';
+import { currentUserAgent } from '../http/request-device.ts';
 
 export type AuditType =
   | 'login.success'
@@ -9,6 +10,10 @@ export type AuditType =
   | 'token.issued'
   | 'token.refresh_reuse'
   | 'logout'
+  /** Sign-in sessions ended from the profile: one, every other one (detail.revoked), or all of them. */
+  | 'session.revoked'
+  | 'session.others_revoked'
+  | 'session.all_revoked'
   /** A password reset link was asked for (known and unknown e-mails alike; counted by the limits). */
   | 'password.reset_requested'
   /** A magic link was asked for (known and unknown e-mails alike; counted by the limits). */
@@ -16,6 +21,8 @@ export type AuditType =
   /** A workspace was created by self-signup (counted per address by the signup limit). */
   | 'tenant.signup'
   | 'tenant.updated'
+  /** A workspace's logo was uploaded from its settings page (detail: tenantId, assetId, contentType, bytes). */
+  | 'tenant.logo_uploaded'
   /** Two-factor by SMS: a code texted (counted by the send limits), a wrong code, the factor passed. */
   | 'mfa.code_sent'
   | 'mfa.failure'
@@ -80,6 +87,7 @@ export async function recordAudit(db: Database, event: AuditEvent): Promise<void
     userId: event.userId ?? null,
     tenantUserId: event.tenantUserId ?? null,
     ip: event.ip ?? null,
+    userAgent: currentUserAgent() ?? null,
     detail: event.detail ?? {},
   });
 }

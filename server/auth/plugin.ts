@@ -16,6 +16,9 @@ import { passwordRoutes } from './password/routes.ts';
 import { magicLinkRoutes } from './magic-link/routes.ts';
 import { mfaRoutes } from './mfa/routes.ts';
 import { passkeyRoutes } from './passkeys/routes.ts';
+import { sessionsRoutes } from './sessions/routes.ts';
+import { purgeEndedSessions } from './sessions/service.ts';
+import { trackSignInSessions } from './sessions/tracking.ts';
 import { federationRoutes } from './federation/routes.ts';
 import { purgeExpiredChallenges } from './passkeys/service.ts';
 import type { AuthServiceOptions } from './service-options.ts';
@@ -37,14 +40,15 @@ export async function authServicePlugin(app: FastifyInstance, context: FoyerCont
   const sessions = new LoginSessions(context);
   const provider = await createOidcProvider(context, { signedOut: (ctx) => completeLogout(context, sessions, ctx) });
   provider.on('server_error', (_ctx, error) => app.log.error({ err: error }, 'oidc-provider failed'));
+  trackSignInSessions(provider, context.db);
   const deferred = new DeferredWork(app.log);
   const options: AuthServiceOptions = { context, provider, sessions, deferred };
-  for (const routes of [oidcPlugin, sessionRoutes, passwordRoutes, magicLinkRoutes, mfaRoutes, passkeyRoutes, federationRoutes]) {
+  for (const routes of [oidcPlugin, sessionRoutes, passwordRoutes, magicLinkRoutes, mfaRoutes, passkeyRoutes, sessionsRoutes, federationRoutes]) {
     await app.register(routes, options);
   }
 
   const purge = setInterval(() => {
-    Promise.all([purgeExpiredPayloads(context.db), sessions.purgeExpired(), purgeExpiredChallenges(context.db)]).catch((error: unknown) =>
+    Promise.all([purgeExpiredPayloads(context.db), sessions.purgeExpired(), purgeExpiredChallenges(context.db), purgeEndedSessions(context.db)]).catch((error: unknown) =>
       app.log.warn({ err: error }, 'purging expired sign-in data failed'),
     );
   }, PURGE_INTERVAL_MS);

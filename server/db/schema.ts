@@ -313,9 +313,38 @@ export const auditEvents = pgTable(
     type: text('type').notNull(),
     detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
     ip: text('ip'),
+    /** The User-Agent of the request that caused the event (server/http/request-device.ts), shown as the device. */
+    userAgent: text('user_agent'),
     createdAt: createdAt(),
   },
   (t) => [index('audit_events_app_idx').on(t.appId, t.createdAt)],
+);
+
+/**
+ * A browser signed in to an app: one oidc-provider grant (the refresh tokens and codes a sign-in
+ * issued), recorded where the code is issued (server/auth/sessions/tracking.ts) with the device it
+ * was issued to, for the profile's sessions list. Rows whose grant is gone are not sessions any more.
+ */
+export const signInSessions = pgTable(
+  'sign_in_sessions',
+  {
+    /** What the profile names the session by (the grant id stays on the server). */
+    id: text('id').primaryKey(),
+    grantId: text('grant_id').notNull().unique(),
+    appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    tenantUserId: text('tenant_user_id').notNull().references(() => tenantUsers.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the browser's login-session cookie at sign-in: it ends with the session. */
+    loginSessionHash: text('login_session_hash'),
+    userAgent: text('user_agent'),
+    /** The client address of the latest sign-in or token refresh. */
+    ip: text('ip'),
+    /** The jti of the latest access token issued under the grant: the caller holding it is "this device". */
+    accessTokenJti: text('access_token_jti'),
+    createdAt: createdAt(),
+    lastActiveAt: timestamp('last_active_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('sign_in_sessions_user_idx').on(t.userId)],
 );
 
 /**

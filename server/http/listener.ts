@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../config.ts';
 import { installErrorHandling, refuseUnstorableText, sendError } from './errors.ts';
 import { logSerializers } from './log-redaction.ts';
+import { trackRequestDevice } from './request-device.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -34,5 +35,6 @@ export function createListener(config: ServerConfig, name: string, options: List
   });
   installErrorHandling(app, handling);
   refuseUnstorableText(app);
+  trackRequestDevice(app);
   return app;
 }

@@ -158,6 +158,20 @@ export async function revokeGrantFamily(db: Database, grantId: string): Promise<
 }
 
 /**
+ * Revokes the grants `grantIds` names (a sign-in session ended from the profile): each Grant with
+ * every code and token under it, and the sign-on sessions that hold one of them, so the browser is
+ * asked to sign in again rather than handed a fresh code.
+ */
+export async function revokeGrants(db: Database, grantIds: string[]): Promise<void> {
+  if (grantIds.length === 0) return;
+  const holdsOne = sql`exists (select 1 from jsonb_each(${oidcPayloads.payload}->'authorizations') as held where held.value->>'grantId' in (${sql.join(
+    grantIds.map((id) => sql`${id}`),
+    sql`, `,
+  )}))`;
+  await db.delete(oidcPayloads).where(or(inArray(oidcPayloads.grantId, grantIds), and(eq(oidcPayloads.type, 'Session'), holdsOne)));
+}
+
+/**
  * Revokes every grant of the memberships `accountIds` selects (oidc-provider's accounts are
  * memberships): the Grants with every code and token under them, and the sign-on sessions of those
  * accounts. For a password reset (all of an identity's memberships) and a disabled member.

@@ -11,6 +11,8 @@ export interface JsonRequest {
   headers?: Record<string, string>;
   /** Sent as JSON when present. */
   body?: unknown;
+  /** Raw bytes (an upload) sent with the file's own type, instead of a JSON body. */
+  file?: Blob;
   credentials?: RequestCredentials;
 }
 
@@ -42,8 +44,11 @@ export function errorFromResponse(response: Response, body: unknown): ApiError {
 
 export async function requestJson<T>(fetchFn: FetchFn, url: string, request: JsonRequest = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
-  let body: string | undefined;
-  if (request.body !== undefined) {
+  let body: string | Blob | undefined;
+  if (request.file) {
+    headers['content-type'] = request.file.type || 'application/octet-stream';
+    body = request.file;
+  } else if (request.body !== undefined) {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(request.body);
   }

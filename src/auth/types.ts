@@ -74,6 +74,22 @@ export interface PasskeySummary {
   lastUsedAt: string | null;
 }
 
+/** One browser the signed-in person is signed in with in this app, as the profile lists them. */
+export interface SessionSummary {
+  id: string;
+  /** Read from the browser's User-Agent by the server; null when it names none. */
+  browser: string | null;
+  os: string | null;
+  /** The client address of its latest sign-in or token refresh. */
+  ip: string | null;
+  /** The workspace it is signed in to. */
+  workspace: string;
+  signedInAt: string;
+  lastActiveAt: string;
+  /** The session this browser is using. */
+  current: boolean;
+}
+
 /**
  * Whose passkey a registration adds: the user of a mailed set-password link (its token), or the
  * signed-in user (their access token).
@@ -208,6 +224,14 @@ export interface AuthClient {
   /** Renames one of the signed-in user's passkeys (PASSKEY_NAME_REQUIRED for a blank name). */
   renamePasskey(id: string, name: string): Promise<void>;
   deletePasskey(id: string): Promise<void>;
+  /** The signed-in person's sessions in this app (needs the access token). */
+  listSessions(): Promise<SessionSummary[]>;
+  /** Signs one session out (its refresh tokens die); SESSION_NOT_FOUND when it has ended already. */
+  revokeSession(id: string): Promise<void>;
+  /** Signs every session but this browser's out; answers how many ended. */
+  revokeOtherSessions(): Promise<number>;
+  /** Signs every session out, this one included, then leaves like logout(). */
+  signOutEverywhere(): Promise<void>;
   /** Renews the tokens now and re-reads the user from their claims (after a profile or workspace change). */
   refresh(): Promise<void>;
 

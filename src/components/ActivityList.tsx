@@ -1,9 +1,9 @@
 // The profile's recent account activity: sign-ins (with how), failed attempts, sign-outs and passkey or
-// two-factor changes, each with when and from which address, newest first (GraphQL myActivity).
+// two-factor changes, each with when, on which device and from which address, newest first (GraphQL myActivity).
 import { useTranslation } from 'react-i18next';
 import { useGraphQL } from '../api/react.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
-import { auditEventKey, formatDateTime } from '../i18n/index.ts';
+import { auditEventKey, deviceLabel, formatDateTime } from '../i18n/index.ts';
 import { MyActivityDocument } from '../gql/graphql.ts';
 import { Alert } from '../theme/Alert.tsx';
 
@@ -30,6 +30,7 @@ export default function ActivityList(_props: FlowComponentProps) {
               <p className="foyer-activity__what">{what(event.type, event.method)}</p>
               <p className="foyer-activity__when">
                 <time dateTime={event.at}>{formatDateTime(event.at, i18n.language)}</time>
+                {deviceLabel(t, event.browser, event.os) && ` · ${deviceLabel(t, event.browser, event.os)}`}
                 {event.ip && ` · ${t('activity.from', { ip: event.ip })}`}
               </p>
             </li>

@@ -13,6 +13,7 @@ export const componentRegistry: Record<ComponentName, LazyExoticComponent<Compon
   PasskeySignIn: lazy(() => import('./PasskeySignIn.tsx')),
   PasswordPolicy: lazy(() => import('./PasswordPolicy.tsx')),
   RecoveryCodeActions: lazy(() => import('./RecoveryCodeActions.tsx')),
+  SessionList: lazy(() => import('./SessionList.tsx')),
   SocialButtons: lazy(() => import('./SocialButtons.tsx')),
   TotpSecret: lazy(() => import('./TotpSecret.tsx')),
   TwoFactorToggle: lazy(() => import('./TwoFactorToggle.tsx')),

@@ -53,6 +53,7 @@ export const COMPONENT_NAMES = [
   'PasskeySignIn',
   'PasswordPolicy',
   'RecoveryCodeActions',
+  'SessionList',
   'SocialButtons',
   'TotpSecret',
   'TwoFactorToggle',

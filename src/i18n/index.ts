@@ -90,3 +90,12 @@ export function formatDateTime(value: string, language: string): string {
 export function auditEventKey(section: string, type: string): string {
   return `${section}.${type.replace(/\./g, '_')}`;
 }
+
+/**
+ * A device as the screens name it ("Firefox on Windows") from the browser and OS the server read from
+ * its User-Agent; undefined when it named neither.
+ */
+export function deviceLabel(t: (key: string, options?: Record<string, unknown>) => string, browser?: string | null, os?: string | null): string | undefined {
+  if (browser && os) return t('devices.browserOnOs', { browser, os });
+  return browser ?? os ?? undefined;
+}

@@ -2,15 +2,13 @@
 // registration authorised by a live reset, invitation or signup link (forgotPasswordToken). A
 // signed-in user manages their passkeys from the profile with the API's access token
 // (Authorization: Bearer, verified like the GraphQL API): list, delete, and register without a link.
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import { users } from '../../db/schema.ts';
-import { HttpError, badRequest, notFound, unauthorized } from '../../http/errors.ts';
+import { HttpError, badRequest, notFound } from '../../http/errors.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { recordWithinLimits, type RequestLimit } from '../../audit/limits.ts';
 import { AccessTokenVerifier } from '../../oidc/access-tokens.ts';
-import { resolveCaller } from '../../graphql/access/caller.ts';
+import { bearerUser } from '../bearer.ts';
 import { requireApp, type App } from '../app-lookup.ts';
 import { findPasswordLink, linkExpired } from '../password/service.ts';
 import { normalizeUsername, resolveApp, signIn, type User } from '../session/sign-in.ts';
@@ -99,22 +97,10 @@ export async function passkeyRoutes(app: FastifyInstance, { context, sessions }:
     return rp;
   }
 
-  /** The signed-in user an access token names (as the GraphQL API reads it), or a 401. */
-  async function bearerUser(request: FastifyRequest): Promise<{ app: App; user: User }> {
-    const headers = new Headers();
-    const authorization = request.headers.authorization;
-    if (authorization) headers.set('authorization', authorization);
-    const caller = await resolveCaller(db, verifier, headers);
-    if (caller.kind !== 'member' || !caller.privileges.has('AUTHENTICATED')) throw unauthorized('Sign in first', 'UNAUTHENTICATED');
-    const [user] = await db.select().from(users).where(eq(users.id, caller.userId)).limit(1);
-    if (!user) throw unauthorized('Sign in first', 'UNAUTHENTICATED');
-    return { app: await requireApp(db, user.appId), user };
-  }
-
   /** Whose passkey a registration call adds: the user of a live mailed link, else the bearer's. */
   async function registeringUser(request: FastifyRequest<TokenQuery>): Promise<{ app: App; user: User; via: string }> {
     const secret = request.query.forgotPasswordToken;
-    if (secret === undefined) return { ...(await bearerUser(request)), via: 'profile' };
+    if (secret === undefined) return { ...(await bearerUser(db, verifier, request)), via: 'profile' };
     const link = await findPasswordLink(db, secret);
     if (!link) throw linkExpired();
     return { app: await requireApp(db, link.token.appId), user: link.user, via: link.token.purpose };
@@ -184,7 +170,7 @@ export async function passkeyRoutes(app: FastifyInstance, { context, sessions }:
   );
 
   app.get('/auth/passkeys', async (request) => {
-    const { user } = await bearerUser(request);
+    const { user } = await bearerUser(db, verifier, request);
     const rows = await listPasskeys(db, user.id);
     return rows.map((row) => ({
       id: row.id,
@@ -198,7 +184,7 @@ export async function passkeyRoutes(app: FastifyInstance, { context, sessions }:
     '/auth/passkeys/:id',
     { schema: { params: idParams, body: renameBody } },
     async (request, reply) => {
-      const { app: target, user } = await bearerUser(request);
+      const { app: target, user } = await bearerUser(db, verifier, request);
       const name = request.body.name.trim();
       if (!name) throw badRequest('Give the passkey a name', 'PASSKEY_NAME_REQUIRED');
       // Another user's passkey and a non-existent one get the same answer.
@@ -209,7 +195,7 @@ export async function passkeyRoutes(app: FastifyInstance, { context, sessions }:
   );
 
   app.delete<{ Params: { id: string } }>('/auth/passkeys/:id', { schema: { params: idParams } }, async (request, reply) => {
-    const { app: target, user } = await bearerUser(request);
+    const { app: target, user } = await bearerUser(db, verifier, request);
     // Another user's passkey and a non-existent one get the same answer.
     if (!(await deletePasskey(db, user.id, request.params.id))) throw notFound('No such passkey', 'PASSKEY_NOT_FOUND');
     await recordAudit(db, { type: 'passkey.deleted', appId: target.id, userId: user.id, ip: request.ip, detail: { passkey: request.params.id } });

@@ -5,13 +5,13 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FoyerContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
-import { loginSessions, tenantUsers, userTokens, users } from '../../db/schema.ts';
+import { tenantUsers, userTokens, users } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { App } from '../app-lookup.ts';
 import { hashPassword } from '../passwords.ts';
 import { findUserByEmail, passwordSignInEnabled, type User } from '../session/sign-in.ts';
 import { consumeToken, findLiveToken, issueToken, type UserToken } from '../tokens/service.ts';
-import { revokeAccountGrants } from '../../oidc/adapter.ts';
+import { endIdentitySessions } from '../sessions/service.ts';
 
 /** The purposes of links that end on the set-password screen. */
 export const PASSWORD_LINK_PURPOSES: ('reset' | 'signup' | 'invite')[] = ['reset', 'signup', 'invite'];
@@ -106,10 +106,7 @@ export async function applyPasswordLink(
     }
     // Whoever else was signing in with the old password has to start again, and every refresh token
     // issued under it dies.
-    if (newHash) {
-      await tx.delete(loginSessions).where(eq(loginSessions.userId, user.id));
-      await revokeAccountGrants(tx, sql`select ${tenantUsers.id} from ${tenantUsers} where ${tenantUsers.userId} = ${user.id}`);
-    }
+    if (newHash) await endIdentitySessions(tx, user.id);
     return true;
   });
 }

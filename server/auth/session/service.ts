@@ -12,7 +12,8 @@ export const LOGIN_SESSION_TTL_SECONDS = 24 * 60 * 60;
 
 export type LoginSession = typeof loginSessions.$inferSelect;
 
-const hashId = (id: string) => createHash('sha256').update(id).digest('hex');
+/** What login_sessions.id_hash holds for a cookie value. */
+export const hashId = (id: string) => createHash('sha256').update(id).digest('hex');
 
 export class LoginSessions {
   constructor(private readonly context: FoyerContext) {}

@@ -5,6 +5,7 @@ import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { auditEvents, users } from '../../db/schema.ts';
 import type { AuditType } from '../../audit/service.ts';
+import { deviceOf } from '../../audit/device.ts';
 import type { MemberCaller } from '../context.ts';
 import { WORKSPACE_LOG_EVENTS } from '../../../src/policy/workspace-log.ts';
 import type { ActivityEvent, AuditLogPage } from '../generated/resolvers.ts';
@@ -14,6 +15,9 @@ export const ACTIVITY_TYPES: AuditType[] = [
   'login.success',
   'login.failure',
   'logout',
+  'session.revoked',
+  'session.others_revoked',
+  'session.all_revoked',
   'mfa.setup_finished',
   'mfa.recovered',
   'passkey.registered',
@@ -38,6 +42,7 @@ export async function myActivity(db: Database, member: MemberCaller, limit: numb
     at: row.createdAt.toISOString(),
     ip: row.ip,
     method: typeof row.detail.method === 'string' ? row.detail.method : null,
+    ...deviceOf(row.userAgent),
   }));
 }
 

@@ -21,6 +21,7 @@ import type {
   MfaSetupFinished,
   PasskeyRegistrant,
   PasskeySummary,
+  SessionSummary,
   PasswordToken,
   SignedOutReason,
   TotpSetup,
@@ -343,6 +344,23 @@ export class OAuthClient implements AuthClient {
 
   async deletePasskey(id: string): Promise<void> {
     return this.sessionApi.deletePasskey(id, await this.bearer());
+  }
+
+  async listSessions(): Promise<SessionSummary[]> {
+    return this.sessionApi.listSessions(await this.bearer());
+  }
+
+  async revokeSession(id: string): Promise<void> {
+    return this.sessionApi.revokeSession(id, await this.bearer());
+  }
+
+  async revokeOtherSessions(): Promise<number> {
+    return this.sessionApi.revokeOtherSessions(await this.bearer());
+  }
+
+  async signOutEverywhere(): Promise<void> {
+    await this.sessionApi.revokeAllSessions(await this.bearer());
+    await this.logout();
   }
 
   subscribe(listener: AuthListener): () => void {

@@ -13,6 +13,7 @@ import type {
   MfaState,
   PasskeySummary,
   PasswordToken,
+  SessionSummary,
   TotpSetup,
   WorkspaceUser,
 } from '../types.ts';
@@ -226,6 +227,34 @@ export class SessionApi {
     await requestJson<unknown>(this.fetch, `${this.authUrl}/auth/passkeys/${encodeURIComponent(id)}`, {
       method: 'DELETE',
       headers: { ...this.headers, ...authorization },
+    });
+  }
+
+  listSessions(authorization: Record<string, string>): Promise<SessionSummary[]> {
+    return requestJson<SessionSummary[]>(this.fetch, `${this.authUrl}/auth/sessions`, { headers: { ...this.headers, ...authorization } });
+  }
+
+  async revokeSession(id: string, authorization: Record<string, string>): Promise<void> {
+    await requestJson<unknown>(this.fetch, `${this.authUrl}/auth/sessions/${encodeURIComponent(id)}`, {
+      method: 'DELETE',
+      headers: { ...this.headers, ...authorization },
+    });
+  }
+
+  async revokeOtherSessions(authorization: Record<string, string>): Promise<number> {
+    const answer = await requestJson<{ revoked: number }>(this.fetch, `${this.authUrl}/auth/sessions/revoke-others`, {
+      method: 'POST',
+      headers: { ...this.headers, ...authorization },
+    });
+    return answer.revoked;
+  }
+
+  /** With credentials: this browser's login session ends too. */
+  async revokeAllSessions(authorization: Record<string, string>): Promise<void> {
+    await requestJson<unknown>(this.fetch, `${this.authUrl}/auth/sessions/revoke-all`, {
+      method: 'POST',
+      headers: { ...this.headers, ...authorization },
+      credentials: 'include',
     });
   }
 

@@ -214,6 +214,17 @@ describe('REST calls', () => {
     expect(request!.headers['x-app-id']).toBe('demo-app');
   });
 
+  it('sends an upload as the raw file under its own type, with the same headers', async () => {
+    await harness.signIn();
+    answer = () => graphQLAnswer({ logo: 'http://api.foyer.test/demo-app/assets/1' }, 201);
+    const file = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], { type: 'image/png' });
+    await expect(api.rest('/workspace/logo', { method: 'POST', file })).resolves.toEqual({ logo: 'http://api.foyer.test/demo-app/assets/1' });
+    const [request] = seen;
+    expect(request!.init.body).toBe(file);
+    expect(request!.headers['content-type']).toBe('image/png');
+    expect(request!.headers.authorization).toMatch(/^Bearer ey/);
+  });
+
   it('turns an error body into ApiError {message, code, statusCode, details}', async () => {
     const body = { statusCode: 409, message: 'Already exists', error: 'CONFLICT' };
     answer = () => graphQLAnswer(body, 409);

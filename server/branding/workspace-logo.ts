@@ -1,0 +1,69 @@
+// A workspace's logo, uploaded from its settings page (POST /workspace/logo on the API host) by an
+// OWNER or ADMIN (TENANT_WRITE) with the API's access token. The same checks as the configurator's
+// logo upload (server/admin/logo.ts: declared type matched by the file's first bytes, no SVG,
+// 256 KiB), stored and served like app logos (/{appId}/assets/{id}); the workspace's logo then names it.
+import cors from '@fastify/cors';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { FoyerContext } from '../context.ts';
+import { tenants } from '../db/schema.ts';
+import { recordAudit } from '../audit/service.ts';
+import { releaseAttempt, reserveAttempt, type Limit } from '../audit/limits.ts';
+import { AccessTokenVerifier } from '../oidc/access-tokens.ts';
+import { resolveCaller } from '../graphql/access/caller.ts';
+import { AdminError, installAdminErrors } from '../admin/errors.ts';
+import { checkLogo, MAX_LOGO_BYTES, storeLogo } from '../admin/logo.ts';
+
+export const WORKSPACE_PREFIX = '/workspace';
+
+/**
+ * At most 20 uploads an hour per workspace, like an app's logo. Counted per workspace: the attempt's
+ * key (detail.username, server/audit/limits.ts) carries the workspace id.
+ */
+export const WORKSPACE_LOGO_UPLOADS: Limit = { type: 'tenant.logo_uploaded', max: 20, windowMinutes: 60, per: ['app', 'username'] };
+
+export async function workspaceLogoPlugin(app: FastifyInstance, { config, db }: FoyerContext): Promise<void> {
+  const verifier = new AccessTokenVerifier(db, config.urls.auth);
+  // x-app-id: the runtime's API client sends it on every call; the workspace comes from the token alone.
+  await app.register(cors, { origin: config.urls.ui, methods: ['POST'], allowedHeaders: ['authorization', 'content-type', 'x-app-id'], maxAge: 600 });
+  // Same refusals and shape as the configurator's upload (FILE_TOO_LARGE past the body limit).
+  installAdminErrors(app);
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  app.post('/logo', { bodyLimit: MAX_LOGO_BYTES }, async (request, reply) => {
+    const headers = new Headers();
+    if (request.headers.authorization) headers.set('authorization', request.headers.authorization);
+    const caller = await resolveCaller(db, verifier, headers);
+    if (caller.kind !== 'member') throw new AdminError(401, 'UNAUTHENTICATED', 'Sign in first');
+    if (!caller.privileges.has('TENANT_WRITE')) throw new AdminError(403, 'FORBIDDEN', 'Only owners and admins change the workspace logo');
+
+    const attempt = { appId: caller.app.id, ip: request.ip, username: caller.tenantId };
+    const reservation = await reserveAttempt(db, WORKSPACE_LOGO_UPLOADS.type, attempt, [WORKSPACE_LOGO_UPLOADS]);
+    if (reservation === null) {
+      throw new AdminError(429, 'TOO_MANY_UPLOADS', `At most ${WORKSPACE_LOGO_UPLOADS.max} logos an hour; try again later`);
+    }
+    let url: string;
+    let logo: ReturnType<typeof checkLogo>;
+    let assetId: string;
+    try {
+      logo = checkLogo(request.headers['content-type'], request.body);
+      assetId = await storeLogo(db, caller.app.id, logo);
+      url = `${config.urls.api}/${encodeURIComponent(caller.app.id)}/assets/${assetId}`;
+      await db.update(tenants).set({ logo: url }).where(eq(tenants.id, caller.tenantId));
+    } catch (error) {
+      await releaseAttempt(db, reservation);
+      throw error;
+    }
+    // The audited upload replaces its reservation (recorded first, so the count never dips).
+    await recordAudit(db, {
+      type: 'tenant.logo_uploaded',
+      appId: caller.app.id,
+      userId: caller.userId,
+      tenantUserId: caller.tenantUserId,
+      ip: request.ip,
+      detail: { tenantId: caller.tenantId, username: caller.tenantId, assetId, contentType: logo.contentType, bytes: logo.bytes.length },
+    });
+    await releaseAttempt(db, reservation);
+    return reply.status(201).send({ logo: url });
+  });
+}
