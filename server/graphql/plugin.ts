@@ -16,7 +16,7 @@ import { useFieldAuthorization } from './access/authorization.ts';
 import { readRequirements } from './access/requirements.ts';
 import { AccessTokenVerifier } from './access/tokens.ts';
 import { useFoyerErrorShape } from './errors.ts';
-import { MAX_QUERY_LENGTH, queryLimitPlugins } from './limits.ts';
+import { checkDatabaseCosts, MAX_QUERY_LENGTH, queryLimitPlugins } from './limits.ts';
 import { capabilityResolvers, mergeResolvers } from './resolvers.ts';
 import { buildFoyerSchema } from './schema.ts';
 
@@ -53,6 +53,7 @@ function graphqlErrorBody(body: ErrorBody) {
 
 function createFoyerYoga({ config, db, notifier }: FoyerContext, app: FastifyInstance): YogaServerInstance<ServerContext, GraphQLContext> {
   const schema = buildFoyerSchema(mergeResolvers(capabilityResolvers));
+  checkDatabaseCosts(schema);
   const verifier = new AccessTokenVerifier(db, config.urls.auth);
   const development = config.env === 'development';
   return createYoga<ServerContext, GraphQLContext>({
