@@ -104,8 +104,12 @@ export async function uiPlugin(app: FastifyInstance, options: UiOptions): Promis
       index: false,
       wildcard: false,
       maxAge: '1h',
-      // The HTML pages go out only with their config injected, through the routes below.
-      allowedPath: (pathName) => path.extname(pathName) !== '.html',
+      // The HTML pages go out only with their config injected, through the routes below. Source maps
+      // would publish the runtime's source: development only.
+      allowedPath: (pathName) => {
+        const extension = path.extname(pathName).toLowerCase();
+        return extension !== '.html' && (config.env !== 'production' || extension !== '.map');
+      },
     });
   }
   const sendHtml = (reply: FastifyReply, html: string) =>

@@ -25,6 +25,7 @@ beforeAll(async () => {
   await writeFile(path.join(dist, 'index.html'), PAGE('runtime'));
   await writeFile(path.join(dist, 'configurator', 'index.html'), PAGE('configurator'));
   await writeFile(path.join(dist, 'assets', 'app.js'), 'export {};');
+  await writeFile(path.join(dist, 'assets', 'app.js.map'), '{"version":3}');
   foyer = await startFoyer({ uiDist: dist });
 });
 
@@ -74,5 +75,11 @@ describe('hosted UI pages', () => {
     const asset = await fetch(`${foyer.urls.ui}/assets/app.js`);
     expect(asset.status).toBe(200);
     expect(await asset.text()).toBe('export {};');
+  });
+
+  it('serves source maps in development, and no HSTS over http', async () => {
+    const map = await fetch(`${foyer.urls.ui}/assets/app.js.map`);
+    expect(map.status).toBe(200);
+    expect(map.headers.get('strict-transport-security')).toBeNull();
   });
 });
