@@ -24,14 +24,16 @@ function escapeJsonForHtml(value: unknown): string {
 
 /**
  * Runtime pages may be framed by the same origin only: the configurator's live preview is that one
- * framer. Configurator pages may be framed by nobody. Images may come from the API host (app logos).
+ * framer. Configurator pages may be framed by nobody. Nothing is fetched from outside Foyer's own
+ * origins: images come from this origin, the API host (uploaded logos and assets) and data: URLs, so
+ * an app's custom CSS cannot send what it sees to another host (issue 13, finding 17).
  */
 export function contentSecurityPolicy(urls: { auth: string; api: string }, frameAncestors: "'self'" | "'none'" = "'self'"): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
     `style-src 'self' ${urls.api}`,
-    `img-src 'self' data: https: ${urls.api}`,
+    `img-src 'self' data: ${urls.api}`,
     `connect-src 'self' ${urls.auth} ${urls.api}`,
     `form-action 'self' ${urls.auth}`,
     `frame-ancestors ${frameAncestors}`,

@@ -18,6 +18,15 @@ function injectedConfig(html: string): Record<string, unknown> {
   return JSON.parse(match[1]!) as Record<string, unknown>;
 }
 
+/** Every fetch-capable directive names Foyer's own origins (and data: images) only: no https: wildcard. */
+function expectOwnOriginsOnly(csp: string) {
+  expect(csp).toContain(`img-src 'self' data: ${foyer.urls.api};`);
+  expect(csp).toContain("default-src 'self';");
+  const sources = csp.split(';').flatMap((directive) => directive.trim().split(/\s+/).slice(1));
+  const allowed = new Set(["'self'", "'none'", 'data:', foyer.urls.api, foyer.urls.auth]);
+  expect(sources.filter((source) => !allowed.has(source))).toEqual([]);
+}
+
 beforeAll(async () => {
   dist = await mkdtemp(path.join(tmpdir(), 'foyer-ui-'));
   await mkdir(path.join(dist, 'configurator'));
@@ -50,7 +59,7 @@ describe('hosted UI pages', () => {
       });
       const csp = response.headers.get('content-security-policy') ?? '';
       expect(csp, route).toContain("frame-ancestors 'none'");
-      expect(csp).toContain(`img-src 'self' data: https: ${foyer.urls.api}`);
+      expectOwnOriginsOnly(csp);
     }
   });
 
@@ -64,7 +73,7 @@ describe('hosted UI pages', () => {
       const csp = response.headers.get('content-security-policy') ?? '';
       expect(csp, route).toContain("frame-ancestors 'self'");
       expect(csp).not.toContain("frame-ancestors 'none'");
-      expect(csp).toContain(`img-src 'self' data: https: ${foyer.urls.api}`);
+      expectOwnOriginsOnly(csp);
     }
   });
 
