@@ -14,6 +14,7 @@ import { uiPlugin } from './ui/plugin.ts';
 import { createNotifier } from './notify/service.ts';
 import { mailboxPlugin } from './notify/mailbox.ts';
 import { authServicePlugin } from './auth/plugin.ts';
+import { bindKeySecrets } from './oidc/keys.ts';
 
 export interface Foyer {
   auth: FastifyInstance;
@@ -26,6 +27,7 @@ export interface Foyer {
 
 export async function createFoyer(options: { config: ServerConfig; db: Database; appId: string }): Promise<Foyer> {
   const { config, db } = options;
+  bindKeySecrets(db, config);
   const errorPage = (code: string) => `${config.urls.ui}${ERROR_PAGE_PATH}?${new URLSearchParams({ error: code }).toString()}`;
   const auth = createListener(config, 'auth', { errorPage });
   const api = createListener(config, 'api');

@@ -13,6 +13,8 @@ export interface ServerConfig {
   urls: { auth: string; api: string; ui: string };
   /** Signs the session cookies; must be set in production. */
   secret: string;
+  /** Secrets FOYER_SECRET replaced (FOYER_PREVIOUS_SECRETS): they still open the signing key sealed under them. */
+  previousSecrets: string[];
   logLevel: string;
   /** Proxy addresses whose X-Forwarded-For is believed (client IPs feed the login limits); none by default. */
   trustProxy: string[];
@@ -70,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       ui: trimSlash(env.FOYER_PUBLIC_UI_URL ?? `http://localhost:${ports.ui}`),
     },
     secret: env.FOYER_SECRET ?? DEFAULT_SECRET,
+    previousSecrets: (env.FOYER_PREVIOUS_SECRETS ?? '').split(',').map((entry) => entry.trim()).filter(Boolean),
     logLevel: env.LOG_LEVEL ?? (mode === 'production' ? 'info' : 'warn'),
     trustProxy: (env.FOYER_TRUST_PROXY ?? '').split(',').map((entry) => entry.trim()).filter(Boolean),
     uiDist: path.resolve(env.FOYER_UI_DIST ?? 'dist/ui'),

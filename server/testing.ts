@@ -34,24 +34,35 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** A migrated, empty PostgreSQL database (a copy of the run's template) that several handles may open. */
+export async function createTestPostgresDatabase(postgresUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `foyer_${randomUUID().replace(/-/g, '')}`;
+  const admin = postgres(postgresUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE foyer_template`);
+  await admin.end();
+  const url = new URL(postgresUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const cleanup = postgres(postgresUrl, { max: 1, onnotice: () => {} });
+      await cleanup.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
+
 /** A migrated, empty database of the kind this test run uses. */
 export async function openTestDatabase(): Promise<DatabaseHandle> {
   const postgresUrl = process.env[POSTGRES_ENV];
   if (postgresUrl) {
-    const name = `foyer_${randomUUID().replace(/-/g, '')}`;
-    const admin = postgres(postgresUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE foyer_template`);
-    await admin.end();
-    const url = new URL(postgresUrl);
-    url.pathname = `/${name}`;
-    const handle = postgresHandle(url.toString());
+    const database = await createTestPostgresDatabase(postgresUrl);
+    const handle = postgresHandle(database.url);
     return {
       ...handle,
       async close() {
         await handle.close();
-        const cleanup = postgres(postgresUrl, { max: 1, onnotice: () => {} });
-        await cleanup.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await cleanup.end();
+        await database.drop();
       },
     };
   }

@@ -158,8 +158,8 @@ export async function createApp(
   if (caller.kind !== 'owner') throw forbidden('An API key cannot create apps; sign in to the configurator');
   requirePrivilege(caller, 'write');
   const { name, redirectUris } = bodyObject(body);
-  const document = checkAppConfig(newAppConfig(config.urls.ui, name, redirectUris)) as StoredAppConfig;
   const appId = randomUUID();
+  const document = checkAppConfig(newAppConfig(config.urls.ui, name, redirectUris), appId) as StoredAppConfig;
   return withinAppCreationLimits(db, origin, () => db.transaction(async (tx) => {
     const [app] = await tx
       .insert(apps)
@@ -195,7 +195,7 @@ async function writeDraft(db: Database, app: AppRow, config: StoredAppConfig, up
 
 /** Validates and stores the draft; a provider secret not sent keeps the one stored. */
 export async function saveDraft({ config, db }: FoyerContext, origin: WriteOrigin, app: AppRow, body: unknown): Promise<DraftView> {
-  const written = checkAppConfig(bodyObject(body).config);
+  const written = checkAppConfig(bodyObject(body).config, app.id);
   const existing = await findDraft(db, app.id);
   const previous = existing ? (existing.config as unknown as StoredAppConfig) : liveConfigOf(app);
   const stored = sealWrittenConfig(config, app.id, written, previous);
@@ -264,7 +264,7 @@ export async function publishDraft(db: Database, origin: WriteOrigin, app: AppRo
     }
     const config = draft.config as unknown as StoredAppConfig;
     // The schema may have grown stricter since the draft was saved.
-    checkAppConfig(publicConfigOf(config));
+    checkAppConfig(publicConfigOf(config), app.id);
     const [latest] = await tx.select({ version: max(appVersions.version) }).from(appVersions).where(eq(appVersions.appId, app.id));
     let version = (latest?.version ?? 0) + 1;
     if (locked.publishedVersion === 0 && version === 1) {

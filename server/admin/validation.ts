@@ -57,8 +57,11 @@ function noSignInMethod(config: AppConfig): ProblemDetail[] {
   return anyOn ? [] : [{ path: '/passwordEnabled', message: 'keep at least one way to sign in switched on' }];
 }
 
-/** The document, typed, when it passes the schema and the CSS rule; otherwise a 400 naming every problem. */
-export function checkAppConfig(document: unknown): AppConfig {
+/**
+ * The document, typed, when it passes the schema and the CSS rule; otherwise a 400 naming every
+ * problem. The CSS may load only `appId`'s own uploaded assets.
+ */
+export function checkAppConfig(document: unknown, appId: string): AppConfig {
   if (!validateAppConfig(document)) {
     throw validationFailed(distinct((validateAppConfig.errors ?? []).map(detailOf)));
   }
@@ -66,7 +69,7 @@ export function checkAppConfig(document: unknown): AppConfig {
   if (problems.length > 0) throw validationFailed(problems);
   const css = document.branding?.customCss;
   if (css !== undefined) {
-    const verdict = checkCustomCss(css);
+    const verdict = checkCustomCss(css, { appId });
     if (!verdict.ok) {
       throw new AdminError(400, 'INVALID_CSS', customCssProblemTexts[verdict.reason], [
         { path: '/branding/customCss', message: customCssProblemTexts[verdict.reason] },

@@ -10,6 +10,14 @@ export function sealingKey(configSecret: string, purpose: string): Buffer {
   return Buffer.from(hkdfSync('sha256', configSecret, 'foyer', purpose, 32));
 }
 
+/**
+ * A short name for a secret, stored beside what it sealed so the right one of several (a rotated
+ * FOYER_SECRET and its predecessors) is tried: derived one-way, it tells nothing of the secret.
+ */
+export function secretId(configSecret: string): string {
+  return Buffer.from(hkdfSync('sha256', configSecret, 'foyer', 'secret id v1', 8)).toString('hex');
+}
+
 /** `plaintext` encrypted for `owner`: version, IV, tag and ciphertext, base64url, dot-separated. */
 export function seal(key: Buffer, owner: string, plaintext: string): string {
   const iv = randomBytes(12);

@@ -297,9 +297,17 @@ export const oidcPayloads = pgTable(
 );
 
 /** Token signing keys, shared by every instance so tokens verify after a restart. */
+/**
+ * Token signing keys. The private JWK is sealed under the operator's secret (server/oidc/keys.ts);
+ * `sealedWith` names which secret, so a rotated FOYER_SECRET still opens keys sealed under the last
+ * one. `privateJwk` is the plaintext of rows from before sealing, emptied at the next start.
+ */
 export const signingKeys = pgTable('signing_keys', {
   kid: text('kid').primaryKey(),
-  privateJwk: jsonb('private_jwk').$type<Record<string, unknown>>().notNull(),
+  privateJwk: jsonb('private_jwk').$type<Record<string, unknown>>(),
+  publicJwk: jsonb('public_jwk').$type<Record<string, unknown>>().notNull(),
+  sealedJwk: text('sealed_jwk'),
+  sealedWith: text('sealed_with'),
   createdAt: createdAt(),
 });
 

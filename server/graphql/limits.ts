@@ -5,7 +5,11 @@ import {
   GraphQLError,
   Kind,
   NoSchemaIntrospectionCustomRule,
+  getNamedType,
+  isObjectType,
   type ASTVisitor,
+  type GraphQLObjectType,
+  type GraphQLSchema,
   type SelectionSetNode,
   type ValidationContext,
 } from 'graphql';
@@ -22,6 +26,19 @@ export const MAX_COST = 2000;
  * cost minutes of database time. The runtime asks for at most three at once.
  */
 export const MAX_ROOT_FIELDS = 10;
+/**
+ * Database work per field. Every root field reads the database (weight 1 unless named here); a field
+ * that searches, counts or pages a whole workspace weighs 10 (570 aliased countUsers once cost 34 s
+ * at 10,000 members). Nested fields are read from what their root field loaded and weigh nothing.
+ */
+export const DATABASE_COSTS: Readonly<Record<string, number>> = {
+  'Query.listUsers': 10,
+  'Query.countUsers': 10,
+  'Query.workspaceLog': 10,
+  'Mutation.createUsers': 10,
+};
+/** The runtime's heaviest request, the users page (listUsers + countUsers + getTenant), costs 21. */
+export const MAX_DATABASE_COST = 25;
 /** Characters in a query document; the runtime's largest is under 1,000. */
 export const MAX_QUERY_LENGTH = 20_000;
 
@@ -56,11 +73,70 @@ function rootFieldLimit(context: ValidationContext): ASTVisitor {
   };
 }
 
+/** Refuses at start a cost named for a field the schema does not have (a renamed field would go free). */
+export function checkDatabaseCosts(schema: GraphQLSchema): void {
+  for (const key of Object.keys(DATABASE_COSTS)) {
+    const [typeName, fieldName] = key.split('.');
+    const type = schema.getType(typeName!);
+    if (!isObjectType(type) || !type.getFields()[fieldName!]) throw new Error(`DATABASE_COSTS names ${key}, which the schema lacks`);
+  }
+}
+
+/** The database cost of `selectionSet` on `parent`, fragments expanded (each once per path). */
+function databaseCost(
+  context: ValidationContext,
+  parent: GraphQLObjectType,
+  root: boolean,
+  selectionSet: SelectionSetNode,
+  expanding: ReadonlySet<string>,
+): number {
+  const schema = context.getSchema();
+  let total = 0;
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) {
+      const field = parent.getFields()[selection.name.value];
+      // Unknown fields are reported by graphql's own rules.
+      if (!field) continue;
+      total += DATABASE_COSTS[`${parent.name}.${field.name}`] ?? (root ? 1 : 0);
+      const type = getNamedType(field.type);
+      if (selection.selectionSet && isObjectType(type)) total += databaseCost(context, type, false, selection.selectionSet, expanding);
+      continue;
+    }
+    const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : context.getFragment(selection.name.value);
+    if (!fragment) continue;
+    if (selection.kind === Kind.FRAGMENT_SPREAD && expanding.has(selection.name.value)) continue;
+    const condition = fragment.typeCondition ? schema.getType(fragment.typeCondition.name.value) : parent;
+    const next = selection.kind === Kind.FRAGMENT_SPREAD ? new Set([...expanding, selection.name.value]) : expanding;
+    if (isObjectType(condition)) total += databaseCost(context, condition, root, fragment.selectionSet, next);
+  }
+  return total;
+}
+
+function databaseCostLimit(context: ValidationContext): ASTVisitor {
+  return {
+    OperationDefinition(operation) {
+      const rootType = context.getSchema().getRootType(operation.operation);
+      // Past the root-field cap the operation is already refused with the plainer message.
+      if (!rootType || countRootFields(context, operation.selectionSet, new Set()) > MAX_ROOT_FIELDS) return;
+      const total = databaseCost(context, rootType, true, operation.selectionSet, new Set());
+      if (total > MAX_DATABASE_COST) {
+        context.reportError(
+          new GraphQLError(
+            `An operation may have a database cost of at most ${MAX_DATABASE_COST} (a search, count or log page costs 10, any other field at the top 1); this one costs ${total}`,
+            { nodes: [operation] },
+          ),
+        );
+      }
+    },
+  };
+}
+
 export function queryLimitPlugins(options: { introspection: boolean }): Plugin[] {
   const plugins: Plugin[] = [
     {
       onValidate({ addValidationRule }) {
         addValidationRule(rootFieldLimit);
+        addValidationRule(databaseCostLimit);
       },
     },
     maxDepthPlugin({ n: MAX_DEPTH, flattenFragments: true, onReject: reject, propagateOnRejection: false }),

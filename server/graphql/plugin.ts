@@ -16,7 +16,7 @@ import { useFieldAuthorization } from './access/authorization.ts';
 import { readRequirements } from './access/requirements.ts';
 import { AccessTokenVerifier } from '../oidc/access-tokens.ts';
 import { useFoyerErrorShape } from './errors.ts';
-import { MAX_QUERY_LENGTH, queryLimitPlugins } from './limits.ts';
+import { checkDatabaseCosts, MAX_QUERY_LENGTH, queryLimitPlugins } from './limits.ts';
 import { capabilityResolvers, mergeResolvers } from './resolvers.ts';
 import { buildFoyerSchema } from './schema.ts';
 
@@ -51,8 +51,26 @@ function graphqlErrorBody(body: ErrorBody) {
   };
 }
 
+/**
+ * A refused operation (4xx, 5xx) carries the REST error shape beside `errors`, from its first error,
+ * as graphqlErrorBody does for the requests Fastify refuses: every failed answer reads the same.
+ */
+function withErrorShape(status: number, text: string): string {
+  let body: { errors?: { message?: unknown; extensions?: { code?: unknown } }[] };
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    return text;
+  }
+  const first = body.errors?.[0];
+  if (!first) return text;
+  const error = typeof first.extensions?.code === 'string' ? first.extensions.code : 'BAD_REQUEST';
+  return JSON.stringify({ statusCode: status, error, message: String(first.message ?? ''), ...body });
+}
+
 function createFoyerYoga({ config, db, notifier }: FoyerContext, app: FastifyInstance): YogaServerInstance<ServerContext, GraphQLContext> {
   const schema = buildFoyerSchema(mergeResolvers(capabilityResolvers));
+  checkDatabaseCosts(schema);
   const verifier = new AccessTokenVerifier(db, config.urls.auth);
   const development = config.env === 'development';
   return createYoga<ServerContext, GraphQLContext>({
@@ -101,7 +119,8 @@ export async function graphqlPlugin(app: FastifyInstance, context: FoyerContext)
   const runYoga = async (request: FastifyRequest, reply: FastifyReply) => {
     const response = await yoga.handleNodeRequestAndResponse(request, reply, { fastifyRequest: request, reply });
     response.headers.forEach((value, key) => reply.header(key, value));
-    return reply.status(response.status).headers(CORS_HEADERS).send(await response.text());
+    const text = await response.text();
+    return reply.status(response.status).headers(CORS_HEADERS).send(response.status >= 400 ? withErrorShape(response.status, text) : text);
   };
 
   // Preflight: whatever headers the runtime adds are let through; the server reads only

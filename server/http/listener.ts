@@ -19,7 +19,11 @@ export interface ListenerOptions {
   errorPage?: (code: string) => string;
 }
 
-export function createListener(config: ServerConfig, name: string, options: ListenerOptions = {}): FastifyInstance {
+/** A year, without includeSubDomains or preload: the operator's other hosts are not Foyer's to pin. */
+export const HSTS = 'max-age=31536000';
+
+/** `name` is the origin the listener serves; its public URL decides whether browsers are told to keep to https. */
+export function createListener(config: ServerConfig, name: keyof ServerConfig['urls'], options: ListenerOptions = {}): FastifyInstance {
   const handling = { notFound: !options.ownNotFound, errorPage: options.errorPage };
   const app = Fastify({
     logger: loggerOptions(config, name),
@@ -33,6 +37,12 @@ export function createListener(config: ServerConfig, name: string, options: List
       sendError(request, reply, { statusCode: 400, message: error.message, error: 'BAD_REQUEST' }, handling);
     },
   });
+  if (config.urls[name].startsWith('https:')) {
+    // On the raw response, so the answers oidc-provider writes itself (server/oidc/mount.ts) carry it too.
+    app.addHook('onRequest', async (_request, reply) => {
+      reply.raw.setHeader('strict-transport-security', HSTS);
+    });
+  }
   installErrorHandling(app, handling);
   refuseUnstorableText(app);
   trackRequestDevice(app);

@@ -24,7 +24,7 @@ export function createNotifier({
   config,
   db,
   log,
-  smsProvider = outboxSmsProvider(db),
+  smsProvider = outboxSmsProvider(db, { keepText: config.env !== 'production' }),
 }: {
   config: ServerConfig;
   db: Database;
@@ -34,7 +34,7 @@ export function createNotifier({
 }): Notifier {
   const transport: Transport = config.smtpUrl
     ? smtpTransport({ url: config.smtpUrl, from: config.mailFrom })
-    : outboxTransport(db);
+    : outboxTransport(db, { keepBodies: config.env !== 'production' });
 
   async function send(message: OutgoingMessage): Promise<Delivery> {
     const about = { appId: message.appId, kind: message.kind, to: message.to, transport: transport.name };

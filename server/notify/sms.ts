@@ -20,7 +20,8 @@ export interface SmsProvider {
   close(): Promise<void>;
 }
 
-export function outboxSmsProvider(db: Database): SmsProvider {
+/** The text (a code) is kept only for the development mailbox, as with mail (server/notify/transports.ts). */
+export function outboxSmsProvider(db: Database, options: { keepText: boolean }): SmsProvider {
   return {
     name: 'outbox',
     async deliver(sms) {
@@ -32,7 +33,7 @@ export function outboxSmsProvider(db: Database): SmsProvider {
         recipient: sms.to,
         kind: sms.kind,
         subject: '',
-        text: sms.text,
+        text: options.keepText ? sms.text : '',
       });
       return id;
     },

@@ -44,7 +44,11 @@ export function smtpTransport(options: { url: string; from: string }): Transport
   };
 }
 
-export function outboxTransport(db: Database): Transport {
+/**
+ * The outbox keeps a message's body (whose link is a credential) only for the development mailbox
+ * (server/notify/mailbox.ts); in production it records that a mail was sent, to whom, and its subject.
+ */
+export function outboxTransport(db: Database, options: { keepBodies: boolean }): Transport {
   return {
     name: 'outbox',
     async deliver(envelope, message) {
@@ -56,8 +60,8 @@ export function outboxTransport(db: Database): Transport {
         recipient: envelope.to,
         kind: envelope.kind,
         subject: message.subject,
-        text: message.text,
-        html: message.html,
+        text: options.keepBodies ? message.text : '',
+        html: options.keepBodies ? message.html : null,
       });
       return id;
     },

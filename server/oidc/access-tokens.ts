@@ -5,7 +5,7 @@
 // database.
 import { createLocalJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
 import type { Database } from '../db/client.ts';
-import { loadSigningKeys } from './keys.ts';
+import { loadPublicJwks } from './keys.ts';
 
 /** The claims the API relies on; role, plan and email are read fresh from the database instead. */
 export interface AccessTokenClaims {
@@ -51,7 +51,7 @@ export class AccessTokenVerifier {
 
   private loadKeys(): Promise<KeySet> {
     this.loadedAt = Date.now();
-    const loading = loadSigningKeys(this.db).then(({ publicJwks }) => createLocalJWKSet(publicJwks));
+    const loading = loadPublicJwks(this.db).then((publicJwks) => createLocalJWKSet(publicJwks));
     // A failed load is retried by the next request instead of being cached.
     loading.catch(() => {
       if (this.keys === loading) this.keys = undefined;

@@ -25,9 +25,11 @@ function escapeJsonForHtml(value: unknown): string {
 
 /**
  * Runtime pages may be framed by the same origin only: the configurator's live preview is that one
- * framer. Configurator pages may be framed by nobody. Images may come from the API host (app logos).
- * Forms post to this origin and the auth service; the sign-out screen's form is answered with a
- * redirect to the app's registered post-logout address, which browsers check against form-action too.
+ * framer. Configurator pages may be framed by nobody. Nothing is fetched from outside Foyer's own
+ * origins: images come from this origin, the API host (uploaded logos and assets) and data: URLs, so
+ * an app's custom CSS cannot send what it sees to another host. Forms post to this origin and the auth
+ * service; the sign-out screen's form is answered with a redirect to the app's registered post-logout
+ * address, which browsers check against form-action too.
  */
 export function contentSecurityPolicy(
   urls: { auth: string; api: string },
@@ -38,7 +40,7 @@ export function contentSecurityPolicy(
     "default-src 'self'",
     "script-src 'self'",
     `style-src 'self' ${urls.api}`,
-    `img-src 'self' data: https: ${urls.api}`,
+    `img-src 'self' data: ${urls.api}`,
     `connect-src 'self' ${urls.auth} ${urls.api}`,
     formRedirectsAnywhere ? 'form-action *' : `form-action 'self' ${urls.auth}`,
     `frame-ancestors ${frameAncestors}`,
@@ -116,8 +118,12 @@ export async function uiPlugin(app: FastifyInstance, options: UiOptions): Promis
       index: false,
       wildcard: false,
       maxAge: '1h',
-      // The HTML pages go out only with their config injected, through the routes below.
-      allowedPath: (pathName) => path.extname(pathName) !== '.html',
+      // The HTML pages go out only with their config injected, through the routes below. Source maps
+      // would publish the runtime's source: development only.
+      allowedPath: (pathName) => {
+        const extension = path.extname(pathName).toLowerCase();
+        return extension !== '.html' && (config.env !== 'production' || extension !== '.map');
+      },
     });
   }
   const sendHtml = (reply: FastifyReply, html: string) =>

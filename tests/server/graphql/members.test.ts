@@ -7,7 +7,7 @@ import { POSTGRES_ENV, startFoyer, type TestFoyer } from '../../../server/testin
 import { tenants, tenantUsers } from '../../../server/db/schema.ts';
 import { bearer, errorCodes, postGraphQL } from '../support/graphql.ts';
 import { findMembership, mintAccessToken, type Membership } from '../support/tokens.ts';
-import { MAX_ROOT_FIELDS } from '../../../server/graphql/limits.ts';
+import { MAX_DATABASE_COST, MAX_ROOT_FIELDS } from '../../../server/graphql/limits.ts';
 import { STATEMENT_TIMEOUT_MS } from '../../../server/db/client.ts';
 
 let foyer: TestFoyer;
@@ -228,10 +228,46 @@ describe('root fields per operation', () => {
     expect(hidden.status).toBe(400);
     expect(errorCodes(hidden)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
 
-    const allowed = Array.from({ length: MAX_ROOT_FIELDS }, (_, index) => `c${index}: countUsers(search: "a b")`).join(' ');
+    const allowed = Array.from({ length: MAX_ROOT_FIELDS }, (_, index) => `r${index}: listUserRoles`).join(' ');
     const answer = await ask(viewer, `{ ${allowed} }`);
     expect(answer.status).toBe(200);
     expect(Object.keys(answer.body.data ?? {})).toHaveLength(MAX_ROOT_FIELDS);
+  });
+});
+
+describe('database cost per operation', () => {
+  const scan = (field: string) => (field === 'countUsers' ? 'countUsers(search: "a b")' : `${field}(search: "a b", limit: 100) { id email }`);
+
+  it(`refuses (400) whole-workspace scans beyond ${MAX_DATABASE_COST} cost, however few root fields carry them`, async () => {
+    const cases = [
+      // Three scans: well under the root-field cap.
+      `{ a: ${scan('countUsers')} b: ${scan('countUsers')} c: ${scan('listUsers')} }`,
+      // Hidden in nested inline fragments and spreads of one fragment used twice.
+      `{ ... on Query { ... on Query { a: ${scan('countUsers')} ... on Query { b: ${scan('listUsers')} } } } ...S ...S }
+       fragment S on Query { s: ${scan('countUsers')} }`,
+      // One operation of a document with several: the chosen one is measured, not only the first.
+      `query Small { getMe { id } } query Big { a: ${scan('listUsers')} b: ${scan('listUsers')} c: ${scan('countUsers')} }`,
+    ];
+    for (const [index, query] of cases.entries()) {
+      const answer = await postGraphQL(foyer.urls.api, { query, operationName: index === 2 ? 'Big' : undefined }, bearer(await tokenFor(viewer)));
+      expect(answer.status, query).toBe(400);
+      expect(answer.body.data ?? null).toBeNull();
+      expect(errorCodes(answer)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
+      expect(answer.body.errors?.[0]?.message).toMatch(new RegExp(`database cost of at most ${MAX_DATABASE_COST}`));
+    }
+  });
+
+  it("answers the runtime's users page (a list, a count and the workspace) in one request", async () => {
+    const answer = await ask(viewer, `{ ${scan('listUsers')} ${scan('countUsers')} getTenant { mfa } }`);
+    expect(answer.status).toBe(200);
+    expect(answer.body.data?.countUsers).toEqual(expect.any(Number));
+  });
+
+  it('20 concurrent requests of ten aliased counts are each refused', async () => {
+    const bomb = `{ ${Array.from({ length: 10 }, (_, index) => `c${index}: ${scan('countUsers')}`).join(' ')} }`;
+    const token = await tokenFor(viewer);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => postGraphQL(foyer.urls.api, { query: bomb }, bearer(token))));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(400));
   });
 });
 

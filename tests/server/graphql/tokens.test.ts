@@ -5,15 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../../server/testing.ts';
 import type { DatabaseHandle } from '../../../server/db/client.ts';
 import { signingKeys } from '../../../server/db/schema.ts';
-import { loadSigningKeys } from '../../../server/oidc/keys.ts';
+import { loadSigningKeys, sealedKeyColumns } from '../../../server/oidc/keys.ts';
+import { loadConfig } from '../../../server/config.ts';
 import { AccessTokenVerifier, appResource } from '../../../server/oidc/access-tokens.ts';
 
 const ISSUER = 'http://localhost:3070';
+const CONFIG = loadConfig({});
 let database: DatabaseHandle;
 
 beforeAll(async () => {
   database = await openTestDatabase();
-  await loadSigningKeys(database.db);
+  await loadSigningKeys(database.db, CONFIG);
 });
 afterAll(() => database?.close());
 
@@ -22,7 +24,7 @@ async function addSigningKey(): Promise<{ privateKey: CryptoKey; kid: string }> 
   const { privateKey } = await generateKeyPair('RS256', { modulusLength: 2048, extractable: true });
   const jwk = await exportJWK(privateKey);
   const kid = await calculateJwkThumbprint(jwk);
-  await database.db.insert(signingKeys).values({ kid, privateJwk: { ...jwk, kid, alg: 'RS256', use: 'sig' } });
+  await database.db.insert(signingKeys).values(sealedKeyColumns({ ...jwk, kid, alg: 'RS256', use: 'sig' }, CONFIG.secret));
   return { privateKey, kid };
 }
 

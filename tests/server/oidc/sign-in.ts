@@ -8,11 +8,14 @@ import { Browser } from './browser.ts';
 
 export const SCOPE = 'openid profile email';
 
-export function callbackUri(foyer: TestFoyer): string {
+/** What the sign-in helpers need of a running Foyer: an in-process one, or a child (the load script). */
+export type SignInTarget = Pick<TestFoyer, 'urls' | 'demo'>;
+
+export function callbackUri(foyer: SignInTarget): string {
   return `${foyer.urls.ui}/auth/oauth-callback`;
 }
 
-export function relyingParty(foyer: TestFoyer, appId = foyer.demo.appId): Promise<client.Configuration> {
+export function relyingParty(foyer: SignInTarget, appId = foyer.demo.appId): Promise<client.Configuration> {
   return client.discovery(new URL(foyer.urls.auth), appId, undefined, client.None(), {
     execute: [client.allowInsecureRequests],
   });
@@ -52,7 +55,7 @@ export async function postJson(browser: Browser, url: string, body: unknown, ori
 }
 
 /** The login screens: e-mail, password; answers the authenticate answer. */
-export async function logIn(foyer: TestFoyer, browser: Browser, email: string, password: string) {
+export async function logIn(foyer: SignInTarget, browser: Browser, email: string, password: string) {
   const ui = foyer.urls.ui;
   const config = await postJson(browser, `${foyer.urls.auth}/auth/credentialsConfig`, { username: email }, ui);
   expect(config.status).toBe(200);
@@ -61,14 +64,14 @@ export async function logIn(foyer: TestFoyer, browser: Browser, email: string, p
   return (await authenticated.json()) as { session: boolean; expiresIn: number; mfaState: string; tenantUserId?: string };
 }
 
-export async function workspaces(foyer: TestFoyer, browser: Browser) {
+export async function workspaces(foyer: SignInTarget, browser: Browser) {
   const response = await browser.request(`${foyer.urls.auth}/auth/tenantUsers`, { origin: foyer.urls.ui });
   expect(response.status).toBe(200);
   return (await response.json()) as { id: string; role: string; email: string; tenant: { id: string; name: string } }[];
 }
 
 /** Picks a workspace and follows the handover until the browser lands on the app's callback. */
-export async function choose(foyer: TestFoyer, browser: Browser, tenantUserId: string, redirectUri: string) {
+export async function choose(foyer: SignInTarget, browser: Browser, tenantUserId: string, redirectUri: string) {
   const landing = await browser.navigate(
     `${foyer.urls.auth}/auth/chooseTenantUser/${tenantUserId}`,
     (url) => url.toString().startsWith(redirectUri),
@@ -81,7 +84,7 @@ export async function choose(foyer: TestFoyer, browser: Browser, tenantUserId: s
  * app's callback URL (with code and state).
  */
 export async function signIn(
-  foyer: TestFoyer,
+  foyer: SignInTarget,
   options: { authorizeUrl: string; redirectUri: string; email: string; password: string; workspace: string; browser?: Browser },
 ) {
   const browser = options.browser ?? new Browser();
@@ -94,12 +97,12 @@ export async function signIn(
   return { browser, callback: new URL(callback), tenantUserId: chosen!.id };
 }
 
-export function verifier(foyer: TestFoyer) {
+export function verifier(foyer: SignInTarget) {
   const jwks = createRemoteJWKSet(new URL(`${foyer.urls.auth}/.well-known/jwks.json`));
   return async (token: string, audience = foyer.demo.appId): Promise<JWTPayload> =>
     (await jwtVerify(token, jwks, { issuer: foyer.urls.auth, audience, algorithms: ['RS256'] })).payload;
 }
 
-export function demoUser(foyer: TestFoyer, index: number) {
+export function demoUser(foyer: SignInTarget, index: number) {
   return foyer.demo.users[index]!;
 }

@@ -18,6 +18,15 @@ function injectedConfig(html: string): Record<string, unknown> {
   return JSON.parse(match[1]!) as Record<string, unknown>;
 }
 
+/** Every fetch-capable directive names Foyer's own origins (and data: images) only: no https: wildcard. */
+function expectOwnOriginsOnly(csp: string) {
+  expect(csp).toContain(`img-src 'self' data: ${foyer.urls.api};`);
+  expect(csp).toContain("default-src 'self';");
+  const sources = csp.split(';').flatMap((directive) => directive.trim().split(/\s+/).slice(1));
+  const allowed = new Set(["'self'", "'none'", 'data:', foyer.urls.api, foyer.urls.auth]);
+  expect(sources.filter((source) => !allowed.has(source))).toEqual([]);
+}
+
 beforeAll(async () => {
   dist = await mkdtemp(path.join(tmpdir(), 'foyer-ui-'));
   await mkdir(path.join(dist, 'configurator'));
@@ -25,6 +34,7 @@ beforeAll(async () => {
   await writeFile(path.join(dist, 'index.html'), PAGE('runtime'));
   await writeFile(path.join(dist, 'configurator', 'index.html'), PAGE('configurator'));
   await writeFile(path.join(dist, 'assets', 'app.js'), 'export {};');
+  await writeFile(path.join(dist, 'assets', 'app.js.map'), '{"version":3}');
   foyer = await startFoyer({ uiDist: dist });
 });
 
@@ -49,7 +59,7 @@ describe('hosted UI pages', () => {
       });
       const csp = response.headers.get('content-security-policy') ?? '';
       expect(csp, route).toContain("frame-ancestors 'none'");
-      expect(csp).toContain(`img-src 'self' data: https: ${foyer.urls.api}`);
+      expectOwnOriginsOnly(csp);
     }
   });
 
@@ -63,7 +73,7 @@ describe('hosted UI pages', () => {
       const csp = response.headers.get('content-security-policy') ?? '';
       expect(csp, route).toContain("frame-ancestors 'self'");
       expect(csp).not.toContain("frame-ancestors 'none'");
-      expect(csp).toContain(`img-src 'self' data: https: ${foyer.urls.api}`);
+      expectOwnOriginsOnly(csp);
     }
   });
 
@@ -74,5 +84,11 @@ describe('hosted UI pages', () => {
     const asset = await fetch(`${foyer.urls.ui}/assets/app.js`);
     expect(asset.status).toBe(200);
     expect(await asset.text()).toBe('export {};');
+  });
+
+  it('serves source maps in development, and no HSTS over http', async () => {
+    const map = await fetch(`${foyer.urls.ui}/assets/app.js.map`);
+    expect(map.status).toBe(200);
+    expect(map.headers.get('strict-transport-security')).toBeNull();
   });
 });
