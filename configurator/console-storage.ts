@@ -56,6 +56,7 @@ export function consoleRuntime(base: BrowserRuntime = browserRuntime()): Browser
     now: base.now,
     randomBytes: base.randomBytes,
     sha256: base.sha256,
+    exclusive: base.exclusive,
     onStorageChange: (listener) =>
       base.onStorageChange((key) => {
         if (key === null) {

@@ -44,6 +44,13 @@ export function clientMetadataOf(app: AppRow, clientSecret: (sealed: string) => 
 
 const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
+/**
+ * How long a rotated refresh token may still be used: two tabs refreshing at once, or a client
+ * retrying a lost answer, each get a working successor instead of revoking the whole grant as a
+ * reuse. Later than this, a rotated token coming back is treated as stolen.
+ */
+export const REFRESH_REUSE_GRACE_SECONDS = 10;
+
 /** What oidc_payloads.id holds for an artifact id. */
 const stored = (id: string) => createHash('sha256').update(id).digest('hex');
 
@@ -116,7 +123,9 @@ class PayloadAdapter implements Adapter {
         return undefined;
       }
     }
-    return row.consumedAt ? { ...payload, consumed: epochSeconds(row.consumedAt) } : payload;
+    if (!row.consumedAt) return payload;
+    const withinGrace = this.type === 'RefreshToken' && Date.now() - row.consumedAt.getTime() < REFRESH_REUSE_GRACE_SECONDS * 1000;
+    return withinGrace ? payload : { ...payload, consumed: epochSeconds(row.consumedAt) };
   }
 
   find(id: string) {
@@ -132,9 +141,10 @@ class PayloadAdapter implements Adapter {
   }
 
   async consume(id: string): Promise<void> {
+    // The first use counts: a use within the grace window does not extend it.
     await this.db
       .update(oidcPayloads)
-      .set({ consumedAt: sql`now()` })
+      .set({ consumedAt: sql`coalesce(${oidcPayloads.consumedAt}, now())` })
       .where(and(eq(oidcPayloads.id, stored(id)), eq(oidcPayloads.type, this.type)));
   }
 

@@ -19,6 +19,8 @@ export interface BrowserRuntime {
   sha256(data: Uint8Array): Promise<Uint8Array>;
   /** Changes another tab made to localStorage (key null: cleared); answers an unsubscribe function. */
   onStorageChange(listener: (key: string | null) => void): () => void;
+  /** Runs `work` holding the lock `name` that every tab of this origin shares (Web Locks); at once where there are none. */
+  exclusive<T>(name: string, work: () => Promise<T>): Promise<T>;
 }
 
 export function browserRuntime(): BrowserRuntime {
@@ -44,5 +46,7 @@ export function browserRuntime(): BrowserRuntime {
       globalThis.addEventListener('storage', handler);
       return () => globalThis.removeEventListener('storage', handler);
     },
+    exclusive: <T>(name: string, work: () => Promise<T>): Promise<T> =>
+      globalThis.navigator?.locks ? (globalThis.navigator.locks.request(name, work) as Promise<T>) : work(),
   };
 }

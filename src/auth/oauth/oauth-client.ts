@@ -404,19 +404,33 @@ export class OAuthClient implements AuthClient {
     });
   }
 
-  /** One refresh at a time: refresh tokens rotate, so a second concurrent use would kill the session. */
+  /**
+   * One refresh at a time, in this tab and across the tabs sharing the tokens: refresh tokens
+   * rotate, so the tab that waited takes the tokens the other one just got instead of rotating again.
+   */
   refresh(): Promise<void> {
-    this.refreshInFlight ??= this.runRefresh().finally(() => {
-      this.refreshInFlight = undefined;
-    });
+    const held = this.session?.tokens.refreshToken;
+    this.refreshInFlight ??= this.runtime
+      .exclusive(`foyer-refresh:${this.config.appId}`, () => this.runRefresh(held))
+      .finally(() => {
+        this.refreshInFlight = undefined;
+      });
     return this.refreshInFlight;
   }
 
-  private async runRefresh(): Promise<void> {
+  private async runRefresh(held: string | undefined): Promise<void> {
     // Storage, not memory, is the truth: another tab may have rotated the tokens since.
     const stored = readStoredTokens(this.runtime.localStorage);
     const refreshToken = stored.refreshToken;
     if (!refreshToken) throw new AuthError(AuthErrorKeys.tokenRefreshFailed);
+    if (held && refreshToken !== held && stored.accessToken && stored.idToken) {
+      try {
+        await this.adopt({ accessToken: stored.accessToken, refreshToken, idToken: stored.idToken });
+        return;
+      } catch {
+        // Not usable (expired meanwhile): refresh with the stored refresh token below.
+      }
+    }
     try {
       const renewed = await refreshTokens(this.tokenEndpoint, refreshToken);
       const idToken = renewed.idToken ?? stored.idToken;

@@ -4,9 +4,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
-import { auditEvents } from '../../../server/db/schema.ts';
+import { auditEvents, oidcPayloads } from '../../../server/db/schema.ts';
+import { REFRESH_REUSE_GRACE_SECONDS } from '../../../server/oidc/adapter.ts';
 import { Browser } from './browser.ts';
 import { authorizationRequest, callbackUri, relyingParty, signIn, verifier } from './sign-in.ts';
 import { insertApp } from '../support/apps.ts';
@@ -144,10 +145,15 @@ describe('replays', () => {
     await expect(client.refreshTokenGrant(rp, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
-  it('revokes the whole family when a rotated refresh token comes back', async () => {
+  it('revokes the whole family when a rotated refresh token comes back after the grace window', async () => {
     const { rp, pending, callback } = await codeForAdmin();
     const first = await client.authorizationCodeGrant(rp, callback, { pkceCodeVerifier: pending.verifier, expectedState: pending.state });
     const second = await client.refreshTokenGrant(rp, first.refresh_token!);
+    // The rotation happened longer ago than a second tab or a retry could explain.
+    await foyer.db
+      .update(oidcPayloads)
+      .set({ consumedAt: new Date(Date.now() - (REFRESH_REUSE_GRACE_SECONDS + 1) * 1000) })
+      .where(and(eq(oidcPayloads.type, 'RefreshToken'), isNotNull(oidcPayloads.consumedAt)));
 
     const reuse = await tokenRequest({ grant_type: 'refresh_token', client_id: foyer.demo.appId, refresh_token: first.refresh_token! });
     expect(reuse.status).toBe(400);
@@ -163,6 +169,23 @@ describe('replays', () => {
       .from(auditEvents)
       .where(and(eq(auditEvents.type, 'token.refresh_reuse'), eq(auditEvents.appId, foyer.demo.appId)));
     expect(audited).toHaveLength(1);
+  });
+});
+
+describe('two tabs refreshing at once', () => {
+  it('lets a just-rotated refresh token be used again within the grace window, concurrently or a moment later', async () => {
+    const { rp, pending, callback } = await codeForAdmin();
+    const first = await client.authorizationCodeGrant(rp, callback, { pkceCodeVerifier: pending.verifier, expectedState: pending.state });
+    const refresh = () => tokenRequest({ grant_type: 'refresh_token', client_id: foyer.demo.appId, refresh_token: first.refresh_token! });
+    const together = await Promise.all([refresh(), refresh()]);
+    expect(together.map((answer) => answer.status)).toEqual([200, 200]);
+    const late = await refresh();
+    expect(late.status).toBe(200);
+    // Every successor still works: the family was not revoked.
+    for (const answer of [...together, late]) {
+      const { refresh_token: successor } = (await answer.json()) as { refresh_token: string };
+      expect((await tokenRequest({ grant_type: 'refresh_token', client_id: foyer.demo.appId, refresh_token: successor })).status).toBe(200);
+    }
   });
 });
 

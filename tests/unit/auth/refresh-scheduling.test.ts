@@ -105,15 +105,20 @@ describe('refresh scheduling', () => {
     expect(refreshCalls()).toBe(0);
   });
 
-  it('refreshes with the refresh token another tab rotated into storage, not a dead one', async () => {
-    const rotated = await rotateAsOtherTab();
+  it('takes the tokens another tab rotated into storage instead of using its own dead refresh token', async () => {
+    const held = localStorage.getItem(StorageKeys.oauthRefreshToken)!;
+    await rotateAsOtherTab();
 
     await vi.advanceTimersByTimeAsync(EIGHTY_PERCENT_MS);
     await harness.refreshSettled();
 
-    expect(refreshCalls()).toBe(2);
-    expect(new URLSearchParams(service.callsTo('/token').at(-1)!.body).get('refresh_token')).toBe(rotated);
+    // Only the other tab ever sent the token this tab held.
+    const sent = service.callsTo('/token').map((call) => new URLSearchParams(call.body).get('refresh_token'));
+    expect(sent.filter((token) => token === held)).toHaveLength(1);
     expect(harness.client.isAuthenticated()).toBe(true);
+    expect(harness.client.accessToken()).toBe(localStorage.getItem(StorageKeys.oauthAccessToken));
+    expect(localStorage.getItem(StorageKeys.oauthRefreshToken)).not.toBe(held);
+    expect(service.isRefreshTokenLive(localStorage.getItem(StorageKeys.oauthRefreshToken)!)).toBe(true);
   });
 
   it('takes the tokens of another tab that won a simultaneous rotation', async () => {
@@ -137,6 +142,30 @@ describe('refresh scheduling', () => {
     expect(refreshCalls()).toBe(2);
     expect(racing.client.isAuthenticated()).toBe(true);
     expect(racing.client.accessToken()).toBe(localStorage.getItem(StorageKeys.oauthAccessToken));
+    expect(service.isRefreshTokenLive(localStorage.getItem(StorageKeys.oauthRefreshToken)!)).toBe(true);
+  });
+});
+
+describe('two tabs refreshing at once', () => {
+  it('rotates once: the tab that waited for the shared lock takes the tokens the other one got', async () => {
+    harness.client.clear();
+    // The browser's Web Locks, which jsdom lacks: one holder per name at a time, in request order.
+    const held = new Map<string, Promise<unknown>>();
+    const exclusive = <T>(name: string, work: () => Promise<T>): Promise<T> => {
+      const next = (held.get(name) ?? Promise.resolve()).then(work, work);
+      held.set(name, next.catch(() => undefined));
+      return next;
+    };
+    const first = track(createHarness(service, {}, { exclusive }));
+    await first.signIn();
+    const second = track(createHarness(service, {}, { exclusive }));
+    await second.client.init();
+    expect(second.client.isAuthenticated()).toBe(true);
+
+    await Promise.all([first.client.refresh(), second.client.refresh()]);
+
+    expect(refreshCalls()).toBe(1);
+    expect(second.client.accessToken()).toBe(first.client.accessToken());
     expect(service.isRefreshTokenLive(localStorage.getItem(StorageKeys.oauthRefreshToken)!)).toBe(true);
   });
 });
