@@ -229,6 +229,7 @@ describe('sign-in routing in the browser', () => {
       ...flows.flatMap((flow) => flow.routes).filter((route) => route.startsWith('/auth/')),
       '/auth/oauth-callback',
       '/auth/logout',
+      '/auth/sign-out',
       '/auth/error',
       '/auth/anything-else',
     ].map(sample);

@@ -78,6 +78,8 @@ function buildPolicy() {
   return policy;
 }
 
+const PROVIDER_CSP = "default-src 'none'; script-src 'self'; form-action *; frame-ancestors 'none'; base-uri 'none'";
+
 /** The OpenID scopes this token request was granted (what the token response's `scope` reports). */
 function grantedOpenIdScope(ctx: KoaContextWithOIDC): string {
   const { entities, params } = ctx.oidc;
@@ -242,7 +244,20 @@ export async function createOidcProvider(context: FoyerContext, hooks: ProviderH
   // Behind a configured TLS-terminating proxy the forwarded protocol decides whether cookies are Secure.
   provider.proxy = config.trustProxy.length > 0;
   provider.use(async (ctx, next) => {
+    // Set before the route runs, so oidc-provider can add the hash of the one inline script it
+    // writes (its self-submitting form page) to script-src. Forms may post on to any registered app.
+    ctx.set('content-security-policy', PROVIDER_CSP);
+    ctx.set('x-frame-options', 'DENY');
     await next();
+    if (ctx.status === 404 && ctx.body === undefined) {
+      // An address under the provider's paths that it has no route for: Foyer's answer, not koa's text.
+      if (isNavigation(ctx.req)) ctx.redirect(`${config.urls.ui}${ERROR_PAGE_PATH}?error=NOT_FOUND`);
+      else {
+        ctx.body = { statusCode: 404, error: 'NOT_FOUND', message: 'Not found' };
+        ctx.status = 404;
+      }
+      return;
+    }
     const route = ctx.oidc?.route;
     if (route === 'token') await auditTokenAnswer(context, ctx as KoaContextWithOIDC);
     if (route === 'end_session_confirm' && ctx.status === 303) await hooks.signedOut(ctx as KoaContextWithOIDC);

@@ -1,16 +1,14 @@
 // The original product's shorthand URLs (ORIGINAL-CONTRACT 2.4) on top of the standard endpoints:
-// /url/login|signup/{appId} build an /authorize request, /url/logout/{appId} signs the browser out,
-// /token/code|refresh/{appId} are JSON front doors to /token.
+// /url/login|signup/{appId} build an /authorize request, /url/logout/{appId} one to /session/end,
+// /token/code|refresh/{appId} are JSON front doors to /token, /handover/code/{appId} mints a one-time code.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { decodeJwt } from 'jose';
 import { HttpError } from '../http/errors.ts';
-import { recordAudit } from '../audit/service.ts';
 import { requireApp, type App } from '../auth/app-lookup.ts';
 import { appOfApiKey } from '../admin/api-keys.ts';
 import { openClientSecret } from '../apps/client-secret.ts';
 import { AccessTokenVerifier } from './access-tokens.ts';
 import { issueHandoverCode } from './handover.ts';
-import { endSingleSignOn } from './single-sign-on.ts';
 import { DEFAULT_SCOPE } from './claims.ts';
 import { callTokenEndpoint, tokenError } from './token-endpoint.ts';
 import type { AuthServiceOptions } from '../auth/service-options.ts';
@@ -31,8 +29,14 @@ const authorizeQuery = {
 
 const logoutQuery = {
   type: 'object',
-  properties: { redirectUri: text(2048), state: text(2048) },
+  properties: { redirectUri: text(2048), state: text(2048), idTokenHint: text(8192) },
 } as const;
+
+interface LogoutQuery {
+  redirectUri?: string;
+  state?: string;
+  idTokenHint?: string;
+}
 
 interface AuthorizeQuery {
   redirectUri?: string;
@@ -48,7 +52,7 @@ const invalidRedirect = () =>
 // Token endpoints authenticate by code verifier or refresh token, never by cookie: any origin may call.
 const openCors = { cors: { origin: '*', credentials: false } };
 
-export async function shorthandRoutes(app: FastifyInstance, { context, provider, sessions }: AuthServiceOptions) {
+export async function shorthandRoutes(app: FastifyInstance, { context, provider }: AuthServiceOptions) {
   const { db, config } = context;
   const verifier = new AccessTokenVerifier(db, config.urls.auth);
 
@@ -91,30 +95,21 @@ export async function shorthandRoutes(app: FastifyInstance, { context, provider,
   app.get<{ Params: { appId: string }; Querystring: AuthorizeQuery }>('/url/login/:appId', { schema: authorizeSchema }, authorizeShorthand(false));
   app.get<{ Params: { appId: string }; Querystring: AuthorizeQuery }>('/url/signup/:appId', { schema: authorizeSchema }, authorizeShorthand(true));
 
-  app.get<{ Params: { appId: string }; Querystring: { redirectUri?: string; state?: string } }>(
+  // The original product's logout URL, now a front door to the standard end-session endpoint: a GET
+  // anyone can trigger signs nobody out by itself. With the ID token of the signed-in person
+  // (idTokenHint) it completes at once; otherwise the hosted sign-out screen asks first.
+  app.get<{ Params: { appId: string }; Querystring: LogoutQuery }>(
     '/url/logout/:appId',
     { schema: { params: appParams, querystring: logoutQuery } },
     async (request, reply) => {
       const target = await requireApp(db, request.params.appId);
-      const { redirectUri, state } = request.query;
+      const { redirectUri, state, idTokenHint } = request.query;
       if (redirectUri !== undefined && !target.postLogoutRedirectUris.includes(redirectUri)) throw invalidRedirect();
-
-      const loginSession = await sessions.end(request, reply);
-      const accountId = await endSingleSignOn(provider, db, request, reply, target.id);
-      if (loginSession || accountId) {
-        await recordAudit(db, {
-          type: 'logout',
-          appId: target.id,
-          userId: loginSession?.userId,
-          tenantUserId: accountId,
-          ip: request.ip,
-        });
-      }
-
-      if (!redirectUri) return reply.redirect(`${config.urls.ui}/auth/login`, 303);
-      const destination = new URL(redirectUri);
-      if (state) destination.searchParams.set('state', state);
-      return reply.redirect(destination.toString(), 303);
+      const query = new URLSearchParams({ client_id: target.id });
+      if (redirectUri) query.set('post_logout_redirect_uri', redirectUri);
+      if (state) query.set('state', state);
+      if (idTokenHint) query.set('id_token_hint', idTokenHint);
+      return reply.redirect(`${config.urls.auth}/session/end?${query.toString()}`, 303);
     },
   );
 

@@ -152,7 +152,8 @@ export async function sessionRoutes(app: FastifyInstance, { context, provider, s
     return reply.status(204).send();
   });
 
-  app.get('/auth/logout', async (request, reply) => {
+  // POST only: a cross-site page can make a browser GET this with its cookie, but not POST it.
+  app.post('/auth/logout', async (request, reply) => {
     const ended = await sessions.end(request, reply);
     if (ended) await recordAudit(db, { type: 'logout', appId: ended.appId, userId: ended.userId, ip: request.ip });
     return reply.status(204).send();

@@ -211,11 +211,18 @@ export class OAuthClient implements AuthClient {
     return safeReturnPath(pending.returnPath, this.config.uiUrl) ?? this.config.handoverRoute;
   }
 
+  /**
+   * Revokes the refresh token, then ends the sign-in on the auth service through its logout URL; the
+   * ID token proves whom it signs out, so the hosted sign-out screen does not need to ask.
+   */
   async logout(postLogoutRedirectUri?: string): Promise<void> {
+    const idToken = this.runtime.localStorage.getItem(StorageKeys.idToken) ?? this.session?.tokens.idToken;
     await this.dropTokens();
-    await this.bestEffort(this.sessionApi.endSession());
-    const query = postLogoutRedirectUri ? `?${new URLSearchParams({ redirectUri: postLogoutRedirectUri }).toString()}` : '';
-    this.runtime.redirect(`${this.authUrl}/url/logout/${encodeURIComponent(this.config.appId)}${query}`);
+    const query = new URLSearchParams();
+    if (postLogoutRedirectUri) query.set('redirectUri', postLogoutRedirectUri);
+    if (idToken) query.set('idTokenHint', idToken);
+    const search = query.size > 0 ? `?${query.toString()}` : '';
+    this.runtime.redirect(`${this.authUrl}/url/logout/${encodeURIComponent(this.config.appId)}${search}`);
   }
 
   clear(reason?: SignedOutReason): void {

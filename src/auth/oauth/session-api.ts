@@ -269,8 +269,4 @@ export class SessionApi {
   async restartSignIn(): Promise<void> {
     await requestJson<unknown>(this.fetch, `${this.authUrl}/auth/restart`, { method: 'POST', credentials: 'include' });
   }
-
-  async endSession(): Promise<void> {
-    await this.fetch(`${this.authUrl}/auth/logout`, { method: 'GET', credentials: 'include' });
-  }
 }

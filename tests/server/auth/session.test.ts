@@ -146,7 +146,11 @@ describe('the login session', () => {
     expect(browser.cookie(auth, 'foyer_login')).not.toBe(before);
     expect(await response.json()).toEqual({ session: true, expiresIn: 86400, mfaState: 'DISABLED' });
 
-    const logout = await browser.request(`${auth}/auth/logout`);
+    // A GET, which any site can make a browser send with its cookie, signs nobody out.
+    const viaGet = await browser.request(`${auth}/auth/logout`);
+    expect(viaGet.status).toBe(404);
+    expect((await browser.request(`${auth}/auth/tenantUsers`)).status).toBe(200);
+    const logout = await browser.request(`${auth}/auth/logout`, { method: 'POST' });
     expect(logout.status).toBe(204);
     expect((await browser.request(`${auth}/auth/tenantUsers`)).status).toBe(401);
   });

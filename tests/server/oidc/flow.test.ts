@@ -2,11 +2,12 @@
 // credentials → workspace → code → tokens verified against the JWKS → refresh → logout.
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import * as client from 'openid-client';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
-import { apps, auditEvents, tenantUsers } from '../../../server/db/schema.ts';
+import { apps, auditEvents, oidcPayloads, tenantUsers } from '../../../server/db/schema.ts';
+import { REFRESH_REUSE_GRACE_SECONDS } from '../../../server/oidc/adapter.ts';
 import { Browser } from './browser.ts';
-import { authorizationRequest, callbackUri, relyingParty, signIn, verifier, workspaces } from './sign-in.ts';
+import { authorizationRequest, callbackUri, confirmSignOut, relyingParty, signIn, verifier, workspaces } from './sign-in.ts';
 
 let foyer: TestFoyer;
 
@@ -114,9 +115,12 @@ describe('authorization code flow through /token', () => {
       .where(and(eq(auditEvents.type, 'token.issued'), eq(auditEvents.tenantUserId, tenantUserId)));
     expect(issued.length).toBeGreaterThanOrEqual(2);
 
-    // Logout ends the browser's sessions and revokes the app's grant.
-    const loggedOut = await browser.navigate(`${foyer.urls.auth}/url/logout/${foyer.demo.appId}`, (url) => url.origin === foyer.urls.ui);
-    expect(loggedOut.url).toBe(`${foyer.urls.ui}/auth/login`);
+    // The logout URL alone only asks (any site can send a browser there); confirmed, it ends the
+    // browser's sessions and revokes the app's grant.
+    const asked = await browser.navigate(`${foyer.urls.auth}/url/logout/${foyer.demo.appId}`, (url) => url.origin === foyer.urls.ui);
+    expect(new URL(asked.url).searchParams.has('confirmed')).toBe(false);
+    expect((await browser.request(`${foyer.urls.auth}/auth/tenantUsers`)).status).toBe(200);
+    expect(await confirmSignOut(foyer, browser, asked.url)).toBe(`${foyer.urls.ui}/auth/login`);
     const afterLogout = await browser.request(`${foyer.urls.auth}/auth/tenantUsers`);
     expect(afterLogout.status).toBe(401);
   });
@@ -139,11 +143,11 @@ describe('authorization code flow through /token', () => {
     const silent = await browser.navigate(again.url, (url) => url.origin === foyer.urls.ui);
     expect(silent.url.startsWith(`${callbackUri(foyer)}?code=`)).toBe(true);
 
-    const loggedOut = await browser.navigate(
-      `${foyer.urls.auth}/url/logout/${foyer.demo.appId}?redirectUri=${encodeURIComponent(`${foyer.urls.ui}/auth/login`)}&state=bye`,
-      (url) => url.origin === foyer.urls.ui,
-    );
-    expect(loggedOut.url).toBe(`${foyer.urls.ui}/auth/login?state=bye`);
+    // With the person's ID token the screen confirms at once.
+    const query = new URLSearchParams({ redirectUri: `${foyer.urls.ui}/auth/login`, state: 'bye', idTokenHint: tokens.id_token! });
+    const screen = await browser.navigate(`${foyer.urls.auth}/url/logout/${foyer.demo.appId}?${query.toString()}`, (url) => url.origin === foyer.urls.ui);
+    expect(new URL(screen.url).searchParams.get('confirmed')).toBe('1');
+    expect(await confirmSignOut(foyer, browser, screen.url)).toBe(`${foyer.urls.ui}/auth/login?state=bye`);
     await expect(client.refreshTokenGrant(rp, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
     const logouts = await foyer.db.select().from(auditEvents).where(eq(auditEvents.type, 'logout'));
     expect(logouts.length).toBeGreaterThan(0);
@@ -238,6 +242,11 @@ describe('the shorthand endpoints', () => {
     expect(renewed.refresh_token).not.toBe(tokens.refresh_token);
     expect(await verify(renewed.id_token!)).toMatchObject({ sub: tenantUserId });
 
+    // Replayed after the grace window for concurrent tabs: refused.
+    await foyer.db
+      .update(oidcPayloads)
+      .set({ consumedAt: new Date(Date.now() - (REFRESH_REUSE_GRACE_SECONDS + 1) * 1000) })
+      .where(and(eq(oidcPayloads.type, 'RefreshToken'), isNotNull(oidcPayloads.consumedAt)));
     const replayed = await fetch(`${foyer.urls.auth}/token/refresh/${appId}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -287,3 +287,25 @@ describe('unknown apps', () => {
     expect(await jsonToken.json()).toMatchObject({ error: 'BAD_REQUEST' });
   });
 });
+
+describe("the provider's own answers", () => {
+  it('answers addresses it has no route for in the JSON error shape', async () => {
+    for (const path of ['/.well-known/nope', '/session/end/nope', '/token']) {
+      const answer = await fetch(`${foyer.urls.auth}${path}`);
+      expect({ path, status: answer.status }).toEqual({ path, status: 404 });
+      expect(await answer.json()).toEqual({ statusCode: 404, error: 'NOT_FOUND', message: 'Not found' });
+    }
+  });
+
+  it('sends its pages with a strict policy that allows only its own script and no framing', async () => {
+    // A logout with nobody signed in: oidc-provider's self-submitting form page.
+    const page = await fetch(`${foyer.urls.auth}/session/end?client_id=${foyer.demo.appId}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const policy = page.headers.get('content-security-policy')!;
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).toMatch(/script-src 'self' 'sha256-[\w+/=]+'/);
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+  });
+});

@@ -15,7 +15,7 @@ import { apps } from '../../../server/db/schema.ts';
 import { rotateClientSecret } from '../../../server/apps/client-secret.ts';
 import type { AppSettings } from '../../../server/apps/settings.ts';
 import { Browser } from './browser.ts';
-import { authorizationRequest, callbackUri, choose, logIn, SCOPE, signIn, workspaces } from './sign-in.ts';
+import { authorizationRequest, callbackUri, choose, confirmSignOut, logIn, SCOPE, signIn, workspaces } from './sign-in.ts';
 
 let foyer: TestFoyer;
 const owner = () => foyer.demo.users[0]!;
@@ -207,15 +207,7 @@ describe('a confidential client (openid-client, client_secret_basic)', () => {
     expect(screen.pathname).toBe('/auth/sign-out');
     expect(screen.searchParams.get('confirmed')).toBe('1');
     expect(screen.searchParams.get('appId')).toBe(foyer.demo.appId);
-    // What the screen's form posts.
-    const confirmed = await browser.request(`${foyer.urls.auth}/session/end/confirm`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ xsrf: screen.searchParams.get('xsrf')!, logout: 'yes' }).toString(),
-      origin: foyer.urls.ui,
-    });
-    expect(confirmed.status).toBe(303);
-    expect(confirmed.headers.get('location')).toBe(`${signedOutUri()}?state=bye`);
+    expect(await confirmSignOut(foyer, browser, toScreen.url)).toBe(`${signedOutUri()}?state=bye`);
 
     await expect(client.refreshTokenGrant(rp, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
     expect((await client.tokenIntrospection(rp, tokens.refresh_token!)).active).toBe(false);

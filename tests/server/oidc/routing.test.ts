@@ -220,6 +220,10 @@ describe('failed page loads', () => {
     expect(await providerByScript.json()).toMatchObject({ statusCode: 400, error: 'invalid_client' });
     expect(provider.location).toMatch(new RegExp(`^${foyer.urls.ui}/auth/error\\?error=invalid_`));
 
+    // Under the provider's own paths too.
+    const unknownProviderPath = await pageLoad(`${foyer.urls.auth}/.well-known/nope`);
+    expect(unknownProviderPath.location).toBe(`${foyer.urls.ui}/auth/error?error=NOT_FOUND`);
+
     const malformed = await pageLoad(`${foyer.urls.auth}/%`);
     expect(malformed.location).toBe(`${foyer.urls.ui}/auth/error?error=BAD_REQUEST`);
     const malformedByScript = await fetch(`${foyer.urls.auth}/%`);

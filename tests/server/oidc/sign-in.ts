@@ -106,3 +106,21 @@ export function verifier(foyer: SignInTarget) {
 export function demoUser(foyer: SignInTarget, index: number) {
   return foyer.demo.users[index]!;
 }
+
+/**
+ * What the hosted sign-out screen does in a browser: posts the confirmation it was given back to the
+ * auth service. Answers where the browser ends up.
+ */
+export async function confirmSignOut(foyer: Pick<TestFoyer, 'urls'>, browser: Browser, screenUrl: string): Promise<string> {
+  const screen = new URL(screenUrl);
+  expect(screen.origin + screen.pathname).toBe(`${foyer.urls.ui}/auth/sign-out`);
+  const confirmed = await browser.request(`${foyer.urls.auth}/session/end/confirm`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ xsrf: screen.searchParams.get('xsrf')!, logout: 'yes' }).toString(),
+    origin: foyer.urls.ui,
+  });
+  expect(confirmed.status).toBe(303);
+  const landed = await browser.navigate(confirmed.headers.get('location')!, (url) => url.origin === foyer.urls.ui);
+  return landed.url;
+}

@@ -341,9 +341,10 @@ describe('start-up check', () => {
 });
 
 describe('logout and clear', () => {
-  it('clears the session, revokes the refresh token, ends the auth session, then leaves for the logout URL', async () => {
+  it('clears the session, revokes the refresh token, then leaves for the logout URL proving whom it signs out', async () => {
     await harness.signIn();
     const refreshToken = storedTokens().refresh!;
+    const idToken = storedTokens().id!;
     const notified = vi.fn();
     harness.client.subscribe(notified);
 
@@ -360,15 +361,14 @@ describe('logout and clear', () => {
       client_id: 'demo-app',
     });
     expect(service.isRefreshTokenLive(refreshToken)).toBe(false);
-    expect(service.callsTo('/auth/logout')[0]?.credentials).toBe('include');
-    expect(harness.redirects.at(-1)).toBe(`${service.authUrl}/url/logout/demo-app`);
+    expect(harness.redirects.at(-1)).toBe(`${service.authUrl}/url/logout/demo-app?${new URLSearchParams({ idTokenHint: idToken }).toString()}`);
   });
 
   it('still leaves for the logout URL when the server calls fail', async () => {
     await harness.signIn();
     const failing = createHarness(service, {}, { fetch: () => Promise.reject(new TypeError('Failed to fetch')) });
     await failing.client.logout();
-    expect(failing.redirects.at(-1)).toBe(`${service.authUrl}/url/logout/demo-app`);
+    expect(failing.redirects.at(-1)).toMatch(`${service.authUrl}/url/logout/demo-app?idTokenHint=`);
     expect(storedTokens()).toEqual({ access: null, refresh: null, id: null });
   });
 

@@ -114,8 +114,6 @@ export class TestAuthService {
         this.refreshTokens.delete(new URLSearchParams(body).get('token') ?? '');
         return new Response(null, { status: 200 });
       }
-      case '/auth/logout':
-        return new Response(null, { status: 204 });
       default:
         return Response.json({ statusCode: 404, message: 'Not found', error: 'NOT_FOUND' }, { status: 404 });
     }
