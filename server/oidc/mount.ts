@@ -32,11 +32,18 @@ export async function mountProvider(app: FastifyInstance, { provider, publicUrl 
       done(new HttpError(400, 'BAD_REQUEST', 'The body is not valid JSON'));
     }
   });
+  // Form bodies are read here so the listener's text check sees them (a NUL in client_id would
+  // reach SQL); oidc-provider takes the text from req.body once the stream is read.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (request, body, done) => {
+    (request.raw as typeof request.raw & { body?: string }).body = body as string;
+    done(null, { form: [...new URLSearchParams(body as string)] });
+  });
   // Any other body stays unread for oidc-provider.
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
   async function handler(request: FastifyRequest, reply: FastifyReply) {
-    if (request.body !== undefined) {
+    const isJson = (request.headers['content-type'] ?? '').toLowerCase().startsWith('application/json');
+    if (request.body !== undefined && isJson) {
       if (request.method !== 'POST' || request.routeOptions.url !== '/token') {
         throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', 'JSON bodies are accepted only by POST /token');
       }

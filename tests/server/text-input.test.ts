@@ -43,6 +43,17 @@ describe.each(hostile)('text %j', (text) => {
     expect([inQuery.status, await inQuery.json()]).toEqual([400, REFUSED]);
   });
 
+  it.runIf(text.includes('\u0000'))("in a form body of the provider's endpoints", async () => {
+    for (const path of ['/token', '/token/revocation', '/token/introspection']) {
+      const answer = await fetch(`${foyer.urls.auth}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'refresh_token', client_id: text, token: 'x', refresh_token: 'x' }).toString(),
+      });
+      expect([path, answer.status, await answer.json()]).toEqual([path, 400, REFUSED]);
+    }
+  });
+
   it('in GraphQL variables', async () => {
     const answer = await postGraphQL(
       foyer.urls.api,
