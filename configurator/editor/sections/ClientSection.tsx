@@ -1,21 +1,15 @@
 // Application type: how the app talks to Foyer's OpenID Provider. Public apps (browser, native) use
 // PKCE and hold no secret; confidential ones (server-side) authenticate with a client secret, shown
 // once when made, or with JWTs signed by keys they register. The endpoints to configure are shown.
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { confidentialAuthMethods, type ConfidentialAuthMethod } from '../../../src/policy/app-config.ts';
-import { Alert } from '../../../src/theme/Alert.tsx';
-import { Button } from '../../../src/theme/Button.tsx';
-import { ConfirmDialog } from '../../../src/theme/Dialog.tsx';
 import { CopyField } from '../../components/CopyField.tsx';
-import { errorText } from '../../components/errors.ts';
 import { useConsole } from '../../session.tsx';
 import { useEditor } from '../context.ts';
-import { appQueryKey } from '../query-keys.ts';
 import { PathSwitch, useIssue } from './fields.tsx';
 import { SectionHeading } from './SectionHeading.tsx';
-import { formatTime } from './VersionsSection.tsx';
+import { ShownOnceSecret } from './ShownOnceSecret.tsx';
 
 export function ClientSection() {
   const { t } = useTranslation();
@@ -81,61 +75,14 @@ export function ClientSection() {
 }
 
 function ClientSecret() {
-  const { t, i18n } = useTranslation();
   const { api } = useConsole();
   const { appId, detail } = useEditor();
-  const queryClient = useQueryClient();
-  const [confirming, setConfirming] = useState(false);
-  const regenerate = useMutation({
-    mutationFn: () => api.regenerateClientSecret(appId),
-    onSuccess: () => {
-      setConfirming(false);
-      void queryClient.invalidateQueries({ queryKey: appQueryKey(appId) });
-    },
-  });
   return (
-    <div className="foyer-stack">
-      <p>
-        {detail.clientSecretCreatedAt
-          ? t('client.secretCreatedAt', { time: formatTime(detail.clientSecretCreatedAt, i18n.language) })
-          : t('client.noSecret')}
-      </p>
-      {regenerate.data && (
-        <>
-          <CopyField label={t('client.newSecret')} value={regenerate.data.clientSecret} />
-          <Alert variant="warning" title={t('client.secretOnceTitle')} polite>
-            {t('client.secretOnce')}
-          </Alert>
-        </>
-      )}
-      <Button
-        variant={detail.clientSecretCreatedAt ? 'danger' : 'secondary'}
-        size="md"
-        className="console__inline-button"
-        onClick={() => (detail.clientSecretCreatedAt ? setConfirming(true) : regenerate.mutate())}
-        loading={regenerate.isPending && !confirming}
-      >
-        {detail.clientSecretCreatedAt ? t('client.rotateSecret') : t('client.createSecret')}
-      </Button>
-      {regenerate.isError && !confirming && (
-        <Alert variant="danger" title={t('errors.title')}>
-          {errorText(t, regenerate.error, 'client.secretFailed')}
-        </Alert>
-      )}
-      {confirming && (
-        <ConfirmDialog
-          title={t('client.confirmTitle')}
-          message={t('client.confirmMessage')}
-          confirmLabel={t('client.confirm')}
-          cancelLabel={t('actions.cancel')}
-          danger
-          busy={regenerate.isPending}
-          error={regenerate.isError ? errorText(t, regenerate.error, 'client.secretFailed') : undefined}
-          onConfirm={() => regenerate.mutate()}
-          onCancel={() => setConfirming(false)}
-        />
-      )}
-    </div>
+    <ShownOnceSecret
+      texts="client.secret"
+      createdAt={detail.clientSecretCreatedAt}
+      make={async () => (await api.regenerateClientSecret(appId)).clientSecret}
+    />
   );
 }
 
