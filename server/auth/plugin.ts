@@ -38,7 +38,7 @@ export async function authServicePlugin(app: FastifyInstance, context: FoyerCont
   });
 
   const sessions = new LoginSessions(context);
-  const provider = await createOidcProvider(context, { signedOut: (ctx) => completeLogout(context, sessions, ctx) });
+  const provider = await createOidcProvider(context, { afterLogout: (ctx) => completeLogout(context, sessions, ctx) });
   provider.on('server_error', (_ctx, error) => app.log.error({ err: error }, 'oidc-provider failed'));
   trackSignInSessions(provider, context.db);
   const deferred = new DeferredWork(app.log);

@@ -1,7 +1,8 @@
 // RP-initiated logout (/session/end) with Foyer's screens instead of oidc-provider's: the request is
 // checked by oidc-provider, then the browser goes to the hosted sign-out screen, which posts the
-// confirmation back (at once when the app proved whom it signs out). Confirmed, oidc-provider revokes
-// the grants of this browser's session and ends it; server/auth/plugin.ts ends Foyer's login session.
+// confirmation back (at once when the app proved whom it signs out). Confirmed, oidc-provider ends
+// this browser's sign-on session, and completeLogout revokes the grants it held (oidc-provider keeps
+// grants whose refresh tokens outlive the session, as Foyer's do) and ends Foyer's login session.
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { FoyerContext } from '../context.ts';
 import { recordAudit } from '../audit/service.ts';
@@ -23,7 +24,7 @@ export async function confirmSignOut(uiUrl: string, ctx: KoaContextWithOIDC): Pr
 }
 
 /** After a logout that named no post-logout address: the hosted login of the app. */
-export async function signedOut(uiUrl: string, ctx: KoaContextWithOIDC): Promise<void> {
+export async function toLoginAfterLogout(uiUrl: string, ctx: KoaContextWithOIDC): Promise<void> {
   const query = ctx.oidc.client ? `?${new URLSearchParams({ appId: ctx.oidc.client.clientId }).toString()}` : '';
   ctx.status = 303;
   ctx.redirect(`${uiUrl}/auth/login${query}`);

@@ -20,15 +20,13 @@ import { appResource } from './access-tokens.ts';
 import { loadSigningKeys } from './keys.ts';
 import { recordAudit } from '../audit/service.ts';
 import { confidentialAuthMethods } from '../../src/policy/app-config.ts';
-import { confirmSignOut, signedOut } from './logout.ts';
+import { confirmSignOut, toLoginAfterLogout } from './logout.ts';
 import { USERINFO_PATH } from './userinfo.ts';
-
 
 /** How long oidc-provider remembers who signed in on this browser (single sign-on). */
 export const SSO_SESSION_TTL_SECONDS = 24 * 60 * 60;
 const INTERACTION_TTL_SECONDS = 60 * 60;
 const AUTHORIZATION_CODE_TTL_SECONDS = 60;
-
 
 /** The interaction UI lives on the auth origin first (it needs the interaction cookie), then the hosted UI. */
 export function interactionPath(uid: string): string {
@@ -89,8 +87,8 @@ function grantedOpenIdScope(ctx: KoaContextWithOIDC): string {
 }
 
 export interface ProviderHooks {
-  /** A browser confirmed an RP-initiated logout (/session/end): Foyer's own login session ends too. */
-  signedOut(ctx: KoaContextWithOIDC): Promise<void>;
+  /** A browser confirmed an RP-initiated logout (/session/end): its grants and Foyer's login session end too. */
+  afterLogout(ctx: KoaContextWithOIDC): Promise<void>;
 }
 
 export async function createOidcProvider(context: FoyerContext, hooks: ProviderHooks): Promise<Provider> {
@@ -152,7 +150,7 @@ export async function createOidcProvider(context: FoyerContext, hooks: ProviderH
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: (ctx) => confirmSignOut(config.urls.ui, ctx as KoaContextWithOIDC),
-        postLogoutSuccessSource: (ctx) => signedOut(config.urls.ui, ctx as KoaContextWithOIDC),
+        postLogoutSuccessSource: (ctx) => toLoginAfterLogout(config.urls.ui, ctx as KoaContextWithOIDC),
       },
       userinfo: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
@@ -260,7 +258,7 @@ export async function createOidcProvider(context: FoyerContext, hooks: ProviderH
     }
     const route = ctx.oidc?.route;
     if (route === 'token') await auditTokenAnswer(context, ctx as KoaContextWithOIDC);
-    if (route === 'end_session_confirm' && ctx.status === 303) await hooks.signedOut(ctx as KoaContextWithOIDC);
+    if (route === 'end_session_confirm' && ctx.status === 303) await hooks.afterLogout(ctx as KoaContextWithOIDC);
     // RFC 7009 answers 200 with no content; some clients (oidc-client-ts) refuse oidc-provider's text/plain.
     if (route === 'revocation' && ctx.status === 200) {
       ctx.type = 'json';
