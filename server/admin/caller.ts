@@ -12,7 +12,7 @@ import type { Privilege } from '../auth/privileges.ts';
 import { CONSOLE_APP_ID } from '../apps/console.ts';
 import { resolveCaller } from '../graphql/access/caller.ts';
 import type { AccessTokenVerifier } from '../oidc/access-tokens.ts';
-import { appOfApiKey } from './api-keys.ts';
+import { appOfApiKey } from '../apps/api-keys.ts';
 import { forbidden, unauthenticated, unknownApp } from './errors.ts';
 
 export type AppRow = typeof apps.$inferSelect;

@@ -21,7 +21,7 @@ import {
 } from './config-document.ts';
 import { changesBetween, type Change } from './changes.ts';
 import { AdminError, forbidden } from './errors.ts';
-import { apiKeyCreatedAt, replaceApiKey } from './api-keys.ts';
+import { apiKeyCreatedAt, replaceApiKey } from '../apps/api-keys.ts';
 import { rotateClientSecret } from '../apps/client-secret.ts';
 import { checkLogo, storeLogo } from './logo.ts';
 import { checkAppConfig, validationFailed } from './validation.ts';

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { decodeJwt } from 'jose';
 import { HttpError } from '../http/errors.ts';
 import { requireApp, type App } from '../auth/app-lookup.ts';
-import { appOfApiKey } from '../admin/api-keys.ts';
+import { appOfApiKey } from '../apps/api-keys.ts';
 import { openClientSecret } from '../apps/client-secret.ts';
 import { AccessTokenVerifier } from './access-tokens.ts';
 import { issueHandoverCode } from './handover.ts';

@@ -8,7 +8,7 @@ import { NblocksClient } from '@nebulr-group/nblocks-ts-client';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { apps } from '../../../server/db/schema.ts';
 import { rotateClientSecret } from '../../../server/apps/client-secret.ts';
-import { replaceApiKey } from '../../../server/admin/api-keys.ts';
+import { replaceApiKey } from '../../../server/apps/api-keys.ts';
 import { insertApp } from '../support/apps.ts';
 import { Browser } from './browser.ts';
 import { callbackUri, choose, logIn, workspaces } from './sign-in.ts';
