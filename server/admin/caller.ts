@@ -30,6 +30,12 @@ export type AdminCaller =
     }
   | { kind: 'apiKey'; appId: string };
 
+/** Who writes and from where: what every admin write records. */
+export interface WriteOrigin {
+  caller: AdminCaller;
+  ip: string;
+}
+
 /** Recorded as the actor of audit events and as a version's author. */
 export function actorOf(caller: AdminCaller): string {
   return caller.kind === 'owner' ? caller.email : 'api-key';

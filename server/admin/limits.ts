@@ -6,7 +6,7 @@ import { CONSOLE_APP_ID } from '../apps/console.ts';
 import type { Database } from '../db/client.ts';
 import type { AppRow } from './caller.ts';
 import { AdminError } from './errors.ts';
-import type { WriteOrigin } from './service.ts';
+import type { WriteOrigin } from './caller.ts';
 
 /** Apps created: ten an hour per owner, thirty per address. */
 export const APP_CREATIONS: readonly RequestLimit[] = [

@@ -8,7 +8,7 @@ import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FoyerContext } from '../context.ts';
 import { AccessTokenVerifier } from '../oidc/access-tokens.ts';
-import { appFor, resolveAdminCaller, type Access } from './caller.ts';
+import { appFor, resolveAdminCaller, type Access, type WriteOrigin } from './caller.ts';
 import { installAdminErrors } from './errors.ts';
 import { MAX_LOGO_BYTES } from './logo.ts';
 import {
@@ -25,7 +25,6 @@ import {
   restoreVersion,
   saveDraft,
   uploadLogo,
-  type WriteOrigin,
 } from './service.ts';
 import { addWorkspace } from './workspaces.ts';
 import { appAuditLog, auditLogQuery, type AuditLogFilter } from './audit-log.ts';

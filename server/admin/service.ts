@@ -9,7 +9,7 @@ import { recordAudit, type AuditType } from '../audit/service.ts';
 import { releaseAttempt, reserveAttempt, type Limit } from '../audit/limits.ts';
 import { withinAppCreationLimits } from './limits.ts';
 import type { AppConfig } from '../../src/policy/app-config.ts';
-import { actorOf, authorOf, requirePrivilege, type AdminCaller, type AppRow } from './caller.ts';
+import { actorOf, authorOf, requirePrivilege, type AdminCaller, type AppRow, type WriteOrigin } from './caller.ts';
 import {
   appColumnsOf,
   DEFAULT_ACCESS_TOKEN_TTL,
@@ -56,11 +56,6 @@ type DraftRow = typeof appDrafts.$inferSelect;
 type VersionRow = typeof appVersions.$inferSelect;
 
 /** Who did it and from where, for the audit record of a write. */
-export interface WriteOrigin {
-  caller: AdminCaller;
-  ip: string;
-}
-
 /** The audit event of an admin write: the acting console member (none for an API key) and detail.actor. */
 export async function recordAppAudit(db: Database, origin: WriteOrigin, type: AuditType, appId: string, detail: Record<string, unknown> = {}) {
   const { caller } = origin;

@@ -10,9 +10,9 @@ import { tenants, tenantUsers, users } from '../db/schema.ts';
 import { issueToken } from '../auth/tokens/service.ts';
 import { isEmail, MAX_NAME_LENGTH } from '../graphql/input.ts';
 import { DEFAULT_LOCALE } from '../../src/policy/locales.ts';
-import type { AppRow } from './caller.ts';
+import type { AppRow, WriteOrigin } from './caller.ts';
 import { AdminError, type ProblemDetail } from './errors.ts';
-import { bodyObject, recordAppAudit, type WriteOrigin } from './service.ts';
+import { bodyObject, recordAppAudit } from './service.ts';
 import { validationFailed } from './validation.ts';
 import { withinWorkspaceCreationLimits } from './limits.ts';
 
