@@ -41,3 +41,12 @@ export async function storeLogo(db: Database, appId: string, logo: { contentType
   await db.insert(appAssets).values({ id, appId, contentType: logo.contentType, bytes: logo.bytes });
   return id;
 }
+
+/** Where an uploaded asset of `appId` is served (server/branding/plugin.ts). */
+export function assetUrl(apiUrl: string, appId: string, assetId: string): string {
+  return `${assetsBaseOf(apiUrl, appId)}${assetId}`;
+}
+
+export function assetsBaseOf(apiUrl: string, appId: string): string {
+  return `${apiUrl}/${encodeURIComponent(appId)}/assets/`;
+}

@@ -83,7 +83,7 @@ export async function adminPlugin(app: FastifyInstance, context: FoyerContext): 
 
   app.post('/apps/:appId/publish', async (request: AppRequest, reply) => {
     const { app: found, origin } = await target(request, 'write');
-    return reply.status(201).send({ version: await publishDraft(db, origin, found, request.body) });
+    return reply.status(201).send({ version: await publishDraft(context, origin, found, request.body) });
   });
 
   app.get('/apps/:appId/versions', async (request: AppRequest) => ({

@@ -23,7 +23,7 @@ import { changesBetween, type Change } from './changes.ts';
 import { AdminError, forbidden } from './errors.ts';
 import { apiKeyCreatedAt, replaceApiKey } from '../apps/api-keys.ts';
 import { rotateClientSecret } from '../apps/client-secret.ts';
-import { checkLogo, storeLogo } from './logo.ts';
+import { assetUrl, checkLogo, storeLogo } from './logo.ts';
 import { checkAppConfig, validationFailed } from './validation.ts';
 import { HOSTED_CALLBACK_PATH } from '../apps/sign-in-start.ts';
 
@@ -154,7 +154,7 @@ export async function createApp(
   requirePrivilege(caller, 'write');
   const { name, redirectUris } = bodyObject(body);
   const appId = randomUUID();
-  const document = checkAppConfig(newAppConfig(config.urls.ui, name, redirectUris), appId) as StoredAppConfig;
+  const document = checkAppConfig(newAppConfig(config.urls.ui, name, redirectUris), appId, config.urls.api) as StoredAppConfig;
   return withinAppCreationLimits(db, origin, () => db.transaction(async (tx) => {
     const [app] = await tx
       .insert(apps)
@@ -190,7 +190,7 @@ async function writeDraft(db: Database, app: AppRow, config: StoredAppConfig, up
 
 /** Validates and stores the draft; a provider secret not sent keeps the one stored. */
 export async function saveDraft({ config, db }: FoyerContext, origin: WriteOrigin, app: AppRow, body: unknown): Promise<DraftView> {
-  const written = checkAppConfig(bodyObject(body).config, app.id);
+  const written = checkAppConfig(bodyObject(body).config, app.id, config.urls.api);
   const existing = await findDraft(db, app.id);
   const previous = existing ? (existing.config as unknown as StoredAppConfig) : liveConfigOf(app);
   const stored = sealWrittenConfig(config, app.id, written, previous);
@@ -248,7 +248,7 @@ const PRE_CONFIGURATOR_AUTHOR = 'Foyer';
  * removal in one transaction, the app row locked so two publishes get two numbers. An app that was
  * never published here first keeps what it had as a version, so it can be restored.
  */
-export async function publishDraft(db: Database, origin: WriteOrigin, app: AppRow, body: unknown): Promise<VersionSummary> {
+export async function publishDraft({ config, db }: FoyerContext, origin: WriteOrigin, app: AppRow, body: unknown): Promise<VersionSummary> {
   const { note, revision } = checkPublishRequest(body);
   return db.transaction(async (tx) => {
     const [locked] = await tx.select().from(apps).where(eq(apps.id, app.id)).for('update');
@@ -257,9 +257,9 @@ export async function publishDraft(db: Database, origin: WriteOrigin, app: AppRo
     if (revision !== null && revision !== revisionOf(locked.publishedVersion, draft)) {
       throw new AdminError(409, 'CHANGED_SINCE_REVIEW', 'The draft or the live version changed since the changes were listed; review them again');
     }
-    const config = draft.config as unknown as StoredAppConfig;
+    const draftConfig = draft.config as unknown as StoredAppConfig;
     // The schema may have grown stricter since the draft was saved.
-    checkAppConfig(publicConfigOf(config), app.id);
+    checkAppConfig(publicConfigOf(draftConfig), app.id, config.urls.api);
     const [latest] = await tx.select({ version: max(appVersions.version) }).from(appVersions).where(eq(appVersions.appId, app.id));
     let version = (latest?.version ?? 0) + 1;
     if (locked.publishedVersion === 0 && version === 1) {
@@ -271,11 +271,11 @@ export async function publishDraft(db: Database, origin: WriteOrigin, app: AppRo
     }
     const [published] = await tx
       .insert(appVersions)
-      .values({ appId: app.id, version, config: { ...config }, note, author: authorOf(origin.caller) })
+      .values({ appId: app.id, version, config: { ...draftConfig }, note, author: authorOf(origin.caller) })
       .returning();
     const [updated] = await tx
       .update(apps)
-      .set({ ...appColumnsOf(config), publishedVersion: version })
+      .set({ ...appColumnsOf(draftConfig), publishedVersion: version })
       .where(eq(apps.id, app.id))
       .returning();
     await tx.delete(appDrafts).where(eq(appDrafts.appId, app.id));
@@ -358,5 +358,5 @@ export async function uploadLogo(
   // The audited upload replaces its reservation (recorded first, so the count never dips).
   await recordAppAudit(db, origin, 'app.logo_uploaded', app.id, { assetId, contentType: logo.contentType, bytes: logo.bytes.length });
   await releaseAttempt(db, reservation);
-  return `${config.urls.api}/${encodeURIComponent(app.id)}/assets/${assetId}`;
+  return assetUrl(config.urls.api, app.id, assetId);
 }

@@ -8,6 +8,7 @@ import { checkCustomCss, customCssProblemTexts } from '../../src/policy/custom-c
 import { isOwnerPattern } from '../../src/policy/owner-pattern.ts';
 import { socialProviderFlags, type AppConfig } from '../../src/policy/app-config.ts';
 import { AdminError, type ProblemDetail } from './errors.ts';
+import { assetsBaseOf } from './logo.ts';
 
 const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
 addFormats(ajv);
@@ -57,15 +58,22 @@ function noSignInMethod(config: AppConfig): ProblemDetail[] {
   return anyOn ? [] : [{ path: '/passwordEnabled', message: 'keep at least one way to sign in switched on' }];
 }
 
+/** The hosted screens show images from Foyer's own origins only (their CSP): a logo is an upload. */
+function foreignLogo(config: AppConfig, ownAssets: string): ProblemDetail[] {
+  return config.logo && !config.logo.startsWith(ownAssets)
+    ? [{ path: '/logo', message: 'upload the logo: the hosted screens show no images from other addresses' }]
+    : [];
+}
+
 /**
  * The document, typed, when it passes the schema and the CSS rule; otherwise a 400 naming every
- * problem. The CSS may load only `appId`'s own uploaded assets.
+ * problem. The logo and the CSS may load only `appId`'s own uploaded assets, served from `apiUrl`.
  */
-export function checkAppConfig(document: unknown, appId: string): AppConfig {
+export function checkAppConfig(document: unknown, appId: string, apiUrl: string): AppConfig {
   if (!validateAppConfig(document)) {
     throw validationFailed(distinct((validateAppConfig.errors ?? []).map(detailOf)));
   }
-  const problems = [...duplicateLabels(document), ...noSignInMethod(document)];
+  const problems = [...duplicateLabels(document), ...noSignInMethod(document), ...foreignLogo(document, assetsBaseOf(apiUrl, appId))];
   if (problems.length > 0) throw validationFailed(problems);
   const css = document.branding?.customCss;
   if (css !== undefined) {

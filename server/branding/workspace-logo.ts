@@ -12,7 +12,7 @@ import { releaseAttempt, reserveAttempt, type Limit } from '../audit/limits.ts';
 import { AccessTokenVerifier } from '../oidc/access-tokens.ts';
 import { resolveCaller } from '../graphql/access/caller.ts';
 import { AdminError, installAdminErrors } from '../admin/errors.ts';
-import { checkLogo, MAX_LOGO_BYTES, storeLogo } from '../admin/logo.ts';
+import { assetUrl, checkLogo, MAX_LOGO_BYTES, storeLogo } from '../admin/logo.ts';
 
 export const WORKSPACE_PREFIX = '/workspace';
 
@@ -48,7 +48,7 @@ export async function workspaceLogoPlugin(app: FastifyInstance, { config, db }: 
     try {
       logo = checkLogo(request.headers['content-type'], request.body);
       assetId = await storeLogo(db, caller.app.id, logo);
-      url = `${config.urls.api}/${encodeURIComponent(caller.app.id)}/assets/${assetId}`;
+      url = assetUrl(config.urls.api, caller.app.id, assetId);
       await db.update(tenants).set({ logo: url }).where(eq(tenants.id, caller.tenantId));
     } catch (error) {
       await releaseAttempt(db, reservation);

@@ -210,6 +210,17 @@ describe('documents the schema or the CSS rule refuses', () => {
     });
   });
 
+  it("refuses a logo from another address, or another app's asset, which the hosted screens would not show", async () => {
+    const live = await liveOf(appB.id, { token: ownerToken });
+    await expectNothingChanged(async () => {
+      for (const logo of ['https://cdn.example/logo.png', `${foyer.urls.api}/${appA.id}/assets/x`]) {
+        const body = await refusedDraft({ ...live, logo });
+        expect(body).toMatchObject({ statusCode: 400, error: 'VALIDATION_FAILED' });
+        expect(body.details).toEqual([{ path: '/logo', message: expect.stringContaining('upload the logo') }]);
+      }
+    });
+  });
+
   it('refuses owner patterns the linear-time engine cannot run (backreferences, lookaround)', async () => {
     const live = await liveOf(appB.id, { token: ownerToken });
     await expectNothingChanged(async () => {
