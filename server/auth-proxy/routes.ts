@@ -14,7 +14,8 @@ import type { DeferredWork } from '../auth/deferred.ts';
 import { findEnabledMembership, listEnabledMemberships, tenantUserAnswer } from '../auth/memberships.ts';
 import { secondFactorRoutes } from '../auth/mfa/routes.ts';
 import { findPasswordLink } from '../auth/password/service.ts';
-import { refusePassword, requestResetLink, setPasswordSchema, usePasswordLink } from '../auth/password/routes.ts';
+import { describePasswordLink, refusePassword, requestResetLink, setPasswordSchema, usePasswordLink } from '../auth/password/routes.ts';
+import { tokenParamsSchema } from '../auth/tokens/service.ts';
 import { authenticateSchema } from '../auth/session/routes.ts';
 import { checkPasswordSignIn, firstFactorOutcome, firstFactorPassed, usernameBodySchema, type SignInMethod, type User } from '../auth/session/sign-in.ts';
 import { resolveCaller } from '../graphql/access/caller.ts';
@@ -145,6 +146,10 @@ export async function authProxyRoutes(app: FastifyInstance, { context, verifier,
     await requestResetLink(context, deferred, await legacyApp(context, request), request.body.username, request.ip);
     return {};
   });
+
+  app.get<{ Params: { token: string } }>('/password/:token', { schema: tokenParamsSchema }, (request) =>
+    describePasswordLink(db, request.params.token),
+  );
 
   // Signs in afterwards like authenticate, as PUT /auth/password does in the OAuth mode.
   app.put<{ Body: { token: string; password?: string } }>('/password', { schema: setPasswordSchema }, async (request, reply) => {

@@ -26,6 +26,16 @@ export const setPasswordSchema = {
   },
 } as const;
 
+/** What a mailed set-password link is for (GET /auth/password/{token}). */
+export async function describePasswordLink(db: Database, secret: string) {
+  const link = await findPasswordLink(db, secret);
+  if (!link) throw linkExpired();
+  const { token, user } = link;
+  const use = passwordLinkUse(await requireApp(db, token.appId), token, user);
+  if (use === 'refused') throw passwordsDisabled();
+  return { email: user.email, purpose: token.purpose, passwordChosen: use === 'confirm' };
+}
+
 /** Asks for a reset link: limited per address and e-mail, mailed after the answer (the same whether or not the e-mail is known). */
 export async function requestResetLink(context: FoyerContext, deferred: DeferredWork, target: App, username: string, ip: string): Promise<void> {
   const email = normalizeUsername(username);
@@ -86,14 +96,9 @@ export async function passwordRoutes(app: FastifyInstance, { context, sessions, 
     return {};
   });
 
-  app.get<{ Params: { token: string } }>('/auth/password/:token', { schema: tokenParamsSchema }, async (request) => {
-    const link = await findPasswordLink(db, request.params.token);
-    if (!link) throw linkExpired();
-    const { token, user } = link;
-    const use = passwordLinkUse(await requireApp(db, token.appId), token, user);
-    if (use === 'refused') throw passwordsDisabled();
-    return { email: user.email, purpose: token.purpose, passwordChosen: use === 'confirm' };
-  });
+  app.get<{ Params: { token: string } }>('/auth/password/:token', { schema: tokenParamsSchema }, (request) =>
+    describePasswordLink(db, request.params.token),
+  );
 
   app.put<{ Body: { token: string; password?: string } }>('/auth/password', { schema: setPasswordSchema }, async (request, reply) => {
     const previous = await sessions.read(request);

@@ -98,6 +98,10 @@ describe('reset password', () => {
     const older = await signedInToken(foyer, member.email, MEMBER_PASSWORD);
     expect(await call(foyer, 'POST', '/auth-proxy/password', { 'x-app-id': appId }, { username: member.email })).toMatchObject({ status: 200 });
     const link = await resetToken(foyer, member.email);
+    expect(await call(foyer, 'GET', `/auth-proxy/password/${link}`, {})).toMatchObject({
+      status: 200,
+      body: { email: member.email, purpose: 'reset', passwordChosen: false },
+    });
 
     expect(await call(foyer, 'PUT', '/auth-proxy/password', {}, { token: link, password: 'short' })).toMatchObject({
       status: 400,
