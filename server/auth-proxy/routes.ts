@@ -171,13 +171,16 @@ export async function authProxyRoutes(app: FastifyInstance, { context, verifier,
   });
 }
 
-/** GET /auth/currentUser: the workspace membership the headers prove, as the picker lists it. */
+/**
+ * GET /auth/currentUser: the workspace membership the headers prove, as the picker lists it, with
+ * the role's privileges (what an access token's scope tells the OAuth mode's runtime).
+ */
 export async function currentUserRoute(app: FastifyInstance, { context, verifier }: AuthProxyOptions) {
   const { db } = context;
   app.get('/currentUser', async (request) => {
     const member = requireMember(await resolveCaller(db, verifier, headersOf(request)));
     const membership = await findEnabledMembership(db, member.tenantUserId, { userId: member.userId, appId: member.app.id });
     if (!membership) throw signInFirst();
-    return tenantUserAnswer(membership);
+    return { ...tenantUserAnswer(membership), privileges: [...member.privileges] };
   });
 }

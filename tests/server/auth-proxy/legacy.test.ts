@@ -48,7 +48,7 @@ describe('password sign-in', () => {
     expect((await call(foyer, 'GET', '/auth-proxy/authenticated', headers)).body).toEqual({ authenticated: true });
     const current = await call(foyer, 'GET', '/auth/currentUser', headers);
     expect(current.status).toBe(200);
-    expect(current.body).toMatchObject({ id: acme.tenantUserId, role: 'ADMIN', email: admin.email, tenant: { name: 'Acme' } });
+    expect(current.body).toMatchObject({ id: acme.tenantUserId, role: 'ADMIN', email: admin.email, tenant: { name: 'Acme' }, privileges: expect.arrayContaining(['USER_WRITE', 'TENANT_WRITE']) });
     const graph = await postGraphQL(foyer.urls.api, GET_ME, headers);
     expect(graph.body.data).toEqual({ getMe: { email: admin.email, firstName: 'Adam', lastName: 'Admin' }, getTenant: { name: 'Acme' } });
   });
