@@ -155,8 +155,9 @@ export class LegacyClient implements AuthClient {
     this.runtime.redirect(`${this.uiUrl()}/onboard${query}`);
   }
 
+  /** A held token (a set password signs in) goes on to the workspace choice; otherwise the login. */
   continueSignIn(): void {
-    this.runtime.redirect(`${this.uiUrl()}/auth/login`);
+    this.runtime.redirect(`${this.uiUrl()}${this.stored(StorageKeys.authToken) ? '/auth/choose-user' : '/auth/login'}`);
   }
 
   restartSignIn(): Promise<void> {
