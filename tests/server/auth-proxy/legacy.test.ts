@@ -92,6 +92,20 @@ describe('profile and logout', () => {
   });
 });
 
+describe('REST on the API host', () => {
+  it('the workspace logo upload takes the legacy headers, with the workspace of the token only', async () => {
+    const owner = foyer.demo.users[0]!;
+    const token = await signedInToken(foyer, owner.email, owner.password);
+    const acme = await findMembership(foyer.db, owner.email, 'Acme');
+    const viewer = await findMembership(foyer.db, 'viewer@globex.demo.foyer.test', 'Globex');
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)]);
+    const upload = (tenantUserId: string) =>
+      fetch(`${foyer.urls.api}/workspace/logo`, { method: 'POST', headers: { 'content-type': 'image/png', ...legacyHeaders({ token, tenantUserId, appId }) }, body: png });
+    expect((await upload(acme.tenantUserId)).status).toBe(201);
+    expect((await upload(viewer.tenantUserId)).status).toBe(401);
+  });
+});
+
 describe('reset password', () => {
   it('mails a link, and PUT with the link sets the password, signs in and revokes the older tokens', async () => {
     const member = await newMember(foyer, 'Acme');
