@@ -10,6 +10,7 @@ import { adminPlugin, ADMIN_PREFIX } from './admin/plugin.ts';
 import { brandingPlugin } from './branding/plugin.ts';
 import { workspaceLogoPlugin, WORKSPACE_PREFIX } from './branding/workspace-logo.ts';
 import { graphqlPlugin } from './graphql/plugin.ts';
+import { authProxyPlugin } from './auth-proxy/plugin.ts';
 import { uiPlugin } from './ui/plugin.ts';
 import { createNotifier } from './notify/service.ts';
 import { mailboxPlugin } from './notify/mailbox.ts';
@@ -41,6 +42,7 @@ export async function createFoyer(options: { config: ServerConfig; db: Database;
   await api.register(graphqlPlugin, context);
   await api.register(adminPlugin, { ...context, prefix: ADMIN_PREFIX });
   await api.register(workspaceLogoPlugin, { ...context, prefix: WORKSPACE_PREFIX });
+  await api.register(authProxyPlugin, context);
 
   // Before the UI's page fallback, which would otherwise answer /dev/mailbox with the runtime.
   await ui.register(mailboxPlugin, context);

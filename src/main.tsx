@@ -1,6 +1,7 @@
 import { createRoot } from 'react-dom/client';
 import { createApiClient } from './api/index.ts';
 import { App } from './app/App.tsx';
+import { loadAppConfigAnonymously, withAuthMode } from './app/appConfig.ts';
 import { addressWithoutAppId, launchConfig } from './app/launch.ts';
 import { browserRuntime, createAuthClient } from './auth/index.ts';
 import { createI18n, loadCustomCss } from './i18n/index.ts';
@@ -11,11 +12,16 @@ import './theme/foyer.css';
 const config = launchConfig(globalThis.location.search);
 const cleanAddress = addressWithoutAppId(globalThis.location);
 if (cleanAddress) globalThis.history.replaceState(globalThis.history.state, '', cleanAddress);
-const auth = createAuthClient(config, config.preview ? previewBrowserRuntime() : browserRuntime());
-const api = createApiClient(config, auth);
 const i18n = createI18n();
 loadCustomCss(config.apiUrl, config.appId);
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root');
-createRoot(container).render(<App config={config} auth={auth} api={api} i18n={i18n} />);
+const root = createRoot(container);
+
+// The app config names the app's auth mode, so it is read first; the mode is chosen here, once.
+void loadAppConfigAnonymously(config).then((appConfig) => {
+  const auth = createAuthClient(withAuthMode(config, appConfig), config.preview ? previewBrowserRuntime() : browserRuntime());
+  const api = createApiClient(config, auth);
+  root.render(<App config={config} auth={auth} api={api} i18n={i18n} appConfig={appConfig} />);
+});

@@ -17,6 +17,7 @@ const FLAGS: Record<string, boolean> = {
   passwordEnabled: true,
   passkeysEnabled: false,
   magicLinkEnabled: false,
+  authLegacy: false,
   mfaEnabled: false,
   tenantSelfSignup: false,
   googleSsoEnabled: false,

@@ -76,3 +76,21 @@ export function fullNameOf(user: { firstName: string | null; lastName: string | 
   const name = [user.firstName, user.lastName].filter(Boolean).join(' ');
   return name || undefined;
 }
+
+/** A membership as the workspace picker reads it (ORIGINAL-CONTRACT 2.3 AuthTenantUserResponseDto). */
+export function tenantUserAnswer(membership: Membership) {
+  return {
+    id: membership.id,
+    role: membership.role,
+    email: membership.user.email,
+    username: membership.user.email,
+    fullName: fullNameOf(membership.user),
+    onboarded: membership.onboarded,
+    tenant: {
+      id: membership.tenant.id,
+      name: membership.tenant.name,
+      locale: membership.tenant.locale,
+      logo: membership.tenant.logo,
+    },
+  };
+}

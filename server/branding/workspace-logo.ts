@@ -24,15 +24,20 @@ export const WORKSPACE_LOGO_UPLOADS: Limit = { type: 'tenant.logo_uploaded', max
 
 export async function workspaceLogoPlugin(app: FastifyInstance, { config, db }: FoyerContext): Promise<void> {
   const verifier = new AccessTokenVerifier(db, config.urls.auth);
-  // x-app-id: the runtime's API client sends it on every call; the workspace comes from the token alone.
-  await app.register(cors, { origin: config.urls.ui, methods: ['POST'], allowedHeaders: ['authorization', 'content-type', 'x-app-id'], maxAge: 600 });
+  // x-app-id: the runtime's API client sends it on every call; the workspace comes from the token
+  // alone (or, in the legacy mode, from the legacy headers as server/graphql/access/caller.ts reads them).
+  const credentialHeaders = ['authorization', 'x-auth-token', 'x-tenant-user-id', 'x-app-id'];
+  await app.register(cors, { origin: config.urls.ui, methods: ['POST'], allowedHeaders: ['content-type', ...credentialHeaders], maxAge: 600 });
   // Same refusals and shape as the configurator's upload (FILE_TOO_LARGE past the body limit).
   installAdminErrors(app);
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   app.post('/logo', { bodyLimit: MAX_LOGO_BYTES }, async (request, reply) => {
     const headers = new Headers();
-    if (request.headers.authorization) headers.set('authorization', request.headers.authorization);
+    for (const name of credentialHeaders) {
+      const value = request.headers[name];
+      if (typeof value === 'string') headers.set(name, value);
+    }
     const caller = await resolveCaller(db, verifier, headers);
     if (caller.kind !== 'member') throw new AdminError(401, 'UNAUTHENTICATED', 'Sign in first');
     if (!caller.privileges.has('TENANT_WRITE')) throw new AdminError(403, 'FORBIDDEN', 'Only owners and admins change the workspace logo');

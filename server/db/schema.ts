@@ -258,6 +258,30 @@ export const userTokens = pgTable(
   (t) => [index('user_tokens_user_idx').on(t.userId, t.purpose)],
 );
 
+/**
+ * Legacy auth tokens (x-auth-token, server/auth-proxy): opaque, stored only as SHA-256 hashes, bound
+ * to one app and identity. Each holds a login session of its own (never sent as a cookie) where the
+ * two-factor codes wait, and dies with it: ending an identity's login sessions (a password set
+ * through a link, sign out everywhere) revokes its legacy tokens too.
+ */
+export const legacyTokens = pgTable(
+  'legacy_tokens',
+  {
+    idHash: text('id_hash').primaryKey(),
+    loginSessionHash: text('login_session_hash')
+      .notNull()
+      .unique()
+      .references(() => loginSessions.idHash, { onDelete: 'cascade' }),
+    appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    /** Set when a second factor passed: the token then works only joined to this MFA token. */
+    mfaTokenHash: text('mfa_token_hash'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('legacy_tokens_user_idx').on(t.userId)],
+);
+
 /** Messages kept instead of sent when no SMTP server is configured (the development mailbox). */
 export const outbox = pgTable(
   'outbox',

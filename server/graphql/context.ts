@@ -1,6 +1,6 @@
 // What every resolver gets: settings, the database, the mail module, and who is calling. The caller
-// is settled once per request from the verified access token (or, for anonymous calls, the x-app-id
-// header) before any field resolves; resolvers never read request headers themselves.
+// is settled once per request from the verified access token or legacy headers (or, for anonymous
+// calls, the x-app-id header) before any field resolves; resolvers never read request headers themselves.
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
@@ -11,7 +11,7 @@ import type { Notifier } from '../notify/types.ts';
 
 export type AppRecord = typeof apps.$inferSelect;
 
-/** A signed-in member of a workspace, as the verified token and the database agree on it. */
+/** A signed-in member of a workspace, as the verified token (or legacy headers) and the database agree on it. */
 export interface MemberCaller {
   kind: 'member';
   app: AppRecord;
@@ -31,7 +31,7 @@ export type Caller =
   | { kind: 'none' }
   /** No token; x-app-id names no app. */
   | { kind: 'unknownApp' }
-  /** A bearer token that failed verification or names a membership that no longer counts. */
+  /** A bearer or legacy token that failed verification or names a membership that no longer counts. */
   | { kind: 'rejected'; reason: string; membershipEnded?: true }
   | MemberCaller;
 

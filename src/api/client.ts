@@ -57,7 +57,10 @@ export function graphQLErrorStatus(entry: GraphQLErrorEntry): number | undefined
 /** A GraphQL error with no status of its own on a 2xx answer is a server failure. */
 const UNSTATED_GRAPHQL_ERROR_STATUS = 500;
 
-export function createApiClient(config: ClientConfig, auth: AuthClient, options: ApiClientOptions = {}): ApiClient {
+/** What the API client needs of the auth client: its headers, renewal, and a way to drop a dead session. */
+export type ApiCredentials = Pick<AuthClient, 'apiHeaders' | 'ensureFresh' | 'clear'>;
+
+export function createApiClient(config: ClientConfig, auth: ApiCredentials, options: ApiClientOptions = {}): ApiClient {
   const apiUrl = config.apiUrl.replace(/\/+$/, '');
   const fetchFn: FetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const logger: ApiLogger = options.logger ?? console;

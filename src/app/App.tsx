@@ -12,7 +12,7 @@ import type { ClientConfig } from '../config.ts';
 import { applyTranslations, CUSTOM_CSS_LINK_ID, loadAppTranslations } from '../i18n/index.ts';
 import { startPreview } from '../preview/listener.ts';
 import { documentStyles } from '../preview/styles.ts';
-import { createAppConfigStore, loadAppConfig, type AppConfigStore } from './appConfig.ts';
+import { createAppConfigStore, withCapabilities, type AppConfigState, type AppConfigStore } from './appConfig.ts';
 import { createRouter } from './router.tsx';
 import { RuntimeContext, type Runtime } from './runtime.tsx';
 
@@ -21,15 +21,16 @@ export interface AppProps {
   auth: AuthClient;
   api: ApiClient;
   i18n: I18n;
+  /** Read before the auth client was created, since it names the auth mode (src/main.tsx). */
+  appConfig: AppConfigState;
 }
 
 export interface StartedRuntime extends Omit<Runtime, 'appConfig'> {
   appConfig: AppConfigStore;
 }
 
-export async function startRuntime({ config, auth, api, i18n }: AppProps): Promise<StartedRuntime> {
-  const [appConfig] = await Promise.all([
-    loadAppConfig(api, config.appId),
+export async function startRuntime({ config, auth, api, i18n, appConfig }: AppProps): Promise<StartedRuntime> {
+  await Promise.all([
     // A failed start-up check means signed out (SPEC.md section 4).
     auth.init().catch(() => undefined),
     loadAppTranslations(config.apiUrl, config.appId).then((resources) => applyTranslations(i18n, resources)),
@@ -41,7 +42,7 @@ export async function startRuntime({ config, auth, api, i18n }: AppProps): Promi
 export function RuntimeProvider({ started, children }: { started: StartedRuntime; children: ReactNode }) {
   const appConfig = useSyncExternalStore(started.appConfig.subscribe, started.appConfig.get);
   const runtime = useMemo<Runtime>(
-    () => ({ config: started.config, auth: started.auth, api: started.api, appConfig }),
+    () => ({ config: started.config, auth: started.auth, api: started.api, appConfig: withCapabilities(appConfig, started.auth.capabilities) }),
     [started, appConfig],
   );
   return <RuntimeContext value={runtime}>{children}</RuntimeContext>;

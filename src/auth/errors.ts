@@ -11,6 +11,12 @@ export const AuthErrorKeys = {
   missingCode: 'auth.errors.missingCode',
   /** The callback came back with ?error, or with a state this browser never issued. */
   loginFailed: 'auth.errors.loginFailed',
+  /** A passkey call in a mode without passkeys (the legacy mode). */
+  passkeysUnavailable: 'auth.errors.passkeysUnavailable',
+  /** A magic-link call in a mode without magic links (the legacy mode). */
+  magicLinkUnavailable: 'auth.errors.magicLinkUnavailable',
+  /** A sign-in sessions call in a mode without them (the legacy mode has tokens, not OAuth grants). */
+  sessionsUnavailable: 'auth.errors.sessionsUnavailable',
 } as const;
 
 export type AuthErrorKey = (typeof AuthErrorKeys)[keyof typeof AuthErrorKeys];
@@ -22,6 +28,9 @@ export const authErrorTexts: Record<AuthErrorKey, string> = {
   'auth.errors.tokenRefreshFailed': 'Token Refresh failed!',
   'auth.errors.missingCode': "Can't init auth without a code",
   'auth.errors.loginFailed': 'There was an error when logging in. Try again, otherwise contact support.',
+  'auth.errors.passkeysUnavailable': 'Passkeys are only available via Auth API',
+  'auth.errors.magicLinkUnavailable': 'Magic link are only available via Auth API',
+  'auth.errors.sessionsUnavailable': 'Sign-in sessions are only available via Auth API',
 };
 
 export class AuthError extends Error {

@@ -1,15 +1,13 @@
 // The auth client's public face. createAuthClient is the only place that looks at the auth mode.
 
 import type { ClientConfig } from '../config.ts';
+import { LegacyClient } from './legacy/legacy-client.ts';
 import { OAuthClient } from './oauth/oauth-client.ts';
 import { browserRuntime, type BrowserRuntime } from './runtime.ts';
 import type { AuthClient } from './types.ts';
 
 export function createAuthClient(config: ClientConfig, runtime: BrowserRuntime = browserRuntime()): AuthClient {
-  if (config.authLegacy) {
-    throw new Error('The legacy auth mode (authLegacy: true) is not available yet');
-  }
-  return new OAuthClient(config, runtime);
+  return config.authLegacy ? new LegacyClient(config, runtime) : new OAuthClient(config, runtime);
 }
 
 export type * from './types.ts';

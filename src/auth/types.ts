@@ -1,6 +1,5 @@
-// The one interface the runtime uses to authenticate. OAuth is the implementation today; the legacy
-// mode will be a second implementation of the same interface, so nothing outside src/auth branches
-// on the mode.
+// The one interface the runtime uses to authenticate, implemented by the OAuth mode (src/auth/oauth)
+// and the legacy mode (src/auth/legacy), so nothing outside src/auth branches on the mode.
 
 import type {
   AuthenticationResponseJSON,
@@ -123,10 +122,18 @@ export interface CurrentUserData {
 
 export type AuthListener = () => void;
 
+/**
+ * What a mode may lack. The screens hide the options of a capability their client does not list
+ * (src/app/appConfig.ts, src/components/SessionList.tsx); its methods then fail with SPEC.md's message.
+ */
+export type AuthCapability = 'passkeys' | 'magicLink' | 'federation' | 'sessions';
+
 /** A server-stated end of a session: the membership was disabled or removed (MEMBERSHIP_ENDED). */
 export type SignedOutReason = 'membershipEnded';
 
 export interface AuthClient {
+  /** The optional capabilities this mode has. */
+  readonly capabilities: ReadonlySet<AuthCapability>;
   /** Start-up check: restores and verifies stored tokens, refreshing them when needed. */
   init(): Promise<void>;
   isAuthenticated(): boolean;

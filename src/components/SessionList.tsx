@@ -16,7 +16,13 @@ const SESSIONS_KEY = ['auth', 'sessions'];
 
 type Confirming = 'others' | 'everywhere' | null;
 
-export default function SessionList(_props: FlowComponentProps) {
+export default function SessionList(props: FlowComponentProps) {
+  const { auth } = useRuntime();
+  // A mode without sign-in sessions (the legacy mode, src/auth/types.ts AuthCapability) lists none.
+  return auth.capabilities.has('sessions') ? <Sessions {...props} /> : null;
+}
+
+function Sessions(_props: FlowComponentProps) {
   const { t, i18n } = useTranslation();
   const { auth } = useRuntime();
   const queryClient = useQueryClient();

@@ -80,6 +80,8 @@ export interface AppConfig {
   passwordEnabled?: boolean;
   passkeysEnabled?: boolean;
   magicLinkEnabled?: boolean;
+  /** The legacy auth mode (SPEC.md section 7): the runtime signs in through /auth-proxy on the API host. */
+  authLegacy?: boolean;
   mfaEnabled?: boolean;
   tenantSelfSignup?: boolean;
   googleSsoEnabled?: boolean;

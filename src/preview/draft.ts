@@ -64,6 +64,7 @@ export function publicConfigOf(config: AppConfig): PublicAppConfig {
     appleSsoEnabled: enabled('apple'),
     mfaEnabled: flag(draft.mfaEnabled, false),
     magicLinkEnabled: flag(draft.magicLinkEnabled, false),
+    authLegacy: flag(draft.authLegacy, false),
     tenantSelfSignup: flag(draft.tenantSelfSignup, false),
     passwordValidation: flag(passwordPolicy.enabled, true),
     passwordComplexityRegex: text(passwordPolicy.complexityRegex),

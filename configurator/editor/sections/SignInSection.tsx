@@ -24,6 +24,8 @@ export function SignInSection() {
         <PathSwitch path={['passwordEnabled']} label={t('signIn.password')} defaultValue />
         <PathSwitch path={['passkeysEnabled']} label={t('signIn.passkeys')} />
         <PathSwitch path={['magicLinkEnabled']} label={t('signIn.magicLink')} />
+        <PathSwitch path={['authLegacy']} label={t('signIn.authLegacy')} />
+        <p className="foyer-help">{t('signIn.authLegacyHelp')}</p>
       </fieldset>
 
       <fieldset className="console-fieldset">

@@ -1,8 +1,11 @@
 // Two-factor endpoints (ORIGINAL-CONTRACT 2.3, plus the authenticator-app calls startTotpSetup,
 // finishTotpSetup and GET mfaMethods): they work only on a login session whose first factor passed and
-// whose second is still due, and the one that passes it renews the session as signed in.
+// whose second is still due, and the one that passes it renews the session as signed in. The same
+// endpoints serve the legacy mode under /auth-proxy (server/auth-proxy/routes.ts), where the login
+// session is the auth token's and passing answers its MFA token.
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FoyerContext } from '../../context.ts';
 import { users } from '../../db/schema.ts';
 import { HttpError, unauthorized } from '../../http/errors.ts';
 import { recordAudit } from '../../audit/service.ts';
@@ -47,13 +50,37 @@ const MFA_METHODS: readonly MfaMethod[] = ['sms', 'totp'];
 /** The last digits only: enough for an operator to tell numbers apart, not to text anyone. */
 const numberHint = (phoneNumber: string) => `…${phoneNumber.slice(-2)}`;
 
+/** How a mode finds the sign-in waiting for its second factor, and what passing it does. */
+export interface SecondFactorSteps {
+  /** The login session a request continues (any state); undefined when it names none. */
+  session(request: FastifyRequest): Promise<LoginSession | undefined>;
+  /** The second factor passed; answers what the reply adds (the auth token's MFA token in legacy mode). */
+  passed(reply: FastifyReply, session: LoginSession & { userId: string }): Promise<Record<string, string>>;
+}
+
 export async function mfaRoutes(app: FastifyInstance, { context, sessions }: AuthServiceOptions) {
+  await secondFactorRoutes(app, context, '/auth', {
+    session: (request) => sessions.read(request),
+    // A new session id, signed in, keeping the pending authorization.
+    async passed(reply, session) {
+      await sessions.start(
+        reply,
+        { appId: session.appId, userId: session.userId, authenticated: true, interactionUid: session.interactionUid },
+        session,
+      );
+      return {};
+    },
+  });
+}
+
+/** The two-factor endpoints under `prefix`, on the login sessions `steps` finds. */
+export async function secondFactorRoutes(app: FastifyInstance, context: FoyerContext, prefix: string, steps: SecondFactorSteps) {
   const { db } = context;
   const secretKey = totpKey(context.config.secret);
 
-  /** The browser's session and user, when a first factor passed and the second is still due. */
+  /** The request's session and user, when a first factor passed and the second is still due. */
   async function pendingSignIn(request: FastifyRequest) {
-    const session = await sessions.read(request);
+    const session = await steps.session(request);
     if (!session?.userId || session.authenticatedAt) {
       throw unauthorized('No sign-in is waiting for a second factor', 'UNAUTHENTICATED');
     }
@@ -65,15 +92,6 @@ export async function mfaRoutes(app: FastifyInstance, { context, sessions }: Aut
     if (!user) throw unauthorized('No sign-in is waiting for a second factor', 'UNAUTHENTICATED');
     const who = { appId: session.appId, userId: user.id, ip: request.ip, username: user.email.toLowerCase() };
     return { session, user, who };
-  }
-
-  /** The second factor passed: a new session id, signed in, keeping the pending authorization. */
-  async function complete(reply: FastifyReply, session: LoginSession & { userId: string }) {
-    await sessions.start(
-      reply,
-      { appId: session.appId, userId: session.userId, authenticated: true, interactionUid: session.interactionUid },
-      session,
-    );
   }
 
   async function refuse(
@@ -90,13 +108,13 @@ export async function mfaRoutes(app: FastifyInstance, { context, sessions }: Aut
     if (user.mfaPhoneNumber || user.mfaTotpSecret) throw alreadySetUp();
   }
 
-  app.get('/auth/mfaMethods', async (request) => {
+  app.get(`${prefix}/mfaMethods`, async (request) => {
     const { user } = await pendingSignIn(request);
     return { methods: mfaMethodsOf(user) };
   });
 
   app.post<{ Body: { phoneNumber: string } }>(
-    '/auth/startMfaUserSetup',
+    `${prefix}/startMfaUserSetup`,
     { schema: bodyWith('phoneNumber', 40) },
     async (request, reply) => {
       const { session, user } = await pendingSignIn(request);
@@ -112,7 +130,7 @@ export async function mfaRoutes(app: FastifyInstance, { context, sessions }: Aut
   );
 
   app.post<{ Body: { mfaCode: string } }>(
-    '/auth/finishMfaUserSetup',
+    `${prefix}/finishMfaUserSetup`,
     { schema: bodyWith('mfaCode', 20) },
     async (request, reply) => {
       const { session, user, who } = await pendingSignIn(request);
@@ -128,13 +146,13 @@ export async function mfaRoutes(app: FastifyInstance, { context, sessions }: Aut
         ip: who.ip,
         detail: { method: 'sms', phoneNumber: numberHint(outcome.code.phoneNumber) },
       });
-      await complete(reply, { ...session, userId: user.id });
-      return { backupCode };
+      const added = await steps.passed(reply, { ...session, userId: user.id });
+      return { ...added, backupCode };
     },
   );
 
   /** The authenticator app: a new secret to scan (or type), replacing a setup this session started before. */
-  app.post('/auth/startTotpSetup', async (request) => {
+  app.post(`${prefix}/startTotpSetup`, async (request) => {
     const { session, user } = await pendingSignIn(request);
     requireNoSecondFactor(user);
     const signedInTo = await requireApp(db, session.appId);
@@ -142,7 +160,7 @@ export async function mfaRoutes(app: FastifyInstance, { context, sessions }: Aut
   });
 
   app.post<{ Body: { mfaCode: string } }>(
-    '/auth/finishTotpSetup',
+    `${prefix}/finishTotpSetup`,
     { schema: bodyWith('mfaCode', 20) },
     async (request, reply) => {
       const { session, user, who } = await pendingSignIn(request);
@@ -154,14 +172,14 @@ export async function mfaRoutes(app: FastifyInstance, { context, sessions }: Aut
         throw alreadySetUp();
       }
       await recordAudit(db, { type: 'mfa.setup_finished', appId: who.appId, userId: who.userId, ip: who.ip, detail: { method: 'totp' } });
-      await complete(reply, { ...session, userId: user.id });
-      return { backupCode: recoveryCode };
+      const added = await steps.passed(reply, { ...session, userId: user.id });
+      return { ...added, backupCode: recoveryCode };
     },
   );
 
   /** The second factor at sign-in, by the chosen method (by default the app when the user has one). */
   app.post<{ Body: { mfaCode: string; method?: MfaMethod } }>(
-    '/auth/commitMfaCode',
+    `${prefix}/commitMfaCode`,
     {
       schema: {
         body: {
@@ -193,13 +211,13 @@ export async function mfaRoutes(app: FastifyInstance, { context, sessions }: Aut
         if (outcome !== 'ok') throw await refuse({ ok: false, reason: outcome }, who, method);
       }
       await recordAudit(db, { type: 'mfa.verified', appId: who.appId, userId: who.userId, ip: who.ip, detail: { username: who.username, method } });
-      await complete(reply, { ...session, userId: user.id });
-      return reply.status(204).send();
+      const added = await steps.passed(reply, { ...session, userId: user.id });
+      return Object.keys(added).length > 0 ? added : reply.status(204).send();
     },
   );
 
   /** A new code: to the user's phone at sign-in, or to the number being set up. */
-  app.post('/auth/resendMfaCode', async (request, reply) => {
+  app.post(`${prefix}/resendMfaCode`, async (request, reply) => {
     const { session, user } = await pendingSignIn(request);
     if (user.mfaTotpSecret && !user.mfaPhoneNumber) {
       throw new HttpError(409, 'MFA_METHOD_NOT_SET_UP', 'Two-factor by sms is not set up for this account');
@@ -214,7 +232,7 @@ export async function mfaRoutes(app: FastifyInstance, { context, sessions }: Aut
   });
 
   app.post<{ Body: { backupCode: string } }>(
-    '/auth/resetUserMfaSetup',
+    `${prefix}/resetUserMfaSetup`,
     { schema: bodyWith('backupCode', 64) },
     async (request, reply) => {
       const { session, user, who } = await pendingSignIn(request);

@@ -3,18 +3,22 @@
 // which also signs the browser in. An app with passwords off mails no reset link (the answer stays
 // the same), refuses reset links and any password with 403 PASSWORD_SIGN_IN_DISABLED, and lets
 // signup and invitation links confirm the e-mail without one.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FoyerContext } from '../../context.ts';
+import type { Database } from '../../db/client.ts';
+import type { DeferredWork } from '../deferred.ts';
 import { HttpError } from '../../http/errors.ts';
 import { passwordPolicyOf } from '../../apps/settings.ts';
-import { passwordProblems, passwordProblemTexts } from '../../../src/policy/password-policy.ts';
-import { requireApp } from '../app-lookup.ts';
-import { normalizeUsername, passwordSignInEnabled, resolveApp, signIn, usernameBodySchema } from '../session/sign-in.ts';
+import { passwordProblems, passwordProblemTexts, type PasswordProblem } from '../../../src/policy/password-policy.ts';
+import { requireApp, type App } from '../app-lookup.ts';
+import { normalizeUsername, passwordSignInEnabled, resolveApp, signIn, usernameBodySchema, type User } from '../session/sign-in.ts';
 import { MAILED_LINK_LIMITS, recordWithinLimits } from '../../audit/limits.ts';
 import { tokenField, tokenParamsSchema } from '../tokens/service.ts';
-import { applyPasswordLink, findPasswordLink, linkExpired, passwordLinkUse, passwordsDisabled, sendResetLink } from './service.ts';
+import { applyPasswordLink, findPasswordLink, linkExpired, passwordLinkUse, passwordsDisabled, sendResetLink, type PasswordLinkToken } from './service.ts';
 import type { AuthServiceOptions } from '../service-options.ts';
 
-const setSchema = {
+/** PUT /auth/password's body; PUT /auth-proxy/password takes the same. */
+export const setPasswordSchema = {
   body: {
     type: 'object',
     required: ['token'],
@@ -22,62 +26,85 @@ const setSchema = {
   },
 } as const;
 
+/** What a mailed set-password link is for (GET /auth/password/{token}). */
+export async function describePasswordLink(db: Database, secret: string) {
+  const link = await findPasswordLink(db, secret);
+  if (!link) throw linkExpired();
+  const { token, user } = link;
+  const use = passwordLinkUse(await requireApp(db, token.appId), token, user);
+  if (use === 'refused') throw passwordsDisabled();
+  return { email: user.email, purpose: token.purpose, passwordChosen: use === 'confirm' };
+}
+
+/** Asks for a reset link: limited per address and e-mail, mailed after the answer (the same whether or not the e-mail is known). */
+export async function requestResetLink(context: FoyerContext, deferred: DeferredWork, target: App, username: string, ip: string): Promise<void> {
+  const email = normalizeUsername(username);
+  const attempt = { appId: target.id, ip, username: email };
+  if (!(await recordWithinLimits(context.db, 'password.reset_requested', attempt, MAILED_LINK_LIMITS))) {
+    throw new HttpError(429, 'TOO_MANY_REQUESTS', 'Too many reset requests; try again later');
+  }
+  // Everything that depends on whether the e-mail is known happens after the answer.
+  deferred.enqueue('password reset link', () => sendResetLink(context, target, email));
+}
+
+/**
+ * Uses a set-password link (PUT /auth/password's body): the app and user it signed in, or the
+ * policy problems of a refused password (answered by refusePassword).
+ */
+export async function usePasswordLink(
+  db: Database,
+  body: { token: string; password?: string },
+): Promise<{ app: App; user: User; purpose: PasswordLinkToken['purpose'] } | { problems: PasswordProblem[] }> {
+  const link = await findPasswordLink(db, body.token);
+  if (!link) throw linkExpired();
+  const { token, user } = link;
+  const target = await requireApp(db, token.appId);
+  const use = passwordLinkUse(target, token, user);
+
+  // Checked before the link is used, so a refused password leaves the link working. A link that
+  // confirms a chosen password ignores one sent along: the chosen (or existing) password stays.
+  // Where passwords are off, sending one at all is refused, so no screen claims it was set.
+  if (use === 'refused' || (!passwordSignInEnabled(target) && body.password !== undefined)) throw passwordsDisabled();
+  let password: string | undefined;
+  if (use === 'choose') {
+    password = body.password ?? '';
+    const policy = passwordPolicyOf(target.settings);
+    // An empty password is refused even when the app switched the policy off.
+    const problems = password === '' ? (['password.policy.empty'] as const) : passwordProblems(password, policy);
+    if (problems.length > 0) return { problems: [...problems] };
+  }
+  if (!(await applyPasswordLink(db, target, body.token, token, user, password))) throw linkExpired();
+  return { app: target, user, purpose: token.purpose };
+}
+
+/** The 400 of a password the policy refuses, naming each problem. */
+export function refusePassword(reply: FastifyReply, problems: PasswordProblem[]) {
+  return reply.status(400).send({
+    statusCode: 400,
+    error: 'PASSWORD_POLICY',
+    message: problems.map((problem) => passwordProblemTexts[problem]).join('; '),
+    details: { field: 'password', problems },
+  });
+}
+
 export async function passwordRoutes(app: FastifyInstance, { context, sessions, deferred }: AuthServiceOptions) {
   const { db } = context;
 
   app.post<{ Body: { username: string } }>('/auth/password', { schema: usernameBodySchema }, async (request) => {
     const session = await sessions.read(request);
-    const target = await resolveApp(db, request, session);
-    const email = normalizeUsername(request.body.username);
-    const attempt = { appId: target.id, ip: request.ip, username: email };
-    if (!(await recordWithinLimits(db, 'password.reset_requested', attempt, MAILED_LINK_LIMITS))) {
-      throw new HttpError(429, 'TOO_MANY_REQUESTS', 'Too many reset requests; try again later');
-    }
-    // Everything that depends on whether the e-mail is known happens after the answer.
-    deferred.enqueue('password reset link', () => sendResetLink(context, target, email));
+    await requestResetLink(context, deferred, await resolveApp(db, request, session), request.body.username, request.ip);
     return {};
   });
 
-  app.get<{ Params: { token: string } }>('/auth/password/:token', { schema: tokenParamsSchema }, async (request) => {
-    const link = await findPasswordLink(db, request.params.token);
-    if (!link) throw linkExpired();
-    const { token, user } = link;
-    const use = passwordLinkUse(await requireApp(db, token.appId), token, user);
-    if (use === 'refused') throw passwordsDisabled();
-    return { email: user.email, purpose: token.purpose, passwordChosen: use === 'confirm' };
-  });
+  app.get<{ Params: { token: string } }>('/auth/password/:token', { schema: tokenParamsSchema }, (request) =>
+    describePasswordLink(db, request.params.token),
+  );
 
-  app.put<{ Body: { token: string; password?: string } }>('/auth/password', { schema: setSchema }, async (request, reply) => {
-    const link = await findPasswordLink(db, request.body.token);
-    if (!link) throw linkExpired();
-    const { token, user } = link;
-    const target = await requireApp(db, token.appId);
-    const use = passwordLinkUse(target, token, user);
-
-    // Checked before the link is used, so a refused password leaves the link working. A link that
-    // confirms a chosen password ignores one sent along: the chosen (or existing) password stays.
-    // Where passwords are off, sending one at all is refused, so no screen claims it was set.
-    if (use === 'refused' || (!passwordSignInEnabled(target) && request.body.password !== undefined)) throw passwordsDisabled();
-    let password: string | undefined;
-    if (use === 'choose') {
-      password = request.body.password ?? '';
-      const policy = passwordPolicyOf(target.settings);
-      // An empty password is refused even when the app switched the policy off.
-      const problems = password === '' ? (['password.policy.empty'] as const) : passwordProblems(password, policy);
-      if (problems.length > 0) {
-        return reply.status(400).send({
-          statusCode: 400,
-          error: 'PASSWORD_POLICY',
-          message: problems.map((problem) => passwordProblemTexts[problem]).join('; '),
-          details: { field: 'password', problems },
-        });
-      }
-    }
-
+  app.put<{ Body: { token: string; password?: string } }>('/auth/password', { schema: setPasswordSchema }, async (request, reply) => {
     const previous = await sessions.read(request);
-    const applied = await applyPasswordLink(db, target, request.body.token, token, user, password);
-    if (!applied) throw linkExpired();
-    const { answer } = await signIn(context, sessions, reply, { app: target, user, previous, ip: request.ip, method: token.purpose });
+    const used = await usePasswordLink(db, request.body);
+    if ('problems' in used) return refusePassword(reply, used.problems);
+    const { answer } = await signIn(context, sessions, reply, { app: used.app, user: used.user, previous, ip: request.ip, method: used.purpose });
     return answer;
   });
 }

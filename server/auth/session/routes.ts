@@ -3,15 +3,13 @@
 import type { FastifyInstance } from 'fastify';
 import { HttpError, unauthorized } from '../../http/errors.ts';
 import { recordAudit } from '../../audit/service.ts';
-import { findEnabledMembership, fullNameOf, listEnabledMemberships } from '../memberships.ts';
-import { DUMMY_PASSWORD_HASH, verifyPassword } from '../passwords.ts';
+import { findEnabledMembership, listEnabledMemberships, tenantUserAnswer } from '../memberships.ts';
 import { interactionPath } from '../../oidc/provider.ts';
 import { endSingleSignOn } from '../../oidc/single-sign-on.ts';
 import { signInStartUrl } from '../../apps/sign-in-start.ts';
 import { requireApp } from '../app-lookup.ts';
 import { isAuthenticated, type LoginSession } from './service.ts';
-import { findUserByEmail, normalizeUsername, passwordSignInEnabled, resolveApp, signIn } from './sign-in.ts';
-import { releaseAttempt, reserveLoginAttempt } from '../../audit/limits.ts';
+import { checkPasswordSignIn, passwordSignInEnabled, resolveApp, signIn } from './sign-in.ts';
 import type { AuthServiceOptions } from '../service-options.ts';
 
 const username = { type: 'string', minLength: 1, maxLength: 320 } as const;
@@ -20,7 +18,8 @@ const credentialsConfigSchema = {
   body: { type: 'object', required: ['username'], properties: { username } },
 } as const;
 
-const authenticateSchema = {
+/** POST /auth/authenticate's body; POST /auth-proxy/authenticate takes the same. */
+export const authenticateSchema = {
   body: {
     type: 'object',
     required: ['username', 'password'],
@@ -64,22 +63,7 @@ export async function sessionRoutes(app: FastifyInstance, { context, provider, s
     async (request, reply) => {
       const session = await sessions.read(request);
       const target = await resolveApp(db, request, session);
-      if (!passwordSignInEnabled(target)) {
-        throw new HttpError(403, 'PASSWORD_SIGN_IN_DISABLED', 'This app does not allow signing in with a password');
-      }
-      const name = normalizeUsername(request.body.username);
-      const attempt = { appId: target.id, ip: request.ip, username: name };
-      const user = await findUserByEmail(db, target.id, name);
-      // Recorded as a failure before the password is verified (server/audit/limits.ts), taken back on success.
-      const reservation = await reserveLoginAttempt(db, attempt, user?.id);
-      if (reservation === null) {
-        throw new HttpError(429, 'TOO_MANY_REQUESTS', 'Too many failed sign-in attempts; try again later');
-      }
-      // Unknown users cost the same hash verification, so timing reveals no account either.
-      const valid = await verifyPassword(user?.passwordHash ?? DUMMY_PASSWORD_HASH, request.body.password);
-      if (!user || !user.passwordHash || !valid) throw new HttpError(401, 'WRONG_CREDENTIALS', 'Wrong credentials');
-      await releaseAttempt(db, reservation);
-
+      const user = await checkPasswordSignIn(db, target, { ...request.body, ip: request.ip });
       const { answer } = await signIn(context, sessions, reply, { app: target, user, previous: session, ip: request.ip, method: 'password' });
       return answer;
     },
@@ -89,20 +73,7 @@ export async function sessionRoutes(app: FastifyInstance, { context, provider, s
     const session = await sessions.read(request);
     if (!isAuthenticated(session)) throw unauthorized('Not signed in', 'UNAUTHENTICATED');
     const memberships = await listEnabledMemberships(db, session.userId, session.appId);
-    return memberships.map((membership) => ({
-      id: membership.id,
-      role: membership.role,
-      email: membership.user.email,
-      username: membership.user.email,
-      fullName: fullNameOf(membership.user),
-      onboarded: membership.onboarded,
-      tenant: {
-        id: membership.tenant.id,
-        name: membership.tenant.name,
-        locale: membership.tenant.locale,
-        logo: membership.tenant.logo,
-      },
-    }));
+    return memberships.map(tenantUserAnswer);
   });
 
   app.get<{ Params: { tenantUserId: string } }>(

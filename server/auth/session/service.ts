@@ -52,6 +52,14 @@ export class LoginSessions {
     fields: { appId: string; userId?: string | null; authenticated?: boolean; interactionUid?: string | null },
     previous?: LoginSession,
   ): Promise<LoginSession> {
+    const { id, session } = await this.create(fields);
+    if (previous) await this.remove(previous);
+    reply.setCookie(LOGIN_SESSION_COOKIE, id, { ...this.cookieOptions(), expires: session.expiresAt });
+    return session;
+  }
+
+  /** A new session row and its id, without a cookie (a legacy token's session, server/auth-proxy, never gets one). */
+  async create(fields: { appId: string; userId?: string | null; authenticated?: boolean; interactionUid?: string | null }) {
     const id = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + LOGIN_SESSION_TTL_SECONDS * 1000);
     const [row] = await this.context.db
@@ -65,9 +73,7 @@ export class LoginSessions {
         expiresAt,
       })
       .returning();
-    if (previous) await this.remove(previous);
-    reply.setCookie(LOGIN_SESSION_COOKIE, id, { ...this.cookieOptions(), expires: expiresAt });
-    return row!;
+    return { id, session: row! };
   }
 
   async update(

@@ -12,6 +12,8 @@ import { requireApp, type App } from '../app-lookup.ts';
 import { listEnabledMemberships, type Membership } from '../memberships.ts';
 import { LOGIN_SESSION_TTL_SECONDS, type LoginSession, type LoginSessions } from './service.ts';
 import { issueCode, mfaMethodsOf, secondFactorState, type SecondFactorState } from '../mfa/service.ts';
+import { DUMMY_PASSWORD_HASH, verifyPassword } from '../passwords.ts';
+import { releaseAttempt, reserveLoginAttempt } from '../../audit/limits.ts';
 
 export type User = typeof users.$inferSelect;
 
@@ -66,11 +68,38 @@ export async function findUserByEmail(db: Database, appId: string, email: string
   return user;
 }
 
+/** What a passed first factor leads to: the workspaces open to the user and the second factor due. */
+export async function firstFactorOutcome(db: Database, app: App, user: User): Promise<{ memberships: Membership[]; mfaState: MfaState }> {
+  const memberships = await listEnabledMemberships(db, user.id, app.id);
+  return { memberships, mfaState: secondFactorState(app, user, memberships) };
+}
+
+/**
+ * Checks a password sign-in (the first factor) under the login attempt limits: recorded as a failure
+ * before the password is verified (server/audit/limits.ts), taken back on success. Unknown users cost
+ * the same hash verification, so timing reveals no account. 403 where the app switched passwords
+ * off, 429 over the limits, 401 WRONG_CREDENTIALS otherwise.
+ */
+export async function checkPasswordSignIn(db: Database, app: App, input: { username: string; password: string; ip: string }): Promise<User> {
+  if (!passwordSignInEnabled(app)) {
+    throw new HttpError(403, 'PASSWORD_SIGN_IN_DISABLED', 'This app does not allow signing in with a password');
+  }
+  const name = normalizeUsername(input.username);
+  const user = await findUserByEmail(db, app.id, name);
+  const reservation = await reserveLoginAttempt(db, { appId: app.id, ip: input.ip, username: name }, user?.id);
+  if (reservation === null) {
+    throw new HttpError(429, 'TOO_MANY_REQUESTS', 'Too many failed sign-in attempts; try again later');
+  }
+  const valid = await verifyPassword(user?.passwordHash ?? DUMMY_PASSWORD_HASH, input.password);
+  if (!user || !user.passwordHash || !valid) throw new HttpError(401, 'WRONG_CREDENTIALS', 'Wrong credentials');
+  await releaseAttempt(db, reservation);
+  return user;
+}
+
 /**
  * Signs the browser in as `user` for `app` once a factor proved who it is: a fresh login session
  * (new id, so one seen before is worthless) that keeps the pending authorization, authenticated
- * unless a second factor is still due (then a code is texted when a phone is the only method), and a 'login.success' audit event (which also clears the
- * password failures counted for this address).
+ * unless a second factor is still due, then what firstFactorPassed does.
  */
 export async function signIn(
   context: FoyerContext,
@@ -79,8 +108,7 @@ export async function signIn(
   input: { app: App; user: User; previous: LoginSession | undefined; ip: string; method: SignInMethod },
 ): Promise<{ answer: SignInAnswer; memberships: Membership[]; session: LoginSession }> {
   const { app, user, previous } = input;
-  const memberships = await listEnabledMemberships(context.db, user.id, app.id);
-  const mfaState: MfaState = secondFactorState(app, user, memberships);
+  const { memberships, mfaState } = await firstFactorOutcome(context.db, app, user);
   const session = await sessions.start(
     reply,
     {
@@ -91,6 +119,20 @@ export async function signIn(
     },
     previous,
   );
+  const answer = await firstFactorPassed(context, { app, user, session, memberships, mfaState, ip: input.ip, method: input.method });
+  return { answer, memberships, session };
+}
+
+/**
+ * What follows a first factor once its login session exists: a code texted when a phone is the only
+ * second factor due, and a 'login.success' audit event (which also clears the password failures
+ * counted for this address). Answers what POST /auth/authenticate answers.
+ */
+export async function firstFactorPassed(
+  context: FoyerContext,
+  input: { app: App; user: User; session: LoginSession; memberships: Membership[]; mfaState: MfaState; ip: string; method: SignInMethod },
+): Promise<SignInAnswer> {
+  const { app, user, session, memberships, mfaState } = input;
   // Over the send limit no code goes out; the user asks for a new one later (and is told to wait).
   // A user who also has an authenticator app gets a text only on asking for one.
   const methods = mfaMethodsOf(user);
@@ -104,11 +146,10 @@ export async function signIn(
     ip: input.ip,
     detail: { username: normalizeUsername(user.email), method: input.method },
   });
-  const answer: SignInAnswer = {
+  return {
     session: true,
     expiresIn: LOGIN_SESSION_TTL_SECONDS,
     mfaState,
     ...(memberships.length === 1 ? { tenantUserId: memberships[0]!.id } : {}),
   };
-  return { answer, memberships, session };
 }

@@ -2,8 +2,11 @@
 // - with `Authorization: Bearer <access token>`: the app is the token's aid and the workspace its
 //   tid, and the membership it names must still exist, be enabled and belong to both. x-app-id is
 //   ignored then, whatever it says.
+// - with `x-auth-token` (the legacy mode, and no Authorization): the token's app and identity, and
+//   the workspace of x-tenant-user-id only when that is an enabled membership of the token's own
+//   identity in that app (server/auth-proxy/tokens.ts legacyCaller).
 // - without a token: anonymous, for the app x-app-id names.
-// No header can name a workspace; x-tenant-id and the legacy headers are never read.
+// No header can name a workspace by itself; x-tenant-id is never read.
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { apps, tenants, tenantUsers, users } from '../../db/schema.ts';
@@ -12,6 +15,7 @@ import type { AppRecord, Caller, MemberCaller } from '../context.ts';
 import { unauthenticated } from '../errors.ts';
 import { findApp } from '../apps/service.ts';
 import type { AccessTokenVerifier } from '../../oidc/access-tokens.ts';
+import { legacyCaller } from '../../auth-proxy/tokens.ts';
 
 const BEARER = /^Bearer +([A-Za-z0-9\-_.]+) *$/i;
 
@@ -54,6 +58,7 @@ export async function resolveCaller(db: Database, verifier: AccessTokenVerifier,
     if (!token) return { kind: 'rejected', reason: 'not a bearer token' };
     return memberFromToken(db, verifier, token);
   }
+  if (headers.has('x-auth-token')) return legacyCaller(db, headers);
   const appId = headers.get('x-app-id')?.trim();
   if (!appId) return { kind: 'none' };
   const app = await findApp(db, appId);

@@ -36,6 +36,7 @@ export function publicAppConfig(app: AppRecord): App {
     onboardingFlow: settings.onboardingFlow ?? null,
     passkeysEnabled: settings.passkeysEnabled ?? false,
     magicLinkEnabled: settings.magicLinkEnabled ?? false,
+    authLegacy: settings.authLegacy ?? false,
     mfaEnabled: settings.mfaEnabled ?? false,
     tenantSelfSignup: settings.tenantSelfSignup ?? false,
     googleSsoEnabled: settings.googleSsoEnabled ?? false,

@@ -6,6 +6,7 @@
 // workspace's member is "not found", exactly like an id that does not exist.
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import { revokeAccountGrants } from '../../oidc/adapter.ts';
+import { revokeIdentityLegacyTokens } from '../../auth-proxy/tokens.ts';
 import type { Database } from '../../db/client.ts';
 import { tenants, tenantUsers, userTokens, users } from '../../db/schema.ts';
 import type { Role } from '../../apps/settings.ts';
@@ -140,6 +141,8 @@ export async function updateUser(context: GraphQLContext, actor: MemberCaller, i
       if (changes.enabled === false) {
         // The member's tokens for this workspace die now, not when they expire.
         await revokeAccountGrants(tx, sql`select ${target.id}`);
+        // Legacy tokens belong to the identity, not one workspace: all of them end.
+        await revokeIdentityLegacyTokens(tx, target.userId);
         // An unused invitation link enables the membership it names: it must not undo this.
         await tx
           .update(userTokens)

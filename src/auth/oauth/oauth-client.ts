@@ -10,6 +10,7 @@ import { safeReturnPath } from '../return-path.ts';
 import type { BrowserRuntime } from '../runtime.ts';
 import { StorageKeys } from '../storage-keys.ts';
 import type {
+  AuthCapability,
   AuthClient,
   AuthenticateResult,
   AuthListener,
@@ -72,6 +73,7 @@ export function trimTrailingSlashes(url: string): string {
 }
 
 export class OAuthClient implements AuthClient {
+  readonly capabilities = new Set<AuthCapability>(['passkeys', 'magicLink', 'federation', 'sessions']);
   private readonly config: ClientConfig;
   private readonly runtime: BrowserRuntime;
   private readonly authUrl: string;

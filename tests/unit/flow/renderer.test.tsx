@@ -34,6 +34,7 @@ function app(values: Partial<PublicAppConfig>): AppConfigState {
     appleSsoEnabled: null,
     mfaEnabled: null,
     magicLinkEnabled: null,
+    authLegacy: null,
     tenantSelfSignup: null,
     passwordValidation: null,
     passwordComplexityRegex: null,

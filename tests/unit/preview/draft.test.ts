@@ -44,6 +44,7 @@ describe('publicConfigOf', () => {
       appleSsoEnabled: true,
       mfaEnabled: false,
       magicLinkEnabled: true,
+      authLegacy: false,
       tenantSelfSignup: true,
       passwordValidation: true,
       passwordComplexityRegex: '.{12,}',

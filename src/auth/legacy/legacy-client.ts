@@ -1,0 +1,358 @@
+// The legacy implementation of AuthClient (SPEC.md section 7 "Legacy mode"): the /auth-proxy calls
+// on the API host with an opaque auth token (NB_AUTH_TOKEN), joined to the MFA token (NB_MFA_TOKEN)
+// once a second factor passed, and the chosen workspace user (NB_TENANT_USER_ID). Signed in when the
+// token and the workspace user are stored and the server confirms them. Passkeys, magic links,
+// federation and the OAuth sessions do not exist in this mode: its capabilities list none of them.
+
+import { apiHeaderRules } from '../../api/headers.ts';
+import { requestJson, type JsonRequest } from '../../api/http.ts';
+import type { ClientConfig } from '../../config.ts';
+import { AuthError, AuthErrorKeys } from '../errors.ts';
+import { safeReturnPath } from '../return-path.ts';
+import type { BrowserRuntime } from '../runtime.ts';
+import { sessionKeys, StorageKeys } from '../storage-keys.ts';
+import type {
+  AuthCapability,
+  AuthClient,
+  AuthenticateResult,
+  AuthListener,
+  CredentialsConfig,
+  CurrentUserData,
+  MagicLinkSent,
+  MfaMethod,
+  MfaMethods,
+  MfaSetupFinished,
+  MfaState,
+  PasskeySummary,
+  PasswordToken,
+  SessionSummary,
+  SignedOutReason,
+  TotpSetup,
+  WorkspaceUser,
+} from '../types.ts';
+import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
+import { fallbackUserData } from '../user.ts';
+
+/** POST /auth-proxy/authenticate and PUT /auth-proxy/password (ORIGINAL-CONTRACT 2.3). */
+interface SignInAnswer {
+  token?: string;
+  mfaState?: MfaState;
+}
+
+/** GET /auth/currentUser: the picker's entry of the signed-in workspace user, with its privileges. */
+type CurrentUserAnswer = WorkspaceUser & { privileges?: string[] };
+
+const passkeysUnavailable = () => new AuthError(AuthErrorKeys.passkeysUnavailable);
+const sessionsUnavailable = () => new AuthError(AuthErrorKeys.sessionsUnavailable);
+
+export class LegacyClient implements AuthClient {
+  readonly capabilities = new Set<AuthCapability>();
+  private readonly config: ClientConfig;
+  private readonly runtime: BrowserRuntime;
+  private readonly apiUrl: string;
+  private readonly listeners = new Set<AuthListener>();
+  private user: CurrentUserData | undefined;
+  private endReason: SignedOutReason | undefined;
+  private watchingOtherTabs = false;
+
+  constructor(config: ClientConfig, runtime: BrowserRuntime) {
+    this.config = config;
+    this.runtime = runtime;
+    this.apiUrl = config.apiUrl.replace(/\/+$/, '');
+  }
+
+  async init(): Promise<void> {
+    if (!this.watchingOtherTabs) {
+      this.watchingOtherTabs = true;
+      this.runtime.onStorageChange((key) => this.followOtherTab(key));
+    }
+    try {
+      await this.loadUser();
+    } catch {
+      this.clear();
+    }
+  }
+
+  isAuthenticated(): boolean {
+    return this.user !== undefined;
+  }
+
+  currentUser(): CurrentUserData {
+    return this.user ?? fallbackUserData();
+  }
+
+  currentTenantUserId(): string | undefined {
+    return this.stored(StorageKeys.tenantUserId);
+  }
+
+  accessToken(): undefined {
+    return undefined;
+  }
+
+  apiHeaders(): Record<string, string> {
+    return apiHeaderRules({
+      authToken: this.stored(StorageKeys.authToken),
+      mfaToken: this.stored(StorageKeys.mfaToken),
+      tenantUserId: this.stored(StorageKeys.tenantUserId),
+      appId: this.config.appId,
+    });
+  }
+
+  /** Legacy tokens are not renewed: they live until they expire or are revoked. */
+  async ensureFresh(): Promise<void> {}
+
+  async login(returnPath?: string): Promise<void> {
+    const path = safeReturnPath(returnPath, this.config.uiUrl);
+    if (path) this.runtime.sessionStorage.setItem(StorageKeys.legacyReturnPath, path);
+    this.runtime.redirect(`${this.uiUrl()}/auth/login`);
+  }
+
+  /** There is no authorization code in this mode. */
+  async handleCallback(): Promise<string> {
+    throw new AuthError(AuthErrorKeys.loginFailed);
+  }
+
+  async logout(postLogoutRedirectUri?: string): Promise<void> {
+    await this.deauthenticate();
+    this.runtime.redirect(postLogoutRedirectUri ?? `${this.uiUrl()}/auth/login`);
+  }
+
+  clear(reason?: SignedOutReason): void {
+    this.endReason = reason;
+    const hadUser = this.user !== undefined;
+    this.user = undefined;
+    let hadStoredKeys = false;
+    for (const key of sessionKeys) {
+      if (this.runtime.localStorage.getItem(key) !== null) hadStoredKeys = true;
+      this.runtime.localStorage.removeItem(key);
+    }
+    if (hadUser || hadStoredKeys) this.notify();
+  }
+
+  signedOutReason(): SignedOutReason | undefined {
+    return this.endReason;
+  }
+
+  /** SPEC.md section 3: in legacy mode everyone signs in with a password. */
+  async credentialsConfig(): Promise<CredentialsConfig> {
+    return { hasPassword: true, hasPasskeys: false, federationConnections: [] };
+  }
+
+  async authenticate(username: string, password: string): Promise<AuthenticateResult> {
+    return this.adoptSignIn(await this.call<SignInAnswer>('POST', '/auth-proxy/authenticate', { username, password }));
+  }
+
+  tenantUsers(): Promise<WorkspaceUser[]> {
+    return this.call<WorkspaceUser[]>('GET', '/auth-proxy/tenantUsers');
+  }
+
+  /** SPEC.md section 2: the choice continues to /onboard, carrying the target address. */
+  async switchWorkspace(tenantUserId: string): Promise<void> {
+    this.runtime.localStorage.setItem(StorageKeys.tenantUserId, tenantUserId);
+    const target = this.runtime.sessionStorage.getItem(StorageKeys.legacyReturnPath);
+    this.runtime.sessionStorage.removeItem(StorageKeys.legacyReturnPath);
+    const query = target ? `?${new URLSearchParams({ target }).toString()}` : '';
+    this.runtime.redirect(`${this.uiUrl()}/onboard${query}`);
+  }
+
+  /** A held token (a set password signs in) goes on to the workspace choice; otherwise the login. */
+  continueSignIn(): void {
+    this.runtime.redirect(`${this.uiUrl()}${this.stored(StorageKeys.authToken) ? '/auth/choose-user' : '/auth/login'}`);
+  }
+
+  restartSignIn(): Promise<void> {
+    return this.deauthenticate();
+  }
+
+  async sendResetLink(username: string): Promise<void> {
+    await this.call('POST', '/auth-proxy/password', { username });
+  }
+
+  passwordToken(token: string): Promise<PasswordToken> {
+    return this.call<PasswordToken>('GET', `/auth-proxy/password/${encodeURIComponent(token)}`);
+  }
+
+  async setPassword(token: string, password?: string): Promise<AuthenticateResult> {
+    const body = password === undefined ? { token } : { token, password };
+    return this.adoptSignIn(await this.call<SignInAnswer>('PUT', '/auth-proxy/password', body));
+  }
+
+  async sendMagicLink(): Promise<MagicLinkSent> {
+    throw new AuthError(AuthErrorKeys.magicLinkUnavailable);
+  }
+
+  async startMfaUserSetup(phoneNumber: string): Promise<void> {
+    await this.call('POST', '/auth-proxy/startMfaUserSetup', { phoneNumber });
+  }
+
+  async finishMfaUserSetup(mfaCode: string): Promise<MfaSetupFinished> {
+    return this.adoptMfaToken(await this.call<MfaSetupFinished & { mfaToken: string }>('POST', '/auth-proxy/finishMfaUserSetup', { mfaCode }));
+  }
+
+  async commitMfaCode(mfaCode: string, method?: MfaMethod): Promise<void> {
+    this.adoptMfaToken(await this.call<{ mfaToken: string }>('POST', '/auth-proxy/commitMfaCode', method ? { mfaCode, method } : { mfaCode }));
+  }
+
+  mfaMethods(): Promise<MfaMethods> {
+    return this.call<MfaMethods>('GET', '/auth-proxy/mfaMethods');
+  }
+
+  startTotpSetup(): Promise<TotpSetup> {
+    return this.call<TotpSetup>('POST', '/auth-proxy/startTotpSetup');
+  }
+
+  async finishTotpSetup(mfaCode: string): Promise<MfaSetupFinished> {
+    return this.adoptMfaToken(await this.call<MfaSetupFinished & { mfaToken: string }>('POST', '/auth-proxy/finishTotpSetup', { mfaCode }));
+  }
+
+  async resendMfaCode(): Promise<void> {
+    await this.call('POST', '/auth-proxy/resendMfaCode');
+  }
+
+  async resetUserMfaSetup(backupCode: string): Promise<void> {
+    await this.call('POST', '/auth-proxy/resetUserMfaSetup', { backupCode });
+  }
+
+  async passkeyAuthenticationOptions(): Promise<PublicKeyCredentialRequestOptionsJSON> {
+    throw passkeysUnavailable();
+  }
+
+  async verifyPasskeyAuthentication(): Promise<AuthenticateResult> {
+    throw passkeysUnavailable();
+  }
+
+  async passkeyRegistrationOptions(): Promise<PublicKeyCredentialCreationOptionsJSON> {
+    throw passkeysUnavailable();
+  }
+
+  async verifyPasskeyRegistration(): Promise<{ verified: boolean }> {
+    throw passkeysUnavailable();
+  }
+
+  async listPasskeys(): Promise<PasskeySummary[]> {
+    throw passkeysUnavailable();
+  }
+
+  async renamePasskey(): Promise<void> {
+    throw passkeysUnavailable();
+  }
+
+  async deletePasskey(): Promise<void> {
+    throw passkeysUnavailable();
+  }
+
+  async listSessions(): Promise<SessionSummary[]> {
+    throw sessionsUnavailable();
+  }
+
+  async revokeSession(): Promise<void> {
+    throw sessionsUnavailable();
+  }
+
+  async revokeOtherSessions(): Promise<number> {
+    throw sessionsUnavailable();
+  }
+
+  async signOutEverywhere(): Promise<void> {
+    throw sessionsUnavailable();
+  }
+
+  /** Re-reads the user (after a profile or workspace change); nothing to renew. */
+  refresh(): Promise<void> {
+    return this.loadUser();
+  }
+
+  subscribe(listener: AuthListener): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  private stored(key: string): string | undefined {
+    return this.runtime.localStorage.getItem(key) ?? undefined;
+  }
+
+  private uiUrl(): string {
+    return this.config.uiUrl.replace(/\/+$/, '');
+  }
+
+  private call<T>(method: NonNullable<JsonRequest['method']>, path: string, body?: unknown): Promise<T> {
+    return requestJson<T>(this.runtime.fetch, `${this.apiUrl}${path}`, {
+      method,
+      headers: this.apiHeaders(),
+      ...(body === undefined ? {} : { body }),
+    });
+  }
+
+  /**
+   * Signed in when the token and the workspace user are stored and the server confirms them. A token
+   * alone is a sign-in still choosing its workspace (or waiting for its second factor): kept, not signed in.
+   */
+  private async loadUser(): Promise<void> {
+    if (!this.stored(StorageKeys.authToken) || !this.stored(StorageKeys.tenantUserId)) {
+      this.setUser(undefined);
+      return;
+    }
+    const { authenticated } = await this.call<{ authenticated: boolean }>('GET', '/auth-proxy/authenticated');
+    if (!authenticated) {
+      this.clear();
+      return;
+    }
+    const answer = await this.call<CurrentUserAnswer>('GET', '/auth/currentUser');
+    this.endReason = undefined;
+    this.setUser({
+      id: answer.id,
+      email: answer.email,
+      username: answer.username,
+      fullName: answer.fullName ?? '',
+      role: answer.role,
+      onboarded: answer.onboarded,
+      locale: answer.tenant.locale ?? 'en',
+      privileges: answer.privileges ?? [],
+      tenant: {
+        id: answer.tenant.id,
+        ...(answer.tenant.name ? { name: answer.tenant.name } : {}),
+        ...(answer.tenant.locale ? { locale: answer.tenant.locale } : {}),
+        ...(answer.tenant.logo ? { logo: answer.tenant.logo } : {}),
+      },
+    });
+  }
+
+  private setUser(user: CurrentUserData | undefined): void {
+    const changed = user !== undefined || this.user !== undefined;
+    this.user = user;
+    if (changed) this.notify();
+  }
+
+  /** A new sign-in replaces whatever this browser held: its token only, the workspace is chosen next. */
+  private adoptSignIn(answer: SignInAnswer): AuthenticateResult {
+    if (!answer.token) return { session: false, mfaState: 'DISABLED' };
+    this.clear();
+    this.runtime.localStorage.setItem(StorageKeys.authToken, answer.token);
+    // No tenantUserId: in legacy mode the picker always follows (SPEC.md section 4).
+    return { session: true, mfaState: answer.mfaState ?? 'DISABLED' };
+  }
+
+  private adoptMfaToken<T extends { mfaToken: string }>(answer: T): Omit<T, 'mfaToken'> {
+    const { mfaToken, ...rest } = answer;
+    this.runtime.localStorage.setItem(StorageKeys.mfaToken, mfaToken);
+    return rest;
+  }
+
+  /** Revokes the held token on the server (best effort) and forgets it here. */
+  private async deauthenticate(): Promise<void> {
+    if (this.stored(StorageKeys.authToken)) await this.call('GET', '/auth-proxy/deauthenticate').catch(() => undefined);
+    this.clear();
+  }
+
+  /** Tabs share the token: a sign-out elsewhere ends this tab's session, a workspace chosen elsewhere is adopted. */
+  private followOtherTab(key: string | null): void {
+    if (key !== null && key !== StorageKeys.authToken && key !== StorageKeys.tenantUserId && key !== StorageKeys.mfaToken) return;
+    this.loadUser().catch(() => this.clear());
+  }
+
+  private notify(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+}
