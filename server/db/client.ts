@@ -3,7 +3,8 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -22,6 +23,12 @@ export interface DatabaseHandle {
 }
 
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/**
+ * Every embedded database is opened with these: the users table's search index needs pg_trgm, which
+ * PGlite only offers when loaded at open (PostgreSQL ships it in contrib; server/db/migrations/0011).
+ */
+export const pgliteOptions = { extensions: { pg_trgm } } satisfies PGliteOptions;
 
 /** Wraps an open PGlite (a folder, memory, or a clone of a migrated template). */
 export function pgliteHandle(client: PGlite): DatabaseHandle {
@@ -65,5 +72,5 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
   if (options.databaseUrl) return postgresHandle(options.databaseUrl);
   const folder = path.join(options.dataDir, 'pgdata');
   await mkdir(folder, { recursive: true });
-  return pgliteHandle(await PGlite.create(folder));
+  return pgliteHandle(await PGlite.create(folder, pgliteOptions));
 }
