@@ -113,8 +113,25 @@ export const tenantUsers = pgTable(
     customParams: jsonb('custom_params').$type<Record<string, string>>().notNull().default({}),
     createdAt: createdAt(),
     lastSeen: timestamp('last_seen', { withTimezone: true }),
+    /**
+     * What the users table shows of the member, kept by triggers (server/db/migrations/0011) so its
+     * search and sorts read this table alone, on the indexes below (server/graphql/users/list.ts):
+     * the shown texts a line each (name or 'Invited user', e-mail, Active/Deactivated, role), and the
+     * lower-case shown name and e-mail.
+     */
+    searchText: text('search_text').notNull().default(''),
+    nameKey: text('name_key').notNull().default(''),
+    emailKey: text('email_key').notNull().default(''),
   },
-  (t) => [uniqueIndex('tenant_users_member_idx').on(t.tenantId, t.userId), index('tenant_users_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('tenant_users_member_idx').on(t.tenantId, t.userId),
+    index('tenant_users_user_idx').on(t.userId),
+    // One per sort of the users table, each ending with its tie-breakers, so a page is a range of it.
+    index('tenant_users_created_idx').on(t.tenantId, t.createdAt, t.id),
+    index('tenant_users_name_idx').on(t.tenantId, sql`(${t.nameKey} collate "C")`, t.createdAt, t.id),
+    index('tenant_users_email_idx').on(t.tenantId, sql`(${t.emailKey} collate "C")`, t.createdAt, t.id),
+    index('tenant_users_search_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+  ],
 );
 
 export const plans = pgTable(
