@@ -52,7 +52,7 @@ const LIST = `query ($search: String, $sortBy: UserSortField, $sortDirection: So
 async function list(variables: Record<string, unknown>, as: Membership = owner) {
   const answer = await ask(foyer, as, LIST, variables);
   expect(answer.body.errors).toBeUndefined();
-  const data = answer.body.data as { listUsers: { id: string; email: string }[]; countUsers: number };
+  const data = answer.body.data as { listUsers: { id: string; email: string; fullName: string | null }[]; countUsers: number };
   return { emails: data.listUsers.map((user) => user.email), count: data.countUsers, users: data.listUsers };
 }
 
@@ -182,7 +182,7 @@ describe('after changes', () => {
     const nils = await addMember(foyer, tenantId, { role: 'VIEWER', firstName: 'Nils', lastName: 'North', email: 'nils@change.test', createdAt: minute(1) });
     const invited = await addMember(foyer, tenantId, { role: 'VIEWER', firstName: 'Ines', lastName: 'Ivy', email: 'ines@change.test', createdAt: minute(2) });
     await foyer.db.update(tenantUsers).set({ invitationPending: true }).where(eq(tenantUsers.id, invited.tenantUserId));
-    const names = async (search?: string) => (await list({ search, sortBy: 'NAME' }, boss)).users.map((user) => (user as { fullName: string | null }).fullName);
+    const names = async (search?: string) => (await list({ search, sortBy: 'NAME' }, boss)).users.map((user) => user.fullName);
     expect(await names()).toEqual([null, 'Nils North', 'Olga Oak']);
     expect((await list({ search: 'ines' }, boss)).emails).toEqual(['ines@change.test']);
     expect((await list({ search: 'ivy' }, boss)).count).toBe(0);
