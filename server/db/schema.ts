@@ -342,7 +342,13 @@ export const auditEvents = pgTable(
     userAgent: text('user_agent'),
     createdAt: createdAt(),
   },
-  (t) => [index('audit_events_app_idx').on(t.appId, t.createdAt)],
+  (t) => [
+    index('audit_events_app_idx').on(t.appId, t.createdAt),
+    // The attempt limits count one kind of event per address or per username, recent ones only
+    // (server/audit/limits.ts): each count is a range of one of these, however busy the app is.
+    index('audit_events_attempt_ip_idx').on(t.type, t.ip, t.appId, t.createdAt),
+    index('audit_events_attempt_username_idx').on(t.type, sql`(${t.detail}->>'username')`, t.appId, t.createdAt),
+  ],
 );
 
 /**

@@ -1,0 +1,2 @@
+CREATE INDEX "audit_events_attempt_ip_idx" ON "audit_events" USING btree ("type","ip","app_id","created_at");--> statement-breakpoint
+CREATE INDEX "audit_events_attempt_username_idx" ON "audit_events" USING btree ("type",("detail"->>'username'),"app_id","created_at");
