@@ -117,7 +117,7 @@ export const tenantUsers = pgTable(
      * What the users table shows of the member, kept by triggers (server/db/migrations/0011) so its
      * search and sorts read this table alone, on the indexes below (server/graphql/users/list.ts):
      * the shown texts a line each (name or 'Invited user', e-mail, Active/Deactivated, role), and the
-     * lower-case shown name and e-mail.
+     * shown name and e-mail, all in lower case.
      */
     searchText: text('search_text').notNull().default(''),
     nameKey: text('name_key').notNull().default(''),

@@ -19,8 +19,8 @@ BEGIN
     nullif(trim(CASE WHEN NOT NEW.invitation_pending THEN person.last_name END), '')), ''), 'Invited user');
   NEW.name_key := lower(shown_name);
   NEW.email_key := lower(person.email);
-  NEW.search_text := shown_name || chr(10) || person.email || chr(10)
-    || CASE WHEN NEW.enabled THEN 'Active' ELSE 'Deactivated' END || chr(10) || NEW.role;
+  NEW.search_text := lower(shown_name || chr(10) || person.email || chr(10)
+    || CASE WHEN NEW.enabled THEN 'Active' ELSE 'Deactivated' END || chr(10) || NEW.role);
   RETURN NEW;
 END $$;--> statement-breakpoint
 CREATE TRIGGER tenant_users_shown_texts BEFORE INSERT OR UPDATE OF user_id, role, enabled, invitation_pending ON tenant_users
