@@ -10,8 +10,6 @@ import { ApiClientProvider, createQueryClient, type ApiClient } from '../api/ind
 import type { AuthClient } from '../auth/types.ts';
 import type { ClientConfig } from '../config.ts';
 import { applyTranslations, CUSTOM_CSS_LINK_ID, loadAppTranslations } from '../i18n/index.ts';
-import { startPreview } from '../preview/listener.ts';
-import { documentStyles } from '../preview/styles.ts';
 import { createAppConfigStore, loadAppConfig, type AppConfigStore } from './appConfig.ts';
 import { createRouter } from './router.tsx';
 import { RuntimeContext, type Runtime } from './runtime.tsx';
@@ -54,13 +52,24 @@ function Started({ starting, i18n }: { starting: Promise<StartedRuntime>; i18n: 
 
   useEffect(() => {
     if (!started.config.preview) return undefined;
-    return startPreview({
-      host: window,
-      appConfig: started.appConfig,
-      i18n,
-      styles: documentStyles(document, CUSTOM_CSS_LINK_ID),
-      navigate: (path, state) => void router.navigate(path, { state }),
+    // Only the configurator's preview frame loads the preview and the CSS parser its drafts go
+    // through; it tells the configurator when it listens (src/preview/listener.ts), so loading late loses nothing.
+    let stop: (() => void) | undefined;
+    let ended = false;
+    void Promise.all([import('../preview/listener.ts'), import('../preview/styles.ts')]).then(([{ startPreview }, { documentStyles }]) => {
+      if (ended) return;
+      stop = startPreview({
+        host: window,
+        appConfig: started.appConfig,
+        i18n,
+        styles: documentStyles(document, CUSTOM_CSS_LINK_ID),
+        navigate: (path, state) => void router.navigate(path, { state }),
+      });
     });
+    return () => {
+      ended = true;
+      stop?.();
+    };
   }, [started, i18n, router]);
 
   return (
