@@ -4,9 +4,9 @@
 import { Suspense, use, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { i18n as I18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
-import { ApiClientProvider, createQueryClient, type ApiClient } from '../api/index.ts';
+import type { ApiClient } from '../api/client.ts';
+import { ApiClientProvider } from '../api/context.tsx';
 import type { AuthClient } from '../auth/types.ts';
 import type { ClientConfig } from '../config.ts';
 import { applyTranslations, CUSTOM_CSS_LINK_ID, loadAppTranslations } from '../i18n/index.ts';
@@ -48,7 +48,6 @@ export function RuntimeProvider({ started, children }: { started: StartedRuntime
 function Started({ starting, i18n }: { starting: Promise<StartedRuntime>; i18n: I18n }) {
   const started = use(starting);
   const [router] = useState(createRouter);
-  const [queryClient] = useState(() => createQueryClient(started.auth));
 
   useEffect(() => {
     if (!started.config.preview) return undefined;
@@ -75,9 +74,7 @@ function Started({ starting, i18n }: { starting: Promise<StartedRuntime>; i18n: 
   return (
     <RuntimeProvider started={started}>
       <ApiClientProvider client={started.api}>
-        <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
-        </QueryClientProvider>
+        <RouterProvider router={router} />
       </ApiClientProvider>
     </RuntimeProvider>
   );
