@@ -15,8 +15,10 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import type { AppSettings } from '../apps/settings.ts';
+import { ROLES } from '../auth/privileges.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -95,6 +97,15 @@ export const users = pgTable(
   (t) => [uniqueIndex('users_app_email_idx').on(t.appId, sql`lower(${t.email})`)],
 );
 
+/**
+ * The users table's sorts by status and by role, as expressions of a membership's own columns: its
+ * indexes below and its queries (server/graphql/users/list.ts) share them, since an index serves only
+ * the expression spelled alike. Statuses compare as the table shows them; roles by rank, OWNER first.
+ */
+export const memberStatusKey = (enabled: AnyPgColumn) => sql`(case when ${enabled} then 'Active' else 'Deactivated' end collate "C")`;
+export const memberRoleRank = (role: AnyPgColumn) =>
+  sql`(case ${role} ${sql.raw(ROLES.map((name, rank) => `when '${name}' then ${rank}`).join(' '))} else ${sql.raw(String(ROLES.length))} end)`;
+
 export const tenantUsers = pgTable(
   'tenant_users',
   {
@@ -130,6 +141,12 @@ export const tenantUsers = pgTable(
     index('tenant_users_created_idx').on(t.tenantId, t.createdAt, t.id),
     index('tenant_users_name_idx').on(t.tenantId, sql`(${t.nameKey} collate "C")`, t.createdAt, t.id),
     index('tenant_users_email_idx').on(t.tenantId, sql`(${t.emailKey} collate "C")`, t.createdAt, t.id),
+    // Status and role have few values, so a page sorted descending needs its own index: read
+    // backwards, the ascending one would sort a whole group (say, every viewer) by the tie-breakers.
+    index('tenant_users_status_idx').on(t.tenantId, memberStatusKey(t.enabled), t.createdAt, t.id),
+    index('tenant_users_status_desc_idx').on(t.tenantId, sql`${memberStatusKey(t.enabled)} desc`, t.createdAt, t.id),
+    index('tenant_users_role_idx').on(t.tenantId, memberRoleRank(t.role), t.createdAt, t.id),
+    index('tenant_users_role_desc_idx').on(t.tenantId, sql`${memberRoleRank(t.role)} desc`, t.createdAt, t.id),
     index('tenant_users_search_idx').using('gin', t.searchText.op('gin_trgm_ops')),
   ],
 );

@@ -4,8 +4,7 @@
 // e-mail, the status (Active / Deactivated) or the role of a row.
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { tenantUsers, users } from '../../db/schema.ts';
-import { ROLES } from '../../auth/privileges.ts';
+import { memberRoleRank, memberStatusKey, tenantUsers, users } from '../../db/schema.ts';
 import type { MemberCaller } from '../context.ts';
 import type { QueryListUsersArgs, SortDirection, User, UserSortField } from '../generated/resolvers.ts';
 import { InputProblems } from '../input.ts';
@@ -18,22 +17,16 @@ export const MAX_SEARCH_LENGTH = 200;
 // membership by triggers (server/db/migrations/0011_users_table_indexes.sql): search_text holds them
 // in lower case a line each, so a search word (no whitespace) matches within one of them, on a trigram
 // index, with LIKE on lower() of both sides: what ILIKE does, without lower-casing every row at every
-// search. The name and e-mail sort on their lower-case copies, each on an index with the tie-breakers.
-const shownStatus = sql<string>`case when ${tenantUsers.enabled} then 'Active' else 'Deactivated' end`;
-
-/** Roles sort by rank (OWNER first ascending), not alphabetically. */
-const roleRank = sql`case ${tenantUsers.role} ${sql.join(
-  ROLES.map((role, rank) => sql`when ${role} then ${sql.raw(String(rank))}`),
-  sql` `,
-)} else ${sql.raw(String(ROLES.length))} end`;
-
+// search. The name and e-mail sort on their lower-case copies, status and role on expressions of the
+// membership (server/db/schema.ts), each on an index with the tie-breakers.
+//
 // Texts compare byte-wise on their lower case ("C"), so every database (PGlite, any server locale)
 // and every instance pages in exactly the same order.
 const sortKeys: Record<UserSortField, SQL> = {
   NAME: sql`${tenantUsers.nameKey} collate "C"`,
   EMAIL: sql`${tenantUsers.emailKey} collate "C"`,
-  STATUS: sql`${shownStatus} collate "C"`,
-  ROLE: roleRank,
+  STATUS: memberStatusKey(tenantUsers.enabled),
+  ROLE: memberRoleRank(tenantUsers.role),
   CREATED_AT: sql`${tenantUsers.createdAt}`,
 };
 
@@ -63,7 +56,7 @@ interface ListUsersQuery {
 }
 
 /** The arguments checked (400 with a message per argument) and defaulted: oldest members first, one full page. */
-function checkListArguments(args: Partial<QueryListUsersArgs>): ListUsersQuery {
+export function checkListArguments(args: Partial<QueryListUsersArgs>): ListUsersQuery {
   const problems = new InputProblems();
   const words = checkSearch(problems, args.search);
   const offset = args.offset ?? 0;
@@ -74,7 +67,8 @@ function checkListArguments(args: Partial<QueryListUsersArgs>): ListUsersQuery {
   return { words, sortBy: args.sortBy ?? 'CREATED_AT', sortDirection: args.sortDirection ?? 'ASC', offset, limit };
 }
 
-function listUsersSelect(db: Database, tenantId: string, query: ListUsersQuery) {
+/** One page of members as a query (its plan is checked in tests/server/graphql/users-list-plans.test.ts). */
+export function listUsersSelect(db: Database, tenantId: string, query: ListUsersQuery) {
   const direction = query.sortDirection === 'DESC' ? desc : asc;
   // Ties keep one order (who joined first, then the id), so pages neither repeat nor skip rows.
   const order = [direction(sortKeys[query.sortBy]), asc(tenantUsers.createdAt), asc(tenantUsers.id)];

@@ -1,0 +1,4 @@
+CREATE INDEX "tenant_users_status_idx" ON "tenant_users" USING btree ("tenant_id",(case when "enabled" then 'Active' else 'Deactivated' end collate "C"),"created_at","id");--> statement-breakpoint
+CREATE INDEX "tenant_users_status_desc_idx" ON "tenant_users" USING btree ("tenant_id",(case when "enabled" then 'Active' else 'Deactivated' end collate "C") desc,"created_at","id");--> statement-breakpoint
+CREATE INDEX "tenant_users_role_idx" ON "tenant_users" USING btree ("tenant_id",(case "role" when 'OWNER' then 0 when 'ADMIN' then 1 when 'MANAGER' then 2 when 'VIEWER' then 3 else 4 end),"created_at","id");--> statement-breakpoint
+CREATE INDEX "tenant_users_role_desc_idx" ON "tenant_users" USING btree ("tenant_id",(case "role" when 'OWNER' then 0 when 'ADMIN' then 1 when 'MANAGER' then 2 when 'VIEWER' then 3 else 4 end) desc,"created_at","id");
