@@ -8,11 +8,18 @@ export interface TimingOptions {
   warmup?: number;
 }
 
-export function median(samples: readonly number[]): number {
+/** The q-quantile (0..1) of `samples`, interpolated between the two nearest. */
+export function quantile(samples: readonly number[], q: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  const at = (sorted.length - 1) * q;
+  const below = sorted[Math.floor(at)]!;
+  return below + (sorted[Math.ceil(at)]! - below) * (at - Math.floor(at));
 }
+
+export const median = (samples: readonly number[]) => quantile(samples, 0.5);
+
+/** Interquartile range over the median: how much the runs of one figure disagree. */
+export const spreadOf = (samples: readonly number[]) => (quantile(samples, 0.75) - quantile(samples, 0.25)) / median(samples);
 
 async function timed(work: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
@@ -20,12 +27,12 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
-/** Median milliseconds of `work` and of `floor`, run one at a time, taking turns. */
+/** Median milliseconds of `work` and of `floor`, run one at a time, taking turns, and the spread of `work`'s runs. */
 export async function compareMs(
   work: () => Promise<unknown>,
   floor: () => Promise<unknown>,
   { runs = 30, warmup = 5 }: TimingOptions = {},
-): Promise<{ value: number; floor: number }> {
+): Promise<{ value: number; floor: number; spread: number }> {
   for (let i = 0; i < warmup; i += 1) {
     await work();
     await floor();
@@ -36,5 +43,5 @@ export async function compareMs(
     workSamples.push(await timed(work));
     floorSamples.push(await timed(floor));
   }
-  return { value: median(workSamples), floor: median(floorSamples) };
+  return { value: median(workSamples), floor: median(floorSamples), spread: spreadOf(workSamples) };
 }

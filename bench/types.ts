@@ -6,8 +6,10 @@ export interface Figure {
   name: string;
   value: number;
   unit: 'ms' | 'KiB';
-  /** The floor measured beside it, e.g. the same query as bare SQL. */
+  /** The floor measured beside it, e.g. the same query on an ideal index. */
   floor: { name: string; value: number };
+  /** How much the timed runs of the figure vary: their interquartile range over their median (0.1 = 10 %). */
+  spread?: number;
 }
 
 export interface BenchEntry {

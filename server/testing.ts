@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
 import { loadConfig, type ServerConfig } from './config.ts';
-import { pgliteHandle, postgresHandle, type Database, type DatabaseHandle } from './db/client.ts';
+import { pgliteHandle, pgliteOptions, postgresHandle, type Database, type DatabaseHandle } from './db/client.ts';
 import { createFoyer, type Foyer } from './app.ts';
 import { seedDemo, type DemoData } from './seed/demo.ts';
 
@@ -69,9 +69,9 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
   const template = process.env[TEMPLATE_ENV];
   if (template) {
     const dump = new Blob([await readFile(template)]);
-    return pgliteHandle(await PGlite.create({ loadDataDir: dump }));
+    return pgliteHandle(await PGlite.create({ ...pgliteOptions, loadDataDir: dump }));
   }
-  const handle = pgliteHandle(await PGlite.create());
+  const handle = pgliteHandle(await PGlite.create(pgliteOptions));
   await handle.migrate();
   return handle;
 }

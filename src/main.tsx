@@ -1,5 +1,5 @@
 import { createRoot } from 'react-dom/client';
-import { createApiClient } from './api/index.ts';
+import { createApiClient } from './api/client.ts';
 import { App } from './app/App.tsx';
 import { loadAppConfigAnonymously, withAuthMode } from './app/appConfig.ts';
 import { addressWithoutAppId, launchConfig } from './app/launch.ts';

@@ -47,7 +47,8 @@ export const MAILED_LINK_LIMITS: readonly RequestLimit[] = [
   { max: 30, windowMinutes: 15, per: ['app', 'ip'] },
 ];
 
-function sameAttempt(limit: RequestLimit, attempt: Attempt, type: AuditType): SQL {
+/** The events of `type` that count against `limit` for `attempt`: the same app, address or username as the limit says, recent ones only. */
+export function sameAttempt(limit: RequestLimit, attempt: Attempt, type: AuditType): SQL {
   return and(
     eq(auditEvents.type, type),
     limit.per.includes('app') ? eq(auditEvents.appId, attempt.appId) : undefined,

@@ -15,8 +15,10 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import type { AppSettings } from '../apps/settings.ts';
+import { ROLES } from '../auth/privileges.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -95,6 +97,15 @@ export const users = pgTable(
   (t) => [uniqueIndex('users_app_email_idx').on(t.appId, sql`lower(${t.email})`)],
 );
 
+/**
+ * The users table's sorts by status and by role, as expressions of a membership's own columns: its
+ * indexes below and its queries (server/graphql/users/list.ts) share them, since an index serves only
+ * the expression spelled alike. Statuses compare as the table shows them; roles by rank, OWNER first.
+ */
+export const memberStatusKey = (enabled: AnyPgColumn) => sql`(case when ${enabled} then 'Active' else 'Deactivated' end collate "C")`;
+export const memberRoleRank = (role: AnyPgColumn) =>
+  sql`(case ${role} ${sql.raw(ROLES.map((name, rank) => `when '${name}' then ${rank}`).join(' '))} else ${sql.raw(String(ROLES.length))} end)`;
+
 export const tenantUsers = pgTable(
   'tenant_users',
   {
@@ -113,8 +124,31 @@ export const tenantUsers = pgTable(
     customParams: jsonb('custom_params').$type<Record<string, string>>().notNull().default({}),
     createdAt: createdAt(),
     lastSeen: timestamp('last_seen', { withTimezone: true }),
+    /**
+     * What the users table shows of the member, kept by triggers (server/db/migrations/0011) so its
+     * search and sorts read this table alone, on the indexes below (server/graphql/users/list.ts):
+     * the shown texts a line each (name or 'Invited user', e-mail, Active/Deactivated, role), and the
+     * shown name and e-mail, all in lower case.
+     */
+    searchText: text('search_text').notNull().default(''),
+    nameKey: text('name_key').notNull().default(''),
+    emailKey: text('email_key').notNull().default(''),
   },
-  (t) => [uniqueIndex('tenant_users_member_idx').on(t.tenantId, t.userId), index('tenant_users_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('tenant_users_member_idx').on(t.tenantId, t.userId),
+    index('tenant_users_user_idx').on(t.userId),
+    // One per sort of the users table, each ending with its tie-breakers, so a page is a range of it.
+    index('tenant_users_created_idx').on(t.tenantId, t.createdAt, t.id),
+    index('tenant_users_name_idx').on(t.tenantId, sql`(${t.nameKey} collate "C")`, t.createdAt, t.id),
+    index('tenant_users_email_idx').on(t.tenantId, sql`(${t.emailKey} collate "C")`, t.createdAt, t.id),
+    // Status and role have few values, so a page sorted descending needs its own index: read
+    // backwards, the ascending one would sort a whole group (say, every viewer) by the tie-breakers.
+    index('tenant_users_status_idx').on(t.tenantId, memberStatusKey(t.enabled), t.createdAt, t.id),
+    index('tenant_users_status_desc_idx').on(t.tenantId, sql`${memberStatusKey(t.enabled)} desc`, t.createdAt, t.id),
+    index('tenant_users_role_idx').on(t.tenantId, memberRoleRank(t.role), t.createdAt, t.id),
+    index('tenant_users_role_desc_idx').on(t.tenantId, sql`${memberRoleRank(t.role)} desc`, t.createdAt, t.id),
+    index('tenant_users_search_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+  ],
 );
 
 export const plans = pgTable(
@@ -349,7 +383,13 @@ export const auditEvents = pgTable(
     userAgent: text('user_agent'),
     createdAt: createdAt(),
   },
-  (t) => [index('audit_events_app_idx').on(t.appId, t.createdAt)],
+  (t) => [
+    index('audit_events_app_idx').on(t.appId, t.createdAt),
+    // The attempt limits count one kind of event per address or per username, recent ones only
+    // (server/audit/limits.ts): each count is a range of one of these, however busy the app is.
+    index('audit_events_attempt_ip_idx').on(t.type, t.ip, t.appId, t.createdAt),
+    index('audit_events_attempt_username_idx').on(t.type, sql`(${t.detail}->>'username')`, t.appId, t.createdAt),
+  ],
 );
 
 /**

@@ -1,4 +1,5 @@
 // A Fastify instance per origin, with the shared error shape and limits.
+import fastifyCompress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../config.ts';
 import { installErrorHandling, refuseUnstorableText, sendError } from './errors.ts';
@@ -43,6 +44,10 @@ export function createListener(config: ServerConfig, name: keyof ServerConfig['u
       reply.raw.setHeader('strict-transport-security', HSTS);
     });
   }
+  // Before any route or @fastify/static (server/ui/plugin.ts), so their answers are compressed too:
+  // brotli or gzip as the client's accept-encoding prefers, text bodies of 1 KiB and more. Request
+  // bodies are read as sent (no decompression), so the body limit is what arrives.
+  void app.register(fastifyCompress, { encodings: ['br', 'gzip'], globalDecompression: false });
   installErrorHandling(app, handling);
   refuseUnstorableText(app);
   trackRequestDevice(app);

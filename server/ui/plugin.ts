@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CONSOLE_APP_ID } from '../apps/console.ts';
 import { isNavigation } from '../http/errors.ts';
 import { SIGN_OUT_SCREEN } from '../oidc/logout.ts';
@@ -18,6 +18,13 @@ export interface UiOptions extends FoyerContext {
 const CONFIG_MARKER = '<!--foyer-config-->';
 
 export const CONFIGURATOR_PATH = '/configurator';
+
+/**
+ * Vite names every built asset `assets/<name>-<8-character hash>.<ext>` (its source map adds `.map`):
+ * a changed file gets a new name, so browsers may keep these a year without asking again.
+ */
+const HASHED_ASSET = /^\/assets\/.+-[\w-]{8}\.[a-z0-9]+(\.map)?$/i;
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 function escapeJsonForHtml(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c');
@@ -118,6 +125,10 @@ export async function uiPlugin(app: FastifyInstance, options: UiOptions): Promis
       index: false,
       wildcard: false,
       maxAge: '1h',
+      setHeaders: (reply, filePath) => {
+        const relative = `/${path.relative(config.uiDist, filePath).split(path.sep).join('/')}`;
+        if (HASHED_ASSET.test(relative)) reply.header('cache-control', IMMUTABLE);
+      },
       // The HTML pages go out only with their config injected, through the routes below. Source maps
       // would publish the runtime's source: development only.
       allowedPath: (pathName) => {
@@ -130,7 +141,7 @@ export async function uiPlugin(app: FastifyInstance, options: UiOptions): Promis
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
   app.get('/', (_request, reply) => sendHtml(reply, runtimeHtml));
   app.get(CONFIGURATOR_PATH, (_request, reply) => sendHtml(reply, configuratorHtml));
-  app.setNotFoundHandler((request, reply) => {
+  const fallback = (request: FastifyRequest, reply: FastifyReply) => {
     // Missing files keep a real 404; every other path, and any address a person opens, is a runtime
     // or configurator route (the runtime sends unknown ones to the login).
     const missingFile = path.extname(request.url.split('?')[0] ?? '') !== '' && !isNavigation(request);
@@ -138,5 +149,9 @@ export async function uiPlugin(app: FastifyInstance, options: UiOptions): Promis
       return reply.status(404).send({ statusCode: 404, message: 'Not found', error: 'NOT_FOUND' });
     }
     return sendHtml(reply, isConfiguratorPath(request.url) ? configuratorHtml : runtimeHtml);
-  });
+  };
+  // Pages as a route, not only as the not-found answer: @fastify/compress compresses routes only
+  // (server/http/listener.ts). The built files' own routes (above) come before this wildcard.
+  app.get('/*', fallback);
+  app.setNotFoundHandler(fallback);
 }

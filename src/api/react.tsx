@@ -3,11 +3,11 @@
 // ['ListUsers'] refetches every page of the users table.
 
 import { QueryClient, useMutation, useQuery, type UseMutationOptions, type UseQueryOptions } from '@tanstack/react-query';
-import { createContext, useContext, type ReactNode } from 'react';
 import type { AuthClient } from '../auth/types.ts';
 import type { TypedDocumentString } from '../gql/graphql.ts';
-import { operationNameOf, type ApiClient } from './client.ts';
+import { operationNameOf } from './client.ts';
 import { ApiError } from './errors.ts';
+import { useApiClient } from './context.tsx';
 
 /** Network failures are retried; answers from the server (any ApiError) are not. */
 const MAX_NETWORK_RETRIES = 2;
@@ -40,17 +40,7 @@ export function createQueryClient(auth?: AuthClient, isServerAnswer: (error: unk
   return queryClient;
 }
 
-const ApiClientContext = createContext<ApiClient | null>(null);
-
-export function ApiClientProvider({ client, children }: { client: ApiClient; children?: ReactNode }) {
-  return <ApiClientContext.Provider value={client}>{children}</ApiClientContext.Provider>;
-}
-
-export function useApiClient(): ApiClient {
-  const client = useContext(ApiClientContext);
-  if (!client) throw new Error('useApiClient needs an <ApiClientProvider> above it');
-  return client;
-}
+export { ApiClientProvider, useApiClient } from './context.tsx';
 
 export function graphQLQueryKey<TResult, TVariables>(
   document: TypedDocumentString<TResult, TVariables>,

@@ -4,14 +4,12 @@
 import { Suspense, use, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { i18n as I18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
-import { ApiClientProvider, createQueryClient, type ApiClient } from '../api/index.ts';
+import type { ApiClient } from '../api/client.ts';
+import { ApiClientProvider } from '../api/context.tsx';
 import type { AuthClient } from '../auth/types.ts';
 import type { ClientConfig } from '../config.ts';
 import { applyTranslations, CUSTOM_CSS_LINK_ID, loadAppTranslations } from '../i18n/index.ts';
-import { startPreview } from '../preview/listener.ts';
-import { documentStyles } from '../preview/styles.ts';
 import { createAppConfigStore, withCapabilities, type AppConfigState, type AppConfigStore } from './appConfig.ts';
 import { createRouter } from './router.tsx';
 import { RuntimeContext, type Runtime } from './runtime.tsx';
@@ -51,25 +49,33 @@ export function RuntimeProvider({ started, children }: { started: StartedRuntime
 function Started({ starting, i18n }: { starting: Promise<StartedRuntime>; i18n: I18n }) {
   const started = use(starting);
   const [router] = useState(createRouter);
-  const [queryClient] = useState(() => createQueryClient(started.auth));
 
   useEffect(() => {
     if (!started.config.preview) return undefined;
-    return startPreview({
-      host: window,
-      appConfig: started.appConfig,
-      i18n,
-      styles: documentStyles(document, CUSTOM_CSS_LINK_ID),
-      navigate: (path, state) => void router.navigate(path, { state }),
+    // Only the configurator's preview frame loads the preview and the CSS parser its drafts go
+    // through; it tells the configurator when it listens (src/preview/listener.ts), so loading late loses nothing.
+    let stop: (() => void) | undefined;
+    let ended = false;
+    void Promise.all([import('../preview/listener.ts'), import('../preview/styles.ts')]).then(([{ startPreview }, { documentStyles }]) => {
+      if (ended) return;
+      stop = startPreview({
+        host: window,
+        appConfig: started.appConfig,
+        i18n,
+        styles: documentStyles(document, CUSTOM_CSS_LINK_ID),
+        navigate: (path, state) => void router.navigate(path, { state }),
+      });
     });
+    return () => {
+      ended = true;
+      stop?.();
+    };
   }, [started, i18n, router]);
 
   return (
     <RuntimeProvider started={started}>
       <ApiClientProvider client={started.api}>
-        <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
-        </QueryClientProvider>
+        <RouterProvider router={router} />
       </ApiClientProvider>
     </RuntimeProvider>
   );

@@ -3,22 +3,31 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import type { ComponentName } from '../flow/registry-names.ts';
 
+type Loaded = { default: ComponentType<FlowComponentProps> };
+
+/** A lazy component that reads or writes through TanStack Query, which loads with it (src/api/query-scope.tsx). */
+const withQueries = (load: () => Promise<Loaded>) =>
+  lazy(async () => {
+    const [{ withQueries: scoped }, loaded] = await Promise.all([import('../api/query-scope.tsx'), load()]);
+    return { default: scoped(loaded.default) };
+  });
+
 export const componentRegistry: Record<ComponentName, LazyExoticComponent<ComponentType<FlowComponentProps>>> = {
-  AccessGate: lazy(() => import('./AccessGate.tsx')),
-  ActivityList: lazy(() => import('./ActivityList.tsx')),
+  AccessGate: withQueries(() => import('./AccessGate.tsx')),
+  ActivityList: withQueries(() => import('./ActivityList.tsx')),
   FederationConnections: lazy(() => import('./FederationConnections.tsx')),
-  InviteUsers: lazy(() => import('./InviteUsers.tsx')),
-  PasskeyManager: lazy(() => import('./PasskeyManager.tsx')),
+  InviteUsers: withQueries(() => import('./InviteUsers.tsx')),
+  PasskeyManager: withQueries(() => import('./PasskeyManager.tsx')),
   PasskeyRegistration: lazy(() => import('./PasskeyRegistration.tsx')),
   PasskeySignIn: lazy(() => import('./PasskeySignIn.tsx')),
   PasswordPolicy: lazy(() => import('./PasswordPolicy.tsx')),
   RecoveryCodeActions: lazy(() => import('./RecoveryCodeActions.tsx')),
-  SessionList: lazy(() => import('./SessionList.tsx')),
+  SessionList: withQueries(() => import('./SessionList.tsx')),
   SocialButtons: lazy(() => import('./SocialButtons.tsx')),
   TotpSecret: lazy(() => import('./TotpSecret.tsx')),
-  TwoFactorToggle: lazy(() => import('./TwoFactorToggle.tsx')),
-  UsersTable: lazy(() => import('./UsersTable.tsx')),
-  WorkspaceLog: lazy(() => import('./WorkspaceLog.tsx')),
+  TwoFactorToggle: withQueries(() => import('./TwoFactorToggle.tsx')),
+  UsersTable: withQueries(() => import('./UsersTable.tsx')),
+  WorkspaceLog: withQueries(() => import('./WorkspaceLog.tsx')),
   WorkspaceLogo: lazy(() => import('./WorkspaceLogo.tsx')),
   WorkspacePicker: lazy(() => import('./WorkspacePicker.tsx')),
 };

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
-import { pgliteHandle, postgresHandle } from '../../server/db/client.ts';
+import { pgliteHandle, pgliteOptions, postgresHandle } from '../../server/db/client.ts';
 import { POSTGRES_ENV, TEMPLATE_ENV } from '../../server/testing.ts';
 
 const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
@@ -44,7 +44,7 @@ export default async function setup(): Promise<() => Promise<void>> {
     return () => server.stop();
   }
   const dir = await mkdtemp(path.join(os.tmpdir(), 'foyer-template-'));
-  const client = await PGlite.create();
+  const client = await PGlite.create(pgliteOptions);
   await pgliteHandle(client).migrate();
   const file = path.join(dir, 'template.tar.gz');
   await writeFile(file, Buffer.from(await (await client.dumpDataDir('gzip')).arrayBuffer()));

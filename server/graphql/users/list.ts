@@ -2,38 +2,31 @@
 // members answers one page without loading the rest. Search matches what the table shows: every
 // word of the search must occur, case-insensitively, in the name ('Invited user' when blank), the
 // e-mail, the status (Active / Deactivated) or the role of a row.
-import { and, asc, count, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { tenantUsers, users } from '../../db/schema.ts';
-import { ROLES } from '../../auth/privileges.ts';
+import { memberRoleRank, memberStatusKey, tenantUsers, users } from '../../db/schema.ts';
 import type { MemberCaller } from '../context.ts';
 import type { QueryListUsersArgs, SortDirection, User, UserSortField } from '../generated/resolvers.ts';
 import { InputProblems } from '../input.ts';
-import { memberColumns, shownFirstName, shownLastName, toUser } from './service.ts';
+import { memberColumns, toUser } from './service.ts';
 
 export const MAX_PAGE_SIZE = 100;
 export const MAX_SEARCH_LENGTH = 200;
 
-/** The texts the table shows, as SQL (English; role keys match their names case-insensitively). */
-const shownName = sql<string>`coalesce(nullif(concat_ws(' ', nullif(trim(${shownFirstName}), ''), nullif(trim(${shownLastName}), '')), ''), 'Invited user')`;
-const shownStatus = sql<string>`case when ${tenantUsers.enabled} then 'Active' else 'Deactivated' end`;
-// The shown texts in one string, a line each: a search word holds no whitespace, so it matches
-// within one column only, and each word costs one comparison instead of four.
-const searchedText = sql`${shownName} || chr(10) || ${users.email} || chr(10) || ${shownStatus} || chr(10) || ${tenantUsers.role}`;
-
-/** Roles sort by rank (OWNER first ascending), not alphabetically. */
-const roleRank = sql`case ${tenantUsers.role} ${sql.join(
-  ROLES.map((role, rank) => sql`when ${role} then ${sql.raw(String(rank))}`),
-  sql` `,
-)} else ${sql.raw(String(ROLES.length))} end`;
-
+// The shown texts (name or 'Invited user', e-mail, Active/Deactivated, role) are kept on each
+// membership by triggers (server/db/migrations/0011_users_table_indexes.sql): search_text holds them
+// in lower case a line each, so a search word (no whitespace) matches within one of them, on a trigram
+// index, with LIKE on lower() of both sides: what ILIKE does, without lower-casing every row at every
+// search. The name and e-mail sort on their lower-case copies, status and role on expressions of the
+// membership (server/db/schema.ts), each on an index with the tie-breakers.
+//
 // Texts compare byte-wise on their lower case ("C"), so every database (PGlite, any server locale)
 // and every instance pages in exactly the same order.
 const sortKeys: Record<UserSortField, SQL> = {
-  NAME: sql`lower(${shownName}) collate "C"`,
-  EMAIL: sql`lower(${users.email}) collate "C"`,
-  STATUS: sql`${shownStatus} collate "C"`,
-  ROLE: roleRank,
+  NAME: sql`${tenantUsers.nameKey} collate "C"`,
+  EMAIL: sql`${tenantUsers.emailKey} collate "C"`,
+  STATUS: memberStatusKey(tenantUsers.enabled),
+  ROLE: memberRoleRank(tenantUsers.role),
   CREATED_AT: sql`${tenantUsers.createdAt}`,
 };
 
@@ -49,12 +42,12 @@ function checkSearch(problems: InputProblems, search: string | null | undefined)
 }
 
 /** Members of `tenantId` matching every word. */
-export function memberFilter(tenantId: string, words: string[]): SQL {
-  const matches = words.map((word) => ilike(searchedText, likePattern(word)));
+function memberFilter(tenantId: string, words: string[]): SQL {
+  const matches = words.map((word) => sql`${tenantUsers.searchText} like lower(${likePattern(word)})`);
   return and(eq(tenantUsers.tenantId, tenantId), ...matches)!;
 }
 
-export interface ListUsersQuery {
+interface ListUsersQuery {
   words: string[];
   sortBy: UserSortField;
   sortDirection: SortDirection;
@@ -74,26 +67,26 @@ export function checkListArguments(args: Partial<QueryListUsersArgs>): ListUsers
   return { words, sortBy: args.sortBy ?? 'CREATED_AT', sortDirection: args.sortDirection ?? 'ASC', offset, limit };
 }
 
-/** One page of members as a query, for the resolver and for the benchmark's bare-SQL floor. */
+/** One page of members as a query (its plan is checked in tests/server/graphql/users-list-plans.test.ts). */
 export function listUsersSelect(db: Database, tenantId: string, query: ListUsersQuery) {
-  const order = query.sortDirection === 'DESC' ? desc : asc;
+  const direction = query.sortDirection === 'DESC' ? desc : asc;
+  // Ties keep one order (who joined first, then the id), so pages neither repeat nor skip rows.
+  const order = [direction(sortKeys[query.sortBy]), asc(tenantUsers.createdAt), asc(tenantUsers.id)];
+  // The page's ids first, from the memberships alone (a range of one index when the offset is
+  // skipped); only those rows are then joined to their identities.
+  const page = db
+    .select({ id: tenantUsers.id })
+    .from(tenantUsers)
+    .where(memberFilter(tenantId, query.words))
+    .orderBy(...order)
+    .limit(query.limit)
+    .offset(query.offset);
   return db
     .select(memberColumns)
     .from(tenantUsers)
     .innerJoin(users, eq(users.id, tenantUsers.userId))
-    .where(memberFilter(tenantId, query.words))
-    // Ties keep one order (who joined first, then the id), so pages neither repeat nor skip rows.
-    .orderBy(order(sortKeys[query.sortBy]), asc(tenantUsers.createdAt), asc(tenantUsers.id))
-    .limit(query.limit)
-    .offset(query.offset);
-}
-
-export function countUsersSelect(db: Database, tenantId: string, words: string[]) {
-  return db
-    .select({ total: count() })
-    .from(tenantUsers)
-    .innerJoin(users, eq(users.id, tenantUsers.userId))
-    .where(memberFilter(tenantId, words));
+    .where(inArray(tenantUsers.id, page))
+    .orderBy(...order);
 }
 
 export async function listUsers(db: Database, member: MemberCaller, args: Partial<QueryListUsersArgs>): Promise<User[]> {
@@ -105,6 +98,6 @@ export async function countUsers(db: Database, member: MemberCaller, search: str
   const problems = new InputProblems();
   const words = checkSearch(problems, search);
   problems.throwIfAny();
-  const [row] = await countUsersSelect(db, member.tenantId, words);
+  const [row] = await db.select({ total: count() }).from(tenantUsers).where(memberFilter(member.tenantId, words));
   return row?.total ?? 0;
 }

@@ -1,6 +1,8 @@
 // The users table on the server: search over the shown texts (every word must match), sorting by
 // each column both ways with a stable tiebreak, paging, and the count that goes with it.
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tenantUsers, users } from '../../../server/db/schema.ts';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { errorCodes } from '../support/graphql.ts';
 import { findMembership, type Membership } from '../support/tokens.ts';
@@ -50,7 +52,7 @@ const LIST = `query ($search: String, $sortBy: UserSortField, $sortDirection: So
 async function list(variables: Record<string, unknown>, as: Membership = owner) {
   const answer = await ask(foyer, as, LIST, variables);
   expect(answer.body.errors).toBeUndefined();
-  const data = answer.body.data as { listUsers: { id: string; email: string }[]; countUsers: number };
+  const data = answer.body.data as { listUsers: { id: string; email: string; fullName: string | null }[]; countUsers: number };
   return { emails: data.listUsers.map((user) => user.email), count: data.countUsers, users: data.listUsers };
 }
 
@@ -169,5 +171,40 @@ describe('who sees whom', () => {
     expect(all.emails).toEqual(expect.arrayContaining(['owner@demo.foyer.test', 'admin@acme.demo.foyer.test']));
     expect(all.emails).toHaveLength(all.count);
     expect(all.emails.some((email) => email.endsWith('@list.test'))).toBe(false);
+  });
+});
+
+describe('after changes', () => {
+  // Its own workspace, so the lists above keep their members as they were.
+  it('searches and sorts by what the table shows now: renamed, re-addressed, deactivated, accepted', async () => {
+    const tenantId = await createWorkspace(foyer, 'Changing');
+    const boss = await addMember(foyer, tenantId, { role: 'OWNER', firstName: 'Olga', lastName: 'Oak', email: 'olga@change.test', createdAt: minute(0) });
+    const nils = await addMember(foyer, tenantId, { role: 'VIEWER', firstName: 'Nils', lastName: 'North', email: 'nils@change.test', createdAt: minute(1) });
+    const invited = await addMember(foyer, tenantId, { role: 'VIEWER', firstName: 'Ines', lastName: 'Ivy', email: 'ines@change.test', createdAt: minute(2) });
+    await foyer.db.update(tenantUsers).set({ invitationPending: true }).where(eq(tenantUsers.id, invited.tenantUserId));
+    const names = async (search?: string) => (await list({ search, sortBy: 'NAME' }, boss)).users.map((user) => user.fullName);
+    expect(await names()).toEqual([null, 'Nils North', 'Olga Oak']);
+    expect((await list({ search: 'ines' }, boss)).emails).toEqual(['ines@change.test']);
+    expect((await list({ search: 'ivy' }, boss)).count).toBe(0);
+
+    const renamed = await ask(foyer, nils, 'mutation { updateMe(user: { firstName: "Albert", lastName: "Ash" }) { fullName } }');
+    expect(renamed.body.errors).toBeUndefined();
+    expect(await names()).toEqual(['Albert Ash', null, 'Olga Oak']);
+    expect(await names('north')).toEqual([]);
+    expect(await names('albert ash')).toEqual(['Albert Ash']);
+
+    await foyer.db.update(users).set({ email: 'zara@change.test' }).where(eq(users.id, boss.userId));
+    expect((await list({ sortBy: 'EMAIL', sortDirection: 'DESC' }, boss)).emails).toEqual(['zara@change.test', 'nils@change.test', 'ines@change.test']);
+    expect((await list({ search: 'olga@' }, boss)).count).toBe(0);
+
+    const deactivated = await ask(foyer, boss, 'mutation ($user: UserInput!) { updateUser(user: $user) { enabled } }', {
+      user: { id: nils.tenantUserId, enabled: false, role: 'MANAGER' },
+    });
+    expect(deactivated.body.errors).toBeUndefined();
+    expect((await list({ search: 'deactivated manager' }, boss)).emails).toEqual(['nils@change.test']);
+
+    await foyer.db.update(tenantUsers).set({ invitationPending: false }).where(eq(tenantUsers.id, invited.tenantUserId));
+    expect(await names('ivy')).toEqual(['Ines Ivy']);
+    expect(await names('invited')).toEqual([]);
   });
 });

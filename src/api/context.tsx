@@ -1,0 +1,16 @@
+// The API client as React context, apart from the TanStack Query helpers (src/api/react.tsx), so the
+// runtime's first load provides it without loading TanStack Query (src/api/query-scope.tsx).
+import { createContext, useContext, type ReactNode } from 'react';
+import type { ApiClient } from './client.ts';
+
+const ApiClientContext = createContext<ApiClient | null>(null);
+
+export function ApiClientProvider({ client, children }: { client: ApiClient; children?: ReactNode }) {
+  return <ApiClientContext.Provider value={client}>{children}</ApiClientContext.Provider>;
+}
+
+export function useApiClient(): ApiClient {
+  const client = useContext(ApiClientContext);
+  if (!client) throw new Error('useApiClient needs an <ApiClientProvider> above it');
+  return client;
+}

@@ -1,0 +1,92 @@
+// Every text answer of the listeners goes out compressed when the client accepts it (brotli first,
+// then gzip), through the same hook on each listener (server/http/listener.ts); built assets whose
+// name carries Vite's content hash are cached for a year, pages are revalidated on every load.
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
+import { findMembership, mintAccessToken } from '../support/tokens.ts';
+
+let foyer: TestFoyer;
+let dist: string;
+
+const SCRIPT = `export const words = ${JSON.stringify(Array.from({ length: 400 }, (_, index) => `word-${index}`))};\n`;
+const HASHED = '/assets/index-Bq3_x-9Z.js';
+
+beforeAll(async () => {
+  dist = await mkdtemp(path.join(tmpdir(), 'foyer-ui-'));
+  await mkdir(path.join(dist, 'assets'));
+  await mkdir(path.join(dist, 'configurator'));
+  const page = `<!doctype html><title>Foyer</title><!--foyer-config--><main>${'<p>Sign in</p>'.repeat(200)}</main>`;
+  await writeFile(path.join(dist, 'index.html'), page);
+  await writeFile(path.join(dist, 'configurator', 'index.html'), page);
+  await writeFile(path.join(dist, `.${HASHED}`), SCRIPT);
+  await writeFile(path.join(dist, `.${HASHED}.map`), JSON.stringify({ version: 3, mappings: 'A'.repeat(4000) }));
+  await writeFile(path.join(dist, 'assets', 'unhashed.js'), SCRIPT);
+  foyer = await startFoyer({ uiDist: dist });
+});
+
+afterAll(async () => {
+  await foyer?.close();
+  await rm(dist, { recursive: true, force: true });
+});
+
+const decode: Record<string, (body: Buffer) => Buffer> = { br: brotliDecompressSync, gzip: gunzipSync };
+
+/** The answer to `request` for each accept-encoding: each compressed as asked, all with the same text. */
+async function expectCompressed(listener: FastifyInstance, request: { method?: 'GET' | 'POST'; url: string; headers?: Record<string, string>; payload?: string }) {
+  const plain = await listener.inject({ ...request, headers: { ...request.headers, 'accept-encoding': 'identity' } });
+  expect(plain.statusCode, request.url).toBe(200);
+  expect(plain.headers['content-encoding'], request.url).toBeUndefined();
+  expect(plain.rawPayload.length, `${request.url} is big enough to compress`).toBeGreaterThan(1024);
+  for (const [accepted, expected] of [['br', 'br'], ['gzip', 'gzip'], ['gzip, deflate, br', 'br'], ['gzip;q=1, br;q=0.5', 'gzip']] as const) {
+    const response = await listener.inject({ ...request, headers: { ...request.headers, 'accept-encoding': accepted } });
+    expect(response.statusCode, `${request.url} ${accepted}`).toBe(200);
+    expect(response.headers['content-encoding'], `${request.url} ${accepted}`).toBe(expected);
+    expect(response.headers.vary, request.url).toMatch(/accept-encoding/i);
+    expect(response.rawPayload.length, `${request.url} ${accepted}`).toBeLessThan(plain.rawPayload.length);
+    expect(decode[expected]!(response.rawPayload).toString('utf8'), `${request.url} ${accepted}`).toBe(plain.body);
+  }
+  return plain;
+}
+
+describe('compressed answers', () => {
+  it('compresses the hosted UI pages, which browsers revalidate on every load', async () => {
+    for (const url of ['/', '/auth/login', '/configurator']) {
+      const page = await expectCompressed(foyer.foyer.ui, { url, headers: { accept: 'text/html' } });
+      expect(page.headers['cache-control'], url).toBe('no-cache');
+    }
+  });
+
+  it('compresses built assets; hashed ones are immutable for a year, others are revalidated hourly', async () => {
+    for (const url of [HASHED, `${HASHED}.map`]) {
+      const asset = await expectCompressed(foyer.foyer.ui, { url });
+      expect(asset.headers['cache-control'], url).toBe('public, max-age=31536000, immutable');
+    }
+    const unhashed = await expectCompressed(foyer.foyer.ui, { url: '/assets/unhashed.js' });
+    expect(unhashed.body).toBe(SCRIPT);
+    expect(unhashed.headers['cache-control']).toBe('public, max-age=3600');
+  });
+
+  it('compresses GraphQL answers on the API host', async () => {
+    const membership = await findMembership(foyer.db, 'owner@demo.foyer.test', 'Acme');
+    const token = await mintAccessToken(foyer.db, membership, { issuer: foyer.urls.auth });
+    const schema = await expectCompressed(foyer.foyer.api, {
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      payload: JSON.stringify({ query: '{ __schema { types { name fields { name } } } }' }),
+    });
+    expect(JSON.parse(schema.body).errors).toBeUndefined();
+  });
+
+  it('leaves small answers and clients that accept no encoding alone', async () => {
+    const small = await foyer.foyer.api.inject({ url: '/graphql', method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': 'br' }, payload: '{"query":"{ __typename }"}' });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    const none = await foyer.foyer.ui.inject({ url: '/auth/login' });
+    expect(none.headers['content-encoding']).toBeUndefined();
+  });
+});
