@@ -10,10 +10,11 @@ import { consoleRuntime } from './console-storage.ts';
 import { createConsoleI18n } from './i18n/index.ts';
 
 const config = loadConsoleConfig();
-const auth = createAuthClient(consoleClientConfig(config), consoleRuntime());
-const api = new AdminApi(config.apiUrl, auth);
 const i18n = createConsoleI18n();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('configurator/index.html has no #root');
-createRoot(container).render(<ConsoleApp session={{ config, auth, api }} i18n={i18n} />);
+const root = createRoot(container);
+void createAuthClient(consoleClientConfig(config), consoleRuntime()).then((auth) => {
+  root.render(<ConsoleApp session={{ config, auth, api: new AdminApi(config.apiUrl, auth) }} i18n={i18n} />);
+});

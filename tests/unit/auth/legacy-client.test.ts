@@ -52,12 +52,12 @@ function fakeFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Respon
   );
 }
 
-function createClient(overrides: Partial<ClientConfig> = {}): AuthClient {
+function createClient(overrides: Partial<ClientConfig> = {}): Promise<AuthClient> {
   const runtime: BrowserRuntime = { ...browserRuntime(), fetch: fakeFetch, redirect: (url) => redirects.push(url) };
   return createAuthClient({ ...defaultConfig, appId, apiUrl, uiUrl, authLegacy: true, ...overrides }, runtime);
 }
 
-beforeEach(() => {
+beforeEach(async () => {
   localStorage.clear();
   sessionStorage.clear();
   requests = [];
@@ -68,15 +68,15 @@ beforeEach(() => {
     'GET /auth/currentUser': () => ({ body: currentUser }),
     'GET /auth-proxy/deauthenticate': () => ({}),
   };
-  client = createClient();
+  client = await createClient();
 });
 afterEach(() => localStorage.clear());
 
 describe('mode choice', () => {
-  it('authLegacy makes the legacy client, which lists none of the optional capabilities', () => {
+  it('authLegacy makes the legacy client, which lists none of the optional capabilities', async () => {
     expect(client).toBeInstanceOf(LegacyClient);
     expect([...client.capabilities]).toEqual([]);
-    expect(createClient({ authLegacy: false }).capabilities.has('passkeys')).toBe(true);
+    expect((await createClient({ authLegacy: false })).capabilities.has('passkeys')).toBe(true);
   });
 });
 

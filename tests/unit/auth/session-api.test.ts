@@ -4,7 +4,7 @@
 
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ApiError, UnauthenticatedError } from '../../../src/api/errors.ts';
-import { createAuthClient } from '../../../src/auth/index.ts';
+import { OAuthClient } from '../../../src/auth/oauth/oauth-client.ts';
 import { browserRuntime } from '../../../src/auth/runtime.ts';
 import { StorageKeys } from '../../../src/auth/storage-keys.ts';
 import type { AuthClient } from '../../../src/auth/types.ts';
@@ -29,7 +29,7 @@ beforeEach(() => {
   seen = [];
   redirects = [];
   answer = () => json(200, {});
-  client = createAuthClient(
+  client = new OAuthClient(
     { ...defaultConfig, appId: 'demo-app', authUrl: `${authUrl}/` },
     {
       ...browserRuntime(),

@@ -9,7 +9,8 @@ import { createApiClient } from '../../../src/api/index.ts';
 import type { AppConfigState, PublicAppConfig } from '../../../src/app/appConfig.ts';
 import { RuntimeContext } from '../../../src/app/runtime.tsx';
 import { FlowScreen } from '../../../src/app/screens/FlowScreen.tsx';
-import { createAuthClient } from '../../../src/auth/index.ts';
+import { OAuthClient } from '../../../src/auth/oauth/oauth-client.ts';
+import { browserRuntime } from '../../../src/auth/runtime.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { loadForm } from '../../../src/flow/forms.ts';
 import type { Flow } from '../../../src/flow/types.ts';
@@ -54,7 +55,7 @@ beforeAll(async () => {
 
 function renderLogin(path: string, appConfig: AppConfigState = app({ name: 'Demo app', tenantSelfSignup: false })) {
   const config = loadConfig({ appId: 'demo-app' });
-  const auth = createAuthClient(config);
+  const auth = new OAuthClient(config, browserRuntime());
   const api = createApiClient(config, auth);
   const router = createMemoryRouter([{ path: '/auth/login', element: <FlowScreen flow={login} /> }], { initialEntries: [path] });
   return render(

@@ -9,7 +9,8 @@ import { createApiClient } from '../../../src/api/index.ts';
 import type { AppConfigState, PublicAppConfig } from '../../../src/app/appConfig.ts';
 import { RuntimeContext } from '../../../src/app/runtime.tsx';
 import { FlowScreen } from '../../../src/app/screens/FlowScreen.tsx';
-import { createAuthClient } from '../../../src/auth/index.ts';
+import { OAuthClient } from '../../../src/auth/oauth/oauth-client.ts';
+import { browserRuntime } from '../../../src/auth/runtime.ts';
 import PasswordPolicy from '../../../src/components/PasswordPolicy.tsx';
 import { loadConfig } from '../../../src/config.ts';
 import { loadForm } from '../../../src/flow/forms.ts';
@@ -127,7 +128,7 @@ describe('signup screen', () => {
 
   it('shows the server field errors on their inputs, tied with aria-describedby', async () => {
     const config = loadConfig({ appId: 'demo-app', apiUrl: 'http://api.foyer.test' });
-    const auth = createAuthClient(config);
+    const auth = new OAuthClient(config, browserRuntime());
     const graphql = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
     const api = createApiClient(config, auth, {
       logger: { error: () => undefined },
@@ -183,7 +184,7 @@ describe('signup screen', () => {
 
   it('asks for no password where the app has passwords off, and sends none', async () => {
     const config = loadConfig({ appId: 'demo-app', apiUrl: 'http://api.foyer.test' });
-    const auth = createAuthClient(config);
+    const auth = new OAuthClient(config, browserRuntime());
     const sent: { operationName: string; variables?: Record<string, unknown> }[] = [];
     const graphql = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
     const api = createApiClient(config, auth, {

@@ -9,7 +9,7 @@ import { createApiClient } from '../../../src/api/index.ts';
 import { RuntimeProvider } from '../../../src/app/App.tsx';
 import { createAppConfigStore, type PublicAppConfig } from '../../../src/app/appConfig.ts';
 import { routes } from '../../../src/app/router.tsx';
-import { createAuthClient } from '../../../src/auth/index.ts';
+import { OAuthClient } from '../../../src/auth/oauth/oauth-client.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { loadForm } from '../../../src/flow/forms.ts';
 import { createI18n } from '../../../src/i18n/index.ts';
@@ -36,7 +36,7 @@ beforeAll(async () => {
 
 function previewed({ preview = true } = {}) {
   const config = loadConfig({ appId: 'demo-app', apiUrl: 'http://api.foyer.test', authUrl: 'http://auth.foyer.test', preview });
-  const auth = createAuthClient(config, previewBrowserRuntime());
+  const auth = new OAuthClient(config, previewBrowserRuntime());
   const api = createApiClient(config, auth, {
     logger: { error: () => undefined },
     fetch: async () =>

@@ -2,7 +2,7 @@
 
 import type { ClientConfig } from '../../../../src/config.ts';
 import { defaultConfig } from '../../../../src/config.ts';
-import { createAuthClient } from '../../../../src/auth/index.ts';
+import { OAuthClient } from '../../../../src/auth/oauth/oauth-client.ts';
 import { browserRuntime, type BrowserRuntime, type TimerHandle } from '../../../../src/auth/runtime.ts';
 import type { AuthClient } from '../../../../src/auth/types.ts';
 import { defaultTestUser, type TestAuthService, type TestUser } from './test-auth-service.ts';
@@ -53,7 +53,7 @@ export function createHarness(
     },
     ...runtimeOverrides,
   };
-  const client = createAuthClient(config, runtime);
+  const client = new OAuthClient(config, runtime);
   return {
     client,
     config,
