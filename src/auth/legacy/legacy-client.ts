@@ -54,6 +54,8 @@ export class LegacyClient implements AuthClient {
   private user: CurrentUserData | undefined;
   private endReason: SignedOutReason | undefined;
   private watchingOtherTabs = false;
+  /** The second factor the last sign-in still owes, until a code passes (where "continue" leads). */
+  private owedFactor: MfaState = 'DISABLED';
 
   constructor(config: ClientConfig, runtime: BrowserRuntime) {
     this.config = config;
@@ -157,7 +159,14 @@ export class LegacyClient implements AuthClient {
 
   /** A held token (a set password signs in) goes on to the workspace choice; otherwise the login. */
   continueSignIn(): void {
-    this.runtime.redirect(`${this.uiUrl()}${this.stored(StorageKeys.authToken) ? '/auth/choose-user' : '/auth/login'}`);
+    const next = !this.stored(StorageKeys.authToken)
+      ? '/auth/login'
+      : this.owedFactor === 'REQUIRED'
+        ? '/auth/mfa/required'
+        : this.owedFactor === 'SETUP'
+          ? '/auth/mfa/setup'
+          : '/auth/choose-user';
+    this.runtime.redirect(`${this.uiUrl()}${next}`);
   }
 
   restartSignIn(): Promise<void> {
@@ -330,13 +339,15 @@ export class LegacyClient implements AuthClient {
     if (!answer.token) return { session: false, mfaState: 'DISABLED' };
     this.clear();
     this.runtime.localStorage.setItem(StorageKeys.authToken, answer.token);
+    this.owedFactor = answer.mfaState ?? 'DISABLED';
     // No tenantUserId: in legacy mode the picker always follows (SPEC.md section 4).
-    return { session: true, mfaState: answer.mfaState ?? 'DISABLED' };
+    return { session: true, mfaState: this.owedFactor };
   }
 
   private adoptMfaToken<T extends { mfaToken: string }>(answer: T): Omit<T, 'mfaToken'> {
     const { mfaToken, ...rest } = answer;
     this.runtime.localStorage.setItem(StorageKeys.mfaToken, mfaToken);
+    this.owedFactor = 'DISABLED';
     return rest;
   }
 

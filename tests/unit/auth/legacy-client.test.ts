@@ -179,6 +179,22 @@ describe('reset password', () => {
     expect(requests.at(-1)).toMatchObject({ method: 'PUT', body: { token: 'link-1', password: 'New-password-1!' } });
     expect(localStorage.getItem('NB_AUTH_TOKEN')).toBe(TOKEN);
   });
+
+  it("'Back to login' after a set password goes where the second factor still owed is asked, then to the picker", async () => {
+    routes['PUT /auth-proxy/password'] = () => ({ body: { token: TOKEN, mfaState: 'REQUIRED' } });
+    routes['POST /auth-proxy/commitMfaCode'] = () => ({ body: { mfaToken: MFA_TOKEN } });
+    await client.setPassword('link-1', 'New-password-1!');
+    client.continueSignIn();
+    expect(redirects.at(-1)).toBe(`${uiUrl}/auth/mfa/required`);
+    await client.commitMfaCode('123456');
+    client.continueSignIn();
+    expect(redirects.at(-1)).toBe(`${uiUrl}/auth/choose-user`);
+
+    routes['PUT /auth-proxy/password'] = () => ({ body: { token: TOKEN, mfaState: 'SETUP' } });
+    await client.setPassword('link-1', 'New-password-1!');
+    client.continueSignIn();
+    expect(redirects.at(-1)).toBe(`${uiUrl}/auth/mfa/setup`);
+  });
 });
 
 describe('sign-out', () => {
