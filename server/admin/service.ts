@@ -6,7 +6,7 @@ import type { FoyerContext } from '../context.ts';
 import type { Database } from '../db/client.ts';
 import { appDrafts, appOwners, apps, appVersions } from '../db/schema.ts';
 import { recordAudit, type AuditType } from '../audit/service.ts';
-import { releaseAttempt, reserveAttempt, type Limit } from '../audit/limits.ts';
+import { confirmAttempt, releaseAttempt, reserveAttempt, type Limit } from '../audit/limits.ts';
 import { withinAppCreationLimits } from './limits.ts';
 import type { AppConfig } from '../../src/policy/app-config.ts';
 import { actorOf, authorOf, requirePrivilege, type AdminCaller, type AppRow, type WriteOrigin } from './caller.ts';
@@ -58,15 +58,16 @@ type VersionRow = typeof appVersions.$inferSelect;
 /** Who did it and from where, for the audit record of a write. */
 /** The audit event of an admin write: the acting console member (none for an API key) and detail.actor. */
 export async function recordAppAudit(db: Database, origin: WriteOrigin, type: AuditType, appId: string, detail: Record<string, unknown> = {}) {
-  const { caller } = origin;
-  await recordAudit(db, {
-    type,
-    appId,
+  await recordAudit(db, { type, appId, ip: origin.ip, ...actingIn(origin, detail) });
+}
+
+/** Who an admin write's audit event names: the acting console member (none for an API key), and detail.actor. */
+function actingIn({ caller }: WriteOrigin, detail: Record<string, unknown>) {
+  return {
     userId: caller.kind === 'owner' ? caller.userId : null,
     tenantUserId: caller.kind === 'owner' ? caller.tenantUserId : null,
-    ip: origin.ip,
     detail: { actor: actorOf(caller), ...detail },
-  });
+  };
 }
 
 const summaryOf = (app: AppRow, hasDraft: boolean): AppSummary => ({
@@ -355,8 +356,6 @@ export async function uploadLogo(
     await releaseAttempt(db, reservation);
     throw error;
   }
-  // The audited upload replaces its reservation (recorded first, so the count never dips).
-  await recordAppAudit(db, origin, 'app.logo_uploaded', app.id, { assetId, contentType: logo.contentType, bytes: logo.bytes.length });
-  await releaseAttempt(db, reservation);
+  await confirmAttempt(db, reservation, actingIn(origin, { assetId, contentType: logo.contentType, bytes: logo.bytes.length }));
   return assetUrl(config.urls.api, app.id, assetId);
 }

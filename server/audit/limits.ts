@@ -3,7 +3,7 @@
 import { and, count, eq, gt, max, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { auditEvents } from '../db/schema.ts';
-import type { AuditType } from './service.ts';
+import type { AuditEvent, AuditType } from './service.ts';
 import { currentUserAgent } from '../http/request-device.ts';
 
 /** Who is trying: the app, the client address, and the normalised e-mail. */
@@ -105,6 +105,18 @@ export async function reserveAttempt(
       .returning({ id: auditEvents.id });
     return recorded!.id;
   });
+}
+
+/**
+ * Makes a reserved attempt the audit event of the step it guarded, in place (who acted, what it did),
+ * so the attempt counts exactly once: an event recorded beside the reservation would count twice
+ * until the reservation went, and refuse a concurrent attempt still within the limit.
+ */
+export async function confirmAttempt(db: Database, reservation: number, event: Pick<AuditEvent, 'userId' | 'tenantUserId' | 'detail'>): Promise<void> {
+  await db
+    .update(auditEvents)
+    .set({ userId: event.userId ?? null, tenantUserId: event.tenantUserId ?? null, detail: event.detail ?? {} })
+    .where(eq(auditEvents.id, reservation));
 }
 
 /** Takes back a reserved attempt that must not count (it succeeded, or never got to the guarded step). */

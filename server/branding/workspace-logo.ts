@@ -7,8 +7,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { FoyerContext } from '../context.ts';
 import { tenants } from '../db/schema.ts';
-import { recordAudit } from '../audit/service.ts';
-import { releaseAttempt, reserveAttempt, type Limit } from '../audit/limits.ts';
+import { confirmAttempt, releaseAttempt, reserveAttempt, type Limit } from '../audit/limits.ts';
 import { AccessTokenVerifier } from '../oidc/access-tokens.ts';
 import { resolveCaller } from '../graphql/access/caller.ts';
 import { AdminError, installAdminErrors } from '../admin/errors.ts';
@@ -59,16 +58,11 @@ export async function workspaceLogoPlugin(app: FastifyInstance, { config, db }: 
       await releaseAttempt(db, reservation);
       throw error;
     }
-    // The audited upload replaces its reservation (recorded first, so the count never dips).
-    await recordAudit(db, {
-      type: 'tenant.logo_uploaded',
-      appId: caller.app.id,
+    await confirmAttempt(db, reservation, {
       userId: caller.userId,
       tenantUserId: caller.tenantUserId,
-      ip: request.ip,
       detail: { tenantId: caller.tenantId, username: caller.tenantId, assetId, contentType: logo.contentType, bytes: logo.bytes.length },
     });
-    await releaseAttempt(db, reservation);
     return reply.status(201).send({ logo: url });
   });
 }

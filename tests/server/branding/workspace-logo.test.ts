@@ -92,7 +92,7 @@ describe('workspace logo upload', () => {
     const member = await findMembership(foyer.db, 'owner@demo.foyer.test', 'Globex');
     const token = await mintAccessToken(foyer.db, member, { issuer: foyer.urls.auth });
     const statuses = await Promise.all(Array.from({ length: WORKSPACE_LOGO_UPLOADS.max + 5 }, () => upload(token, PNG).then((answer) => answer.status)));
-    expect(statuses.filter((status) => status === 201)).toHaveLength(WORKSPACE_LOGO_UPLOADS.max);
+    expect(statuses.filter((status) => status === 201), JSON.stringify(statuses)).toHaveLength(WORKSPACE_LOGO_UPLOADS.max);
     const refused = await upload(token, PNG);
     expect(refused.body).toMatchObject({ statusCode: 429, error: 'TOO_MANY_UPLOADS' });
     // Another workspace keeps its own count.
