@@ -3,26 +3,14 @@
 // says so. Axe-checked, within 320 px.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '../server/seed/demo.ts';
 import { expectNoAxeViolations } from './support/browser.ts';
+import { OWNER_EMAIL, signInToConsole } from './support/sign-in.ts';
 import { browserSuite } from './support/suite.ts';
 
-const OWNER_EMAIL = 'owner@demo.foyer.test';
 
 const suite = browserSuite();
 const ui = () => suite.foyer.urls.ui;
 
-/** Signs in to the console from `path`, where it comes back to. */
-async function signInToConsole(page: Page, path: string): Promise<void> {
-  await page.goto(`${ui()}${path}`);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/auth\/login/);
-  await page.getByLabel('Email').fill(OWNER_EMAIL);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(new RegExp(`^${ui()}/configurator/`));
-}
 
 /** A failed and a good sign-in to the demo app, so its log has something to show. */
 async function signInToDemoApp(page: Page) {
@@ -38,7 +26,7 @@ describe("the configurator's audit log", () => {
   it("lists the app's events with person and device, filters them from the keyboard, and fits 320 px", async () => {
     const page = suite.page;
     await signInToDemoApp(page);
-    await signInToConsole(page, `/configurator/apps/${suite.foyer.demo.appId}/audit-log`);
+    await signInToConsole(page, ui(), `/configurator/apps/${suite.foyer.demo.appId}/audit-log`);
     await page.getByRole('heading', { level: 2, name: 'Audit log' }).waitFor();
     const table = page.getByRole('table', { name: 'Audit events' });
     const rows = table.getByRole('row');

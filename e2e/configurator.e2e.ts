@@ -3,27 +3,16 @@
 // restore, regenerate the key. Every configurator screen passes axe.
 import type { FrameLocator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '../server/seed/demo.ts';
 import { expectNoAxeViolations } from './support/browser.ts';
 import { messagesTo } from './support/mailbox.ts';
+import { OWNER_EMAIL, signInToConsole } from './support/sign-in.ts';
 import { browserSuite } from './support/suite.ts';
 
-const OWNER_EMAIL = 'owner@demo.foyer.test';
 
 const suite = browserSuite();
 
 const ui = () => suite.foyer.urls.ui;
 
-async function signInToConsole(page: Page, path = '/configurator'): Promise<void> {
-  await page.goto(`${ui()}${path}`);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/auth\/login/);
-  await page.getByLabel('Email').fill(OWNER_EMAIL);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(new RegExp(`^${ui()}/configurator/`));
-}
 
 /** The accessible name of the focused element, roughly as a screen reader would read it. */
 async function focusedName(page: Page): Promise<string> {
@@ -110,7 +99,7 @@ describe('configurator', () => {
 
   it('keeps its session apart from the runtime session, and signs out back to the signed-out page', async () => {
     const { page } = suite;
-    await signInToConsole(page);
+    await signInToConsole(page, ui());
     await page.getByRole('link', { name: 'Demo app' }).waitFor();
     const keys = () => page.evaluate(() => Object.keys(localStorage).filter((key) => /TOKEN/.test(key)).sort());
     expect(await keys()).toEqual(['FOYER_CONSOLE_ID_TOKEN', 'FOYER_CONSOLE_OAUTH_ACCESS_TOKEN', 'FOYER_CONSOLE_OAUTH_REFRESH_TOKEN']);
@@ -123,7 +112,7 @@ describe('configurator', () => {
 
   it('takes an owner from nothing to a branded, translated, published login page and back', async () => {
     const { page } = suite;
-    await signInToConsole(page);
+    await signInToConsole(page, ui());
     await page.getByRole('link', { name: 'Demo app' }).waitFor();
     await expectNoAxeViolations(page);
 
@@ -256,7 +245,7 @@ describe('configurator', () => {
 
   it('regenerates the API key: the new one works, the old one no longer does', async () => {
     const { page } = suite;
-    await signInToConsole(page, '/configurator/apps/new');
+    await signInToConsole(page, ui(), '/configurator/apps/new');
     await page.getByLabel('App name').fill('Key app');
     await page.getByRole('button', { name: 'Create app' }).click();
     const oldKey = await page.getByLabel('API key').inputValue();
@@ -276,9 +265,39 @@ describe('configurator', () => {
     expect((await apps(oldKey)).status).toBe(401);
   });
 
+  it('makes an app confidential from the keyboard: a client secret shown once, public keys checked as JSON', async () => {
+    const { page } = suite;
+    await page.setViewportSize({ width: 320, height: 800 });
+    await signInToConsole(page, ui(), '/configurator/apps/new');
+    await page.getByLabel('App name').fill('Server app');
+    await page.getByRole('button', { name: 'Create app' }).click();
+    await page.getByRole('link', { name: 'Open app settings' }).click();
+    await openSection(page, 'Application type');
+    await page.getByText('A public app keeps no secret: it proves each sign-in with PKCE.').waitFor();
+    await expectNoAxeViolations(page);
+
+    await page.getByLabel('Application type').focus();
+    await page.getByLabel('Application type').selectOption('confidential');
+    await page.getByRole('button', { name: 'Create client secret' }).focus();
+    await page.keyboard.press('Enter');
+    const secret = await page.getByLabel('New client secret').inputValue();
+    expect(secret).toMatch(/^fys_/);
+    await page.getByText(/The current client secret was made/).waitFor();
+    await expectNoAxeViolations(page);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+
+    await page.getByLabel('Authentication method').selectOption('private_key_jwt');
+    const keys = page.getByLabel('Public keys (JSON Web Key Set)');
+    await keys.fill('{"keys": [');
+    await page.getByText('This is not valid JSON yet.').waitFor();
+    expect(await keys.getAttribute('aria-invalid')).toBe('true');
+    await expectNoAxeViolations(page);
+    await draftSaved(page);
+  });
+
   it('shows refused values at their field and the status line, then saves the corrected ones', async () => {
     const { page } = suite;
-    await signInToConsole(page, '/configurator/apps/new');
+    await signInToConsole(page, ui(), '/configurator/apps/new');
     // A redirect URI the server refuses: SPEC.md's create-app error.
     await page.getByLabel('App name').fill('Refused app');
     await page.getByLabel('Redirect URI (optional)').fill('javascript:alert(1)');

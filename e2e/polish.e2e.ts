@@ -8,23 +8,13 @@ import { apps, tenantUsers, users } from '../server/db/schema.ts';
 import { DEMO_PASSWORD } from '../server/seed/demo.ts';
 import { socialProviderFlags } from '../src/policy/app-config.ts';
 import { expectNoAxeViolations } from './support/browser.ts';
+import { signInToWorkspace } from './support/sign-in.ts';
 import { browserSuite } from './support/suite.ts';
 
 const suite = browserSuite();
 const ui = () => suite.foyer.urls.ui;
 const owner = () => suite.foyer.demo.users[0]!;
 
-async function signIn(page: Page, workspace: string) {
-  await page.goto(ui());
-  await page.getByLabel('Email').fill(owner().email);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByLabel('Password').fill(owner().password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('radio', { name: workspace }).check();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.waitForURL(`${ui()}/`);
-  await page.locator('dl').waitFor();
-}
 
 describe('everyday polish', () => {
   it("titles each screen with the screen's name and the app's", async () => {
@@ -32,14 +22,14 @@ describe('everyday polish', () => {
     await expect.poll(() => suite.page.title()).toBe('Reset password · Demo app');
     await suite.page.goto(`${ui()}/auth/magic-link`);
     await expect.poll(() => suite.page.title()).toBe('Magic link · Demo app');
-    await signIn(suite.page, 'Acme');
+    await signInToWorkspace(suite.page, ui(), 'Acme');
     await expect.poll(() => suite.page.title()).toBe('You are signed in · Demo app');
     await suite.page.goto(`${ui()}/user-management/profile`);
     await expect.poll(() => suite.page.title()).toBe('Profile · Demo app');
   });
 
   it('lists the recent sign-ins on the profile, with how and from where', async () => {
-    await signIn(suite.page, 'Acme');
+    await signInToWorkspace(suite.page, ui(), 'Acme');
     await suite.page.goto(`${ui()}/user-management/profile`);
     const activity = suite.page.getByRole('list', { name: 'Recent activity' });
     await expect.poll(() => activity.getByRole('listitem').first().textContent()).toContain('Signed in with a password');
@@ -48,7 +38,7 @@ describe('everyday polish', () => {
   });
 
   it("shows owners the workspace's administration log, filtered by who acted, and keeps it from viewers", async () => {
-    await signIn(suite.page, 'Globex');
+    await signInToWorkspace(suite.page, ui(), 'Globex');
     await suite.page.goto(`${ui()}/user-management/users`);
     const invitee = `logged-${Date.now()}@globex.test`;
     await suite.page.getByLabel('Email address 1').fill(invitee);
@@ -86,7 +76,7 @@ describe('everyday polish', () => {
     await suite.page.getByRole('heading', { level: 1, name: 'Privacy policy' }).waitFor();
     await expectNoAxeViolations(suite.page);
 
-    await signIn(suite.page, 'Acme');
+    await signInToWorkspace(suite.page, ui(), 'Acme');
     await suite.page.goto(`${ui()}/terms`);
     await suite.page.getByRole('heading', { level: 1, name: 'Terms of service' }).waitFor();
     await suite.page.getByRole('link', { name: 'Back to the app' }).click();
@@ -94,7 +84,7 @@ describe('everyday polish', () => {
   });
 
   it('marks Users as the current page on /user/list, leaves edit mode on Escape, and shows no pages for an empty search', async () => {
-    await signIn(suite.page, 'Acme');
+    await signInToWorkspace(suite.page, ui(), 'Acme');
     await suite.page.goto(`${ui()}/user/list`);
     const nav = suite.page.getByRole('navigation', { name: 'User management' });
     await expect.poll(() => nav.locator('[aria-current="page"]').allTextContents()).toEqual(['Users']);
@@ -115,7 +105,7 @@ describe('everyday polish', () => {
   });
 
   it('keeps the users page within 390 and 320 px screens, the row actions reachable in the scrolling table', async () => {
-    await signIn(suite.page, 'Acme');
+    await signInToWorkspace(suite.page, ui(), 'Acme');
     for (const width of [390, 320]) {
       await suite.page.setViewportSize({ width, height: 800 });
       await suite.page.goto(`${ui()}/user-management/users`);

@@ -4,30 +4,19 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations } from './support/browser.ts';
+import { signInToWorkspace } from './support/sign-in.ts';
 import { browserSuite } from './support/suite.ts';
 
 const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
 
 const suite = browserSuite();
 const ui = () => suite.foyer.urls.ui;
-const owner = () => suite.foyer.demo.users[0]!;
 
-async function signIn(page: Page, workspace = 'Acme') {
-  await page.goto(ui());
-  await page.getByLabel('Email').fill(owner().email);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByLabel('Password').fill(owner().password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('radio', { name: workspace }).check();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.waitForURL(`${ui()}/`);
-  await page.locator('dl').waitFor();
-}
 
 /** Another device: a browser context of its own, naming itself Firefox on Windows. */
 async function signInElsewhere(browser: Browser) {
   const context = await browser.newContext({ userAgent: FIREFOX_WINDOWS });
-  await signIn(await context.newPage());
+  await signInToWorkspace(await context.newPage(), ui());
   return context;
 }
 
@@ -42,7 +31,7 @@ describe('the sessions list', () => {
     const page = suite.page;
     const elsewhere = await signInElsewhere(suite.browser);
     const third = await signInElsewhere(suite.browser);
-    await signIn(page);
+    await signInToWorkspace(page, ui());
     await page.goto(`${ui()}/user-management/profile`);
     const sessions = page.getByRole('list', { name: 'Where you are signed in' });
     await expect.poll(() => sessions.getByRole('listitem').count()).toBe(3);
@@ -79,7 +68,7 @@ describe('the sessions list', () => {
   it('fits a 320 px wide screen', async () => {
     const page = suite.page;
     const elsewhere = await signInElsewhere(suite.browser);
-    await signIn(page);
+    await signInToWorkspace(page, ui());
     await page.setViewportSize({ width: 320, height: 640 });
     await page.goto(`${ui()}/user-management/profile`);
     const sessions = page.getByRole('list', { name: 'Where you are signed in' });

@@ -1,9 +1,9 @@
 // Workspace logo upload in a real Chromium: an owner picks a file on the workspace page; a refused
 // file says why; the new logo shows on the page, in the signed-in header and in the workspace picker.
 // Axe-checked, keyboard-reachable, within 320 px.
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations } from './support/browser.ts';
+import { signInToWorkspace } from './support/sign-in.ts';
 import { browserSuite } from './support/suite.ts';
 
 const suite = browserSuite();
@@ -13,23 +13,12 @@ const owner = () => suite.foyer.demo.users[0]!;
 // A 1×1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
-async function signIn(page: Page, workspace = 'Acme') {
-  await page.goto(ui());
-  await page.getByLabel('Email').fill(owner().email);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByLabel('Password').fill(owner().password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('radio', { name: workspace }).check();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.waitForURL(`${ui()}/`);
-  await page.locator('dl').waitFor();
-}
 
 describe('workspace logo upload', () => {
   it('refuses a file that is not an image, then shows an uploaded logo on the page, in the header and in the picker', async () => {
     const page = suite.page;
     await page.setViewportSize({ width: 320, height: 640 });
-    await signIn(page);
+    await signInToWorkspace(page, ui());
     await page.goto(`${ui()}/user-management/workspace`);
     const picker = page.getByLabel('Upload a new logo');
     await picker.waitFor();
