@@ -7,7 +7,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CONSOLE_APP_ID } from '../apps/console.ts';
 import { isNavigation } from '../http/errors.ts';
-import { SIGN_OUT_SCREEN } from '../oidc/logout.ts';
+import { SIGN_OUT_SCREEN } from '../auth/oidc/logout.ts';
 import type { FoyerContext } from '../context.ts';
 
 export interface UiOptions extends FoyerContext {

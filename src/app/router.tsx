@@ -7,7 +7,7 @@ import { createBrowserRouter, Navigate, Outlet, useLocation, type RouteObject } 
 import { flows } from '../flow/flows.ts';
 import { AdminLayout, AdminPage } from './layouts/AdminLayout.tsx';
 import { followLocale } from '../i18n/index.ts';
-import { useAuthChanges, useRuntime } from './runtime.tsx';
+import { useAuthChanges, useRuntime } from '../runtime/context.tsx';
 import { useSessionCheck } from './session-check.ts';
 import { FlowScreen } from './screens/FlowScreen.tsx';
 import { RouteError } from './screens/RouteError.tsx';

@@ -4,7 +4,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../api/errors.ts';
+import { ApiError } from '../http/errors.ts';
 import { useGraphQLMutation } from '../api/react.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import { MAX_INVITATIONS_PER_REQUEST } from '../../common/invitations.ts';

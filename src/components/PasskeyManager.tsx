@@ -3,7 +3,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useRuntime } from '../app/runtime.tsx';
+import { useRuntime } from '../runtime/context.tsx';
 import type { PasskeySummary } from '../auth/types.ts';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import { formatDateTime } from '../i18n/index.ts';

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useGraphQL, useGraphQLMutation } from '../api/react.tsx';
 import { grantableRoles, mayManage } from '../../common/roles.ts';
 import { useHasPrivilege } from '../access/useAccess.ts';
-import { useAuthChanges } from '../app/runtime.tsx';
+import { useAuthChanges } from '../runtime/context.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import {
   DeleteUserDocument,

@@ -7,9 +7,9 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simp
 import { HttpError, badRequest, notFound } from '../../http/errors.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { recordWithinLimits, type RequestLimit } from '../../audit/limits.ts';
-import { AccessTokenVerifier } from '../../oidc/access-tokens.ts';
+import { AccessTokenVerifier } from '../access-tokens.ts';
 import { bearerUser } from '../bearer.ts';
-import { requireApp, type App } from '../app-lookup.ts';
+import { requireApp, type App } from '../../apps/lookup.ts';
 import { findPasswordLink, linkExpired } from '../password/service.ts';
 import { normalizeUsername, resolveApp, signIn, type User } from '../session/sign-in.ts';
 import { tokenField } from '../tokens/service.ts';

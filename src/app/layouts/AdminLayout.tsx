@@ -5,7 +5,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
-import { useAppConfig, useAuthChanges } from '../runtime.tsx';
+import { useAppConfig, useAuthChanges } from '../../runtime/context.tsx';
 import { BrandMark } from '../../theme/BrandMark.tsx';
 import type { AuthLayoutProps } from './AuthLayout.tsx';
 import { WorkspaceSwitcher } from './WorkspaceSwitcher.tsx';

@@ -9,7 +9,7 @@ import { grantableRoles, mayManage } from '../../../common/roles.ts';
 import { Gate } from '../../../src/access/Gate.tsx';
 import { createApiClient, type ApiClient } from '../../../src/api/client.ts';
 import { ApiClientProvider, createQueryClient } from '../../../src/api/react.tsx';
-import { RuntimeContext } from '../../../src/app/runtime.tsx';
+import { RuntimeContext } from '../../../src/runtime/context.tsx';
 import { createHarness, type Harness } from '../auth/support/harness.ts';
 import { defaultTestUser, TestAuthService } from '../auth/support/test-auth-service.ts';
 

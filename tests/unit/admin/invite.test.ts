@@ -1,7 +1,7 @@
 // What a refused createUsers answer means for the invite form: a reason per address (translated when
 // known), and who was invited all the same.
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/api/errors.ts';
+import { ApiError } from '../../../src/http/errors.ts';
 import { inviteFailureKey, inviteOutcomeOf } from '../../../src/components/InviteUsers.tsx';
 
 function refused(extensions: Record<string, unknown>): ApiError {

@@ -3,15 +3,15 @@
 // /token/code|refresh/{appId} are JSON front doors to /token, /handover/code/{appId} mints a one-time code.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { decodeJwt } from 'jose';
-import { HttpError } from '../http/errors.ts';
-import { requireApp, type App } from '../auth/app-lookup.ts';
-import { appOfApiKey } from '../apps/api-keys.ts';
-import { openClientSecret } from '../apps/client-secret.ts';
-import { AccessTokenVerifier } from './access-tokens.ts';
+import { HttpError } from '../../http/errors.ts';
+import { requireApp, type App } from '../../apps/lookup.ts';
+import { appOfApiKey } from '../../apps/api-keys.ts';
+import { openClientSecret } from '../../apps/client-secret.ts';
+import { AccessTokenVerifier } from '../access-tokens.ts';
 import { issueHandoverCode } from './handover.ts';
 import { DEFAULT_SCOPE } from './claims.ts';
 import { callTokenEndpoint, tokenError } from './token-endpoint.ts';
-import type { AuthServiceOptions } from '../auth/service-options.ts';
+import type { AuthServiceOptions } from '../service-options.ts';
 
 const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength }) as const;
 const appParams = { type: 'object', required: ['appId'], properties: { appId: text(100) } } as const;

@@ -7,10 +7,10 @@
 import { createHash } from 'node:crypto';
 import { and, eq, gt, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import type { Database } from '../db/client.ts';
-import { apps, oidcPayloads } from '../db/schema.ts';
-import { seal, sealingKey, unseal } from '../crypto/seal.ts';
-import { openClientSecret } from '../apps/client-secret.ts';
+import type { Database } from '../../db/client.ts';
+import { apps, oidcPayloads } from '../../db/schema.ts';
+import { seal, sealingKey, unseal } from '../../crypto/seal.ts';
+import { openClientSecret } from '../../apps/client-secret.ts';
 
 type AppRow = typeof apps.$inferSelect;
 

@@ -10,16 +10,16 @@ import Provider, {
   type Configuration,
   type KoaContextWithOIDC,
 } from 'oidc-provider';
-import type { FoyerContext } from '../context.ts';
-import { ERROR_PAGE_PATH, isNavigation } from '../http/errors.ts';
-import { privilegesOf, PRIVILEGES } from '../../common/roles.ts';
-import { countEnabledMemberships, findEnabledMembership, fullNameOf, type Membership } from '../auth/memberships.ts';
+import type { FoyerContext } from '../../context.ts';
+import { ERROR_PAGE_PATH, isNavigation } from '../../http/errors.ts';
+import { privilegesOf, PRIVILEGES } from '../../../common/roles.ts';
+import { countEnabledMemberships, findEnabledMembership, fullNameOf, type Membership } from '../memberships.ts';
 import { accountClaimsOf, CLAIMS_BY_SCOPE, SCOPES } from './claims.ts';
 import { createAdapterFactory } from './adapter.ts';
-import { appResource } from './access-tokens.ts';
+import { appResource } from '../access-tokens.ts';
 import { loadSigningKeys } from './keys.ts';
-import { recordAudit } from '../audit/service.ts';
-import { confidentialAuthMethods } from '../../common/app-config.ts';
+import { recordAudit } from '../../audit/service.ts';
+import { confidentialAuthMethods } from '../../../common/app-config.ts';
 import { confirmSignOut, toLoginAfterLogout } from './logout.ts';
 import { USERINFO_PATH } from './userinfo.ts';
 
@@ -135,7 +135,7 @@ export async function createOidcProvider(context: FoyerContext, hooks: ProviderH
       end_session: '/session/end',
       introspection: '/token/introspection',
     },
-    // Userinfo is Foyer's own route (server/oidc/userinfo.ts): oidc-provider's refuses access tokens
+    // Userinfo is Foyer's own route (server/auth/oidc/userinfo.ts): oidc-provider's refuses access tokens
     // with an audience, and every Foyer access token names its app.
     discovery: { userinfo_endpoint: `${config.urls.auth}${USERINFO_PATH}` },
     features: {

@@ -8,11 +8,11 @@ import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { FoyerContext } from '../context.ts';
 import type { Database } from '../db/client.ts';
 import { legacyTokens, loginSessions, tenants, tenantUsers } from '../db/schema.ts';
-import { findApp, type App } from '../auth/app-lookup.ts';
+import { findApp, type App } from '../apps/lookup.ts';
 import { isRole, privilegesOf } from '../../common/roles.ts';
-import { LoginSessions, type LoginSession } from '../auth/session/service.ts';
-import type { User } from '../auth/session/sign-in.ts';
-import type { Caller } from '../graphql/context.ts';
+import { LoginSessions, type LoginSession } from './session/service.ts';
+import type { User } from './session/sign-in.ts';
+import type { Caller } from './callers.ts';
 
 export type LegacyToken = typeof legacyTokens.$inferSelect;
 
@@ -111,7 +111,7 @@ export async function revokeIdentityLegacyTokens(tx: Database, userId: string): 
 }
 
 /**
- * The caller legacy headers prove (used by server/graphql/access/caller.ts): a signed-in token of an
+ * The caller legacy headers prove (used by server/auth/callers.ts): a signed-in token of an
  * app in legacy mode, and x-tenant-user-id naming an enabled membership of the token's own identity
  * in the token's app. The workspace comes only from that membership; one of another identity, app
  * or a disabled one is refused, as is an x-app-id naming another app. The privileges are the role's,

@@ -1,8 +1,9 @@
-// The fetch-based JSON transport shared by the API client and the auth client's session calls.
+// The fetch-based JSON transport shared by the API client, the auth clients' session calls and the
+// configurator's admin client.
 // Non-2xx answers become ApiError (or its 401/403 subclasses) built from the server's
 // {statusCode, message, error} body; a failure without a response is rethrown unchanged.
 
-import { errorForStatus, type ApiError } from './errors.ts';
+import { errorForStatus, type ApiError, type FieldIssue } from './errors.ts';
 
 export type FetchFn = typeof fetch;
 
@@ -27,6 +28,15 @@ export async function readJsonBody(response: Response): Promise<unknown> {
   }
 }
 
+function fieldIssues(value: unknown): FieldIssue[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item: unknown) => {
+    if (typeof item !== 'object' || item === null) return [];
+    const { path, message } = item as Record<string, unknown>;
+    return typeof path === 'string' ? [{ path, message: typeof message === 'string' ? message : '' }] : [];
+  });
+}
+
 export function errorFromResponse(response: Response, body: unknown): ApiError {
   const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const message = Array.isArray(fields.message)
@@ -39,6 +49,7 @@ export function errorFromResponse(response: Response, body: unknown): ApiError {
     code: typeof fields.error === 'string' ? fields.error : undefined,
     statusCode: response.status,
     details: body,
+    issues: fieldIssues(fields.details),
   });
 }
 

@@ -3,7 +3,7 @@
 // next authorization request cannot quietly issue a code for the previous workspace.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
-import type { Database } from '../db/client.ts';
+import type { Database } from '../../db/client.ts';
 import { revokeGrantFamily } from './adapter.ts';
 
 /**

@@ -4,10 +4,10 @@
 // this browser's sign-on session, and completeLogout revokes the grants it held (oidc-provider keeps
 // grants whose refresh tokens outlive the session, as Foyer's do) and ends Foyer's login session.
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import type { FoyerContext } from '../context.ts';
-import { recordAudit } from '../audit/service.ts';
+import type { FoyerContext } from '../../context.ts';
+import { recordAudit } from '../../audit/service.ts';
 import { revokeGrantFamily } from './adapter.ts';
-import { LOGIN_SESSION_COOKIE, type LoginSessions } from '../auth/session/service.ts';
+import { LOGIN_SESSION_COOKIE, type LoginSessions } from '../session/service.ts';
 
 export const SIGN_OUT_SCREEN = '/auth/sign-out';
 

@@ -3,8 +3,8 @@
 // answers CORS on its own endpoints for every registered client).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
-import { HttpError } from '../http/errors.ts';
-import { BODY_LIMIT_BYTES } from '../http/listener.ts';
+import { HttpError } from '../../http/errors.ts';
+import { BODY_LIMIT_BYTES } from '../../http/listener.ts';
 import { callTokenEndpoint, sendTokenAnswer } from './token-endpoint.ts';
 
 /** Every path oidc-provider answers (see the `routes` setting). */

@@ -5,11 +5,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
-import { HttpError } from '../http/errors.ts';
-import { findEnabledMembership } from '../auth/memberships.ts';
-import { isAuthenticated, type LoginSession } from '../auth/session/service.ts';
+import { HttpError } from '../../http/errors.ts';
+import { findEnabledMembership } from '../memberships.ts';
+import { isAuthenticated, type LoginSession } from '../session/service.ts';
 import { grantFor } from './grants.ts';
-import type { AuthServiceOptions } from '../auth/service-options.ts';
+import type { AuthServiceOptions } from '../service-options.ts';
 
 const uidParams = {
   type: 'object',

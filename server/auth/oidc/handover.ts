@@ -3,12 +3,12 @@
 // a short-lived authorization code of the same membership, to open a hosted screen as that person.
 // The code is an ordinary oidc-provider code under a grant of its own, redeemed at /token/code/{appId}.
 import type Provider from 'oidc-provider';
-import type { Database } from '../db/client.ts';
-import { HttpError } from '../http/errors.ts';
-import { findEnabledMembership } from '../auth/memberships.ts';
-import { privilegesOf } from '../../common/roles.ts';
-import type { App } from '../auth/app-lookup.ts';
-import { appResource, type AccessTokenVerifier } from './access-tokens.ts';
+import type { Database } from '../../db/client.ts';
+import { HttpError } from '../../http/errors.ts';
+import { findEnabledMembership } from '../memberships.ts';
+import { privilegesOf } from '../../../common/roles.ts';
+import type { App } from '../../apps/lookup.ts';
+import { appResource, type AccessTokenVerifier } from '../access-tokens.ts';
 import { DEFAULT_SCOPE } from './claims.ts';
 
 export async function issueHandoverCode(

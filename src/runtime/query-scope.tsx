@@ -5,8 +5,8 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import type { AuthClient } from '../auth/types.ts';
-import { useRuntime } from '../app/runtime.tsx';
-import { createQueryClient } from './react.tsx';
+import { useRuntime } from './context.tsx';
+import { createQueryClient } from '../api/react.tsx';
 
 const clients = new WeakMap<AuthClient, QueryClient>();
 

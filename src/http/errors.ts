@@ -1,5 +1,12 @@
-// Errors of calls to Foyer's servers (SPEC.md section 8, "Client status handling"). A failure with
-// no response (network error, abort) is never wrapped: callers get the original error.
+// Errors of calls to Foyer's servers (SPEC.md section 8, "Client status handling"), for the runtime,
+// its auth clients and the configurator alike. A failure with no response (network error, abort) is
+// never wrapped: callers get the original error.
+
+/** A refused value of a request body: its JSON pointer and why (the admin API's `details`). */
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
 
 export interface ApiErrorInit {
   message: string;
@@ -7,19 +14,23 @@ export interface ApiErrorInit {
   code?: string;
   statusCode: number;
   details?: unknown;
+  issues?: FieldIssue[];
 }
 
 export class ApiError extends Error {
   readonly code?: string;
   readonly statusCode: number;
   readonly details?: unknown;
+  /** The refused fields the answer named (empty when it named none). */
+  readonly issues: FieldIssue[];
 
-  constructor({ message, code, statusCode, details }: ApiErrorInit) {
+  constructor({ message, code, statusCode, details, issues = [] }: ApiErrorInit) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
     this.statusCode = statusCode;
     this.details = details;
+    this.issues = issues;
   }
 }
 

@@ -4,7 +4,7 @@ import { interactionRoutes } from './interactions.ts';
 import { mountProvider } from './mount.ts';
 import { shorthandRoutes } from './shorthands.ts';
 import { userinfoRoutes } from './userinfo.ts';
-import type { AuthServiceOptions } from '../auth/service-options.ts';
+import type { AuthServiceOptions } from '../service-options.ts';
 
 export async function oidcPlugin(app: FastifyInstance, options: AuthServiceOptions) {
   // Its own scope: the provider's body handling must not leak into Foyer's JSON routes.

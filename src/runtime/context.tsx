@@ -3,7 +3,7 @@ import { createContext, useContext, useEffect, useState } from 'react';
 import type { ApiClient } from '../api/index.ts';
 import type { AuthClient } from '../auth/types.ts';
 import type { ClientConfig } from '../config.ts';
-import type { AppConfigState, PublicAppConfig } from './appConfig.ts';
+import type { AppConfigState, PublicAppConfig } from './app-config.ts';
 
 export interface Runtime {
   config: ClientConfig;

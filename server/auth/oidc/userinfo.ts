@@ -2,9 +2,9 @@
 // membership an access token names, for the OpenID scopes its grant holds. oidc-provider's own
 // endpoint refuses access tokens with an audience, and every Foyer access token names its app.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { countEnabledMemberships, findEnabledMembership } from '../auth/memberships.ts';
-import type { AuthServiceOptions } from '../auth/service-options.ts';
-import { AccessTokenVerifier } from './access-tokens.ts';
+import { countEnabledMemberships, findEnabledMembership } from '../memberships.ts';
+import type { AuthServiceOptions } from '../service-options.ts';
+import { AccessTokenVerifier } from '../access-tokens.ts';
 import { liveOpenIdScopes } from './adapter.ts';
 import { accountClaimsOf, CLAIMS_BY_SCOPE, SCOPES } from './claims.ts';
 

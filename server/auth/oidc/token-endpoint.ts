@@ -2,7 +2,7 @@
 // /token and the /token/code|refresh/{appId} shorthands) are translated into a standard form post
 // sent through the same listener, so there is no second token implementation.
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../../http/errors.ts';
 
 export interface TokenAnswer {
   statusCode: number;
