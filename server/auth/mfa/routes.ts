@@ -11,6 +11,7 @@ import { HttpError, unauthorized } from '../../http/errors.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { recordAttemptWithinLimit, releaseAttempt, reserveAttempt } from '../../audit/limits.ts';
 import { requireApp } from '../../apps/lookup.ts';
+import { toE164 } from '../../notify/phone.ts';
 import type { LoginSession } from '../session/service.ts';
 import {
   checkCode,
@@ -22,7 +23,6 @@ import {
   pendingSetup,
   recover,
   RECOVERY_FAILURES,
-  toE164,
   type CheckOutcome,
   type MfaMethod,
 } from './service.ts';
