@@ -1,4 +1,4 @@
-// Two-factor endpoints (ORIGINAL-CONTRACT 2.3, plus the authenticator-app calls startTotpSetup,
+// Two-factor endpoints (docs/ORIGINAL-CONTRACT.md 2.3, plus the authenticator-app calls startTotpSetup,
 // finishTotpSetup and GET mfaMethods): they work only on a login session whose first factor passed and
 // whose second is still due, and the one that passes it renews the session as signed in. The same
 // endpoints serve the legacy mode under /auth-proxy (server/auth-proxy/routes.ts), where the login
