@@ -2,6 +2,7 @@
 // (oidc-provider reads them), everything else in apps.settings, with provider secrets sealed.
 import { defaultPasswordPolicy, type PasswordPolicy } from '../../src/policy/password-policy.ts';
 import type { AppConfig, SocialProvider } from '../../src/policy/app-config.ts';
+import type { PaymentSettings } from '../../src/policy/payments.ts';
 
 export type { CustomSignupField, Role, PasswordPolicySettings } from '../../src/policy/app-config.ts';
 
@@ -14,8 +15,20 @@ export interface StoredProviderCredentials {
 /** The AppConfig fields kept in their own apps columns. */
 export type AppColumnFields = 'name' | 'redirectUris' | 'postLogoutRedirectUris' | 'accessTokenTtl' | 'refreshTokenTtl';
 
-export interface AppSettings extends Omit<AppConfig, AppColumnFields | 'socialProviders'> {
+/** The app's Stripe keys at rest: the secrets only sealed under config.secret. */
+export interface StoredStripeKeys {
+  publishableKey?: string;
+  secretKeySealed?: string;
+  webhookSecretSealed?: string;
+}
+
+export interface StoredPaymentSettings extends Omit<PaymentSettings, 'stripe'> {
+  stripe?: StoredStripeKeys;
+}
+
+export interface AppSettings extends Omit<AppConfig, AppColumnFields | 'socialProviders' | 'payments'> {
   socialProviders?: Partial<Record<SocialProvider, StoredProviderCredentials>>;
+  payments?: StoredPaymentSettings;
 }
 
 /** The policy every new password of the app is checked with, on the server and in the runtime. */

@@ -8,6 +8,7 @@ import type { apps } from '../db/schema.ts';
 import type { Privilege } from '../auth/privileges.ts';
 import type { Role } from '../apps/settings.ts';
 import type { Notifier } from '../notify/types.ts';
+import type { Payments } from '../payments/runtime.ts';
 
 export type AppRecord = typeof apps.$inferSelect;
 
@@ -39,6 +40,8 @@ export interface GraphQLContext {
   config: ServerConfig;
   db: Database;
   notifier: Notifier;
+  /** Plans, providers and the payment clock (server/payments/). */
+  payments: Payments;
   caller: Caller;
   /** The client's address as Fastify sees it: X-Forwarded-For counts only from config.trustProxy. */
   clientIp: string;
