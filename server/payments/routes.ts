@@ -109,7 +109,7 @@ export async function paymentsPlugin(app: FastifyInstance, options: PaymentsPlug
       offer,
       customerId: tenant.customerId,
       customerEmail: owner?.email ?? '',
-      successUrl: planPage({ payments: 'updated' }),
+      successUrl: planPage({ payments: 'checkout' }),
       cancelUrl: planPage(),
     });
     await recordAudit(db, {
@@ -129,7 +129,7 @@ export async function paymentsPlugin(app: FastifyInstance, options: PaymentsPlug
     const tenant = await findTenant(db, member.app.id, member.tenantId);
     const provider = payments.providerFor(member.app);
     if (!tenant?.customerId || !tenant.paymentsEnabled || !provider) return reply.redirect(planPage(), 303);
-    const url = await provider.openPortal({ app: member.app, tenantId: tenant.id, customerId: tenant.customerId, returnUrl: planPage({ payments: 'updated' }) });
+    const url = await provider.openPortal({ app: member.app, tenantId: tenant.id, customerId: tenant.customerId, returnUrl: planPage({ payments: 'portal' }) });
     await recordAudit(db, {
       type: 'payment.portal_opened',
       appId: member.app.id,

@@ -1,6 +1,7 @@
 // Plans, prices and taxes as an app's config document holds them (schema/app-config.schema.json
 // `payments`), and the rules the server and the runtime share: who changes a workspace's plan, how a
-// price is told apart, how it is shown (SPEC.md section 9).
+// price is told apart, and its currency symbol (SPEC.md section 9; the interval abbreviations are texts
+// of the locale files).
 import type { Role } from './app-config.ts';
 
 export const RECURRENCE_INTERVALS = ['day', 'week', 'month', 'year'] as const;
@@ -69,11 +70,4 @@ const CURRENCY_SYMBOLS: Record<string, string> = { USD: '$', EUR: 'â‚¬', JPY: 'Â
 
 export function currencySymbol(currency: string): string {
   return CURRENCY_SYMBOLS[currency.toUpperCase()] ?? currency.toUpperCase();
-}
-
-/** SPEC.md section 9: d, mo, wk, yr. */
-export const INTERVAL_ABBREVIATIONS: Record<RecurrenceInterval, string> = { day: 'd', month: 'mo', week: 'wk', year: 'yr' };
-
-export function intervalAbbreviation(interval: string): string {
-  return INTERVAL_ABBREVIATIONS[interval as RecurrenceInterval] ?? interval;
 }

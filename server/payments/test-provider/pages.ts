@@ -3,7 +3,7 @@
 // routes.ts, no script. Texts come from server/notify/locales (testPayments.*).
 import { escapeHtml as e } from '../../notify/render.ts';
 import { createTranslator } from '../../notify/texts.ts';
-import { currencySymbol, intervalAbbreviation, type Tax } from '../../../src/policy/payments.ts';
+import { currencySymbol, type Tax } from '../../../src/policy/payments.ts';
 import type { Offer } from '../catalog.ts';
 import { TEST_CARDS, TEST_PROVIDER_PREFIX, type TestSession, type TestSubscription } from './provider.ts';
 
@@ -34,7 +34,7 @@ code { overflow-wrap: anywhere; }
 const { t } = createTranslator('en');
 
 export function formatPrice(price: { amount: number; currency: string; recurrenceInterval: string }): string {
-  return `${currencySymbol(price.currency)}${price.amount} / ${intervalAbbreviation(price.recurrenceInterval)}`;
+  return `${currencySymbol(price.currency)}${price.amount} / ${t(`testPayments.abbreviations.${price.recurrenceInterval}`)}`;
 }
 
 function page(title: string, body: string): string {

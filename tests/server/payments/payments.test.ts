@@ -190,7 +190,7 @@ describe('the test-mode checkout', () => {
 
     const paid = await postForm(`${checkout}/pay`, { card: '4242 4242 4242 4242' });
     expect(paid.status).toBe(303);
-    expect(paid.headers.get('location')).toBe(`${foyer.urls.ui}/tenant/plan?payments=updated`);
+    expect(paid.headers.get('location')).toBe(`${foyer.urls.ui}/tenant/plan?payments=checkout`);
     const details = await detailsOf(ownerAtGlobex);
     expect(details).toEqual({
       status: { paymentsEnabled: true, shouldSelectPlan: false, shouldSetupPayments: false, provider: 'TEST' },

@@ -149,7 +149,7 @@ describe('Stripe Checkout', () => {
       offer: findOffer(app!, 'TEAM', { currency: 'JPY', recurrenceInterval: 'month' })!,
       customerId: null,
       customerEmail: 'owner@stripe-app.test',
-      successUrl: `${foyer.urls.ui}/tenant/plan?payments=updated`,
+      successUrl: `${foyer.urls.ui}/tenant/plan?payments=checkout`,
       cancelUrl: `${foyer.urls.ui}/tenant/plan`,
     });
     expect(url).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
@@ -171,7 +171,7 @@ describe('Stripe Checkout', () => {
       'subscription_data[metadata][tenantId]': member.tenantId,
       'subscription_data[metadata][planKey]': 'TEAM',
       'metadata[appId]': appId,
-      success_url: `${foyer.urls.ui}/tenant/plan?payments=updated`,
+      success_url: `${foyer.urls.ui}/tenant/plan?payments=checkout`,
     });
   });
 });
