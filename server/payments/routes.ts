@@ -73,6 +73,16 @@ export async function paymentsPlugin(app: FastifyInstance, options: PaymentsPlug
     return member;
   }
 
+  /** The provider's page address, or null when the provider failed (logged; the person sees the error page, not a 500). */
+  async function providerPage(request: FastifyRequest, open: () => Promise<string>): Promise<string | null> {
+    try {
+      return await open();
+    } catch (error) {
+      request.log.error({ err: error }, 'payment provider failed');
+      return null;
+    }
+  }
+
   app.post('/security/setCookie', async (request, reply) => {
     const token = /^Bearer +([A-Za-z0-9\-_.]+) *$/i.exec(request.headers.authorization ?? '')?.[1];
     const member = await memberFrom(token);
@@ -103,7 +113,7 @@ export async function paymentsPlugin(app: FastifyInstance, options: PaymentsPlug
     // Nothing to pay for (any more): the plan page shows where things stand.
     if (!tenant || !offer || !provider) return reply.redirect(planPage(), 303);
     const [owner] = await db.select({ email: users.email }).from(users).where(eq(users.id, member.userId)).limit(1);
-    const url = await provider.createCheckout({
+    const url = await providerPage(request, () => provider.createCheckout({
       app: member.app,
       tenantId: tenant.id,
       offer,
@@ -111,7 +121,8 @@ export async function paymentsPlugin(app: FastifyInstance, options: PaymentsPlug
       customerEmail: owner?.email ?? '',
       successUrl: planPage({ payments: 'checkout' }),
       cancelUrl: planPage(),
-    });
+    }));
+    if (!url) return reply.redirect(errorPage('PAYMENT_PROVIDER_FAILED'), 303);
     await recordAudit(db, {
       type: 'payment.checkout_opened',
       appId: member.app.id,
@@ -129,7 +140,10 @@ export async function paymentsPlugin(app: FastifyInstance, options: PaymentsPlug
     const tenant = await findTenant(db, member.app.id, member.tenantId);
     const provider = payments.providerFor(member.app);
     if (!tenant?.customerId || !tenant.paymentsEnabled || !provider) return reply.redirect(planPage(), 303);
-    const url = await provider.openPortal({ app: member.app, tenantId: tenant.id, customerId: tenant.customerId, returnUrl: planPage({ payments: 'portal' }) });
+    const url = await providerPage(request, () =>
+      provider.openPortal({ app: member.app, tenantId: tenant.id, customerId: tenant.customerId!, returnUrl: planPage({ payments: 'portal' }) }),
+    );
+    if (!url) return reply.redirect(errorPage('PAYMENT_PROVIDER_FAILED'), 303);
     await recordAudit(db, {
       type: 'payment.portal_opened',
       appId: member.app.id,
