@@ -2,9 +2,9 @@
 // (docs/configurator.md "Change"). Unset values count as their schema defaults, so saving a form
 // that merely spells out a default shows no change. Secrets are compared sealed and never shown.
 import { isDeepStrictEqual } from 'node:util';
-import { brandingColors, socialProviders, type CustomSignupField, type TranslationTexts } from '../../src/policy/app-config.ts';
+import { brandingColors, socialProviders, type CustomSignupField, type TranslationTexts } from '../../common/app-config.ts';
 import type { StoredAppConfig } from './config-document.ts';
-import type { PricingPlan, Tax } from '../../src/policy/payments.ts';
+import type { PricingPlan, Tax } from '../../common/payments.ts';
 
 export type Change =
   | { kind: 'enabled' | 'disabled'; path: string }

@@ -5,9 +5,10 @@
 import type { ServerConfig } from '../config.ts';
 import { seal, sealingKey, unseal } from '../crypto/seal.ts';
 import type { apps } from '../db/schema.ts';
-import type { AppSettings, StoredPaymentSettings, StoredProviderCredentials } from '../apps/settings.ts';
-import type { PaymentSettings } from '../../src/policy/payments.ts';
-import { socialProviders, type AppConfig, type ProviderCredentials, type SocialProvider } from '../../src/policy/app-config.ts';
+import type { AppSettings, StoredPaymentSettings, StoredProviderCredentials } from '../db/app-settings.ts';
+import type { PaymentSettings } from '../../common/payments.ts';
+import { sealStripeSecret, type StripeSecret } from '../payments/stripe-keys.ts';
+import { socialProviders, type AppConfig, type ProviderCredentials, type SocialProvider } from '../../common/app-config.ts';
 import { APP_CONFIG_FIELDS } from './validation.ts';
 
 type AppRow = typeof apps.$inferSelect;
@@ -122,20 +123,15 @@ function publicPaymentsOf(payments: StoredPaymentSettings): PaymentSettings {
   };
 }
 
-const STRIPE_SECRET_PURPOSE = 'app stripe secret v1';
-type StripeSecret = 'secretKey' | 'webhookSecret';
-const stripeSecretOwner = (appId: string, name: StripeSecret) => `${appId}/stripe/${name}`;
-
 /** Each Stripe secret as provider client secrets are: sent seals, absent keeps, empty removes. */
 function sealPayments(config: ServerConfig, appId: string, written: PaymentSettings, previous: StoredPaymentSettings | undefined): StoredPaymentSettings {
   const { stripe, ...rest } = written;
   if (!stripe) return rest;
-  const key = sealingKey(config.secret, STRIPE_SECRET_PURPOSE);
   const sealed = (name: StripeSecret): string | undefined => {
     const sent = stripe[name];
     const kept = previous?.stripe?.[`${name}Sealed`];
     if (sent === undefined) return kept;
-    return sent === '' ? undefined : seal(key, stripeSecretOwner(appId, name), sent);
+    return sent === '' ? undefined : sealStripeSecret(config, appId, name, sent);
   };
   const secretKeySealed = sealed('secretKey');
   const webhookSecretSealed = sealed('webhookSecret');
@@ -147,14 +143,4 @@ function sealPayments(config: ServerConfig, appId: string, written: PaymentSetti
       ...(webhookSecretSealed ? { webhookSecretSealed } : {}),
     },
   };
-}
-
-/** A Stripe secret of the app in clear, for calling Stripe and checking its webhooks. */
-export function openStripeSecret(config: ServerConfig, appId: string, name: StripeSecret, sealed: string): string {
-  return unseal(sealingKey(config.secret, STRIPE_SECRET_PURPOSE), stripeSecretOwner(appId, name), sealed);
-}
-
-/** Seals a Stripe secret as a configurator write would (for seeding and tests). */
-export function sealStripeSecret(config: ServerConfig, appId: string, name: StripeSecret, secret: string): string {
-  return seal(sealingKey(config.secret, STRIPE_SECRET_PURPOSE), stripeSecretOwner(appId, name), secret);
 }

@@ -9,7 +9,7 @@ import { roleResolvers } from './roles/resolvers.ts';
 import { signupResolvers } from './signup/resolvers.ts';
 import { tenantResolvers } from './tenants/resolvers.ts';
 import { userResolvers } from './users/resolvers.ts';
-import { paymentResolvers } from '../payments/resolvers.ts';
+import { paymentResolvers } from './payments/resolvers.ts';
 
 export const capabilityResolvers: Resolvers[] = [
   appResolvers,

@@ -1,19 +1,19 @@
 // An app's plans, prices and taxes, read from its live config document (settings.payments,
 // schema/app-config.schema.json): what the plan page offers and what setTenantPlanDetails and
 // signup accept.
-import type { AppRecord } from '../graphql/context.ts';
+import type { App } from '../apps/lookup.ts';
 import type { PlanGraphql, TaxGraphql } from '../graphql/generated/resolvers.ts';
-import { sameOffer, type PlanPrice, type PriceOffer, type PricingPlan, type Tax } from '../../src/policy/payments.ts';
+import { sameOffer, type PlanPrice, type PriceOffer, type PricingPlan, type Tax } from '../../common/payments.ts';
 
-export function plansOf(app: Pick<AppRecord, 'settings'>): PricingPlan[] {
+export function plansOf(app: Pick<App, 'settings'>): PricingPlan[] {
   return app.settings.payments?.plans ?? [];
 }
 
-export function taxesOf(app: Pick<AppRecord, 'settings'>): Tax[] {
+export function taxesOf(app: Pick<App, 'settings'>): Tax[] {
   return app.settings.payments?.taxes ?? [];
 }
 
-export function findPlan(app: Pick<AppRecord, 'settings'>, key: string | null | undefined): PricingPlan | undefined {
+export function findPlan(app: Pick<App, 'settings'>, key: string | null | undefined): PricingPlan | undefined {
   return key ? plansOf(app).find((plan) => plan.key === key.trim()) : undefined;
 }
 
@@ -27,7 +27,7 @@ export interface Offer {
   price: PlanPrice;
 }
 
-export function findOffer(app: Pick<AppRecord, 'settings'>, key: string | null, offer: PriceOffer | null): Offer | undefined {
+export function findOffer(app: Pick<App, 'settings'>, key: string | null, offer: PriceOffer | null): Offer | undefined {
   const plan = findPlan(app, key);
   if (!plan || !offer) return undefined;
   const price = findPrice(plan, offer);

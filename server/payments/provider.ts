@@ -3,14 +3,14 @@
 // (test-provider/, outside production only). Both report back the same way: Stripe-shaped events,
 // signed with Stripe's scheme, posted to /payments/webhook/{appId} (routes.ts), which alone changes
 // a workspace's payment status (service.ts).
-import type { AppRecord } from '../graphql/context.ts';
+import type { App } from '../apps/lookup.ts';
 import type { Offer } from './catalog.ts';
 
 /** What TenantPaymentStatusGraphql.provider answers. */
 export type ProviderName = 'STRIPE' | 'TEST';
 
 export interface CheckoutRequest {
-  app: AppRecord;
+  app: App;
   tenantId: string;
   offer: Offer;
   /** The provider's customer of the workspace, once a checkout made one. */
@@ -22,7 +22,7 @@ export interface CheckoutRequest {
 }
 
 export interface PortalRequest {
-  app: AppRecord;
+  app: App;
   tenantId: string;
   customerId: string;
   returnUrl: string;
@@ -35,9 +35,9 @@ export interface PaymentProvider {
   /** The address of the hosted subscription portal of the workspace's customer. */
   openPortal(request: PortalRequest): Promise<string>;
   /** Ends a subscription at once (the workspace moved to a free plan, or to another subscription). */
-  cancelSubscription(app: AppRecord, subscriptionId: string): Promise<void>;
+  cancelSubscription(app: App, subscriptionId: string): Promise<void>;
   /** The secret the app's webhook events are signed with. */
-  webhookSecret(app: AppRecord): string;
+  webhookSecret(app: App): string;
 }
 
 /** Metadata every checkout and subscription carries, so an event names its app, workspace and offer. */

@@ -4,8 +4,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import type { AppRecord } from '../graphql/context.ts';
-import { findApp } from '../graphql/apps/service.ts';
+import type { App } from '../apps/lookup.ts';
+import { findApp } from '../apps/lookup.ts';
 import { PaymentClock } from './clock.ts';
 import type { PaymentProvider } from './provider.ts';
 import type { PaymentsRuntime } from './service.ts';
@@ -39,7 +39,7 @@ export function createPayments(config: ServerConfig, db: Database, api: FastifyI
           });
           return answer.statusCode;
         });
-  const providerFor = (app: AppRecord): PaymentProvider | null => (hasStripeKeys(app) ? stripe : testProvider);
+  const providerFor = (app: App): PaymentProvider | null => (hasStripeKeys(app) ? stripe : testProvider);
   const runDue = async () => {
     await testProvider?.runDue((appId) => findApp(db, appId));
   };

@@ -1,21 +1,14 @@
-// A workspace's plan and payment status. The owner's choice (setTenantPlanDetails) takes effect at
-// once only for a free price; a paid one waits as the pending offer (shouldSetupPayments) until the
-// provider's events say the checkout went through. Only events (applyProviderEvent) give a workspace
-// a paid plan, change its subscription or end it: never anything a browser sends.
+// A workspace's plan and payment status. The owner's choice (server/graphql/payments/service.ts)
+// takes effect at once only for a free price; a paid one waits as the pending offer
+// (shouldSetupPayments) until the provider's events say the checkout went through. Only events
+// (applyProviderEvent) give a workspace a paid plan, change its subscription or end it: never
+// anything a browser sends.
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { paymentEvents, tenants } from '../db/schema.ts';
 import { recordAudit } from '../audit/service.ts';
-import type { AppRecord, MemberCaller } from '../graphql/context.ts';
-import type {
-  PaymentOptionsGraphql,
-  SetTenantPlanDetailsInput,
-  TenantPaymentDetailsGraphql,
-  TenantPaymentStatusGraphql,
-} from '../graphql/generated/resolvers.ts';
-import { foyerError } from '../graphql/errors.ts';
-import { InputProblems } from '../graphql/input.ts';
-import { mayChangePlan } from '../../src/policy/payments.ts';
+import type { App } from '../apps/lookup.ts';
+import type { PaymentOptionsGraphql, TenantPaymentDetailsGraphql, TenantPaymentStatusGraphql } from '../graphql/generated/resolvers.ts';
 import { findOffer, findPlan, findPrice, planGraphql, plansOf, taxesOf, taxGraphql, trialDaysOf } from './catalog.ts';
 import { DAY_MS, type PaymentClock } from './clock.ts';
 import type { OfferMetadata, PaymentProvider, ProviderName } from './provider.ts';
@@ -26,10 +19,10 @@ export type TenantRecord = typeof tenants.$inferSelect;
 export interface PaymentsRuntime {
   clock: PaymentClock;
   /** The app's provider: Stripe with its keys, else the test-mode one outside production, else none. */
-  providerFor(app: AppRecord): PaymentProvider | null;
+  providerFor(app: App): PaymentProvider | null;
 }
 
-export function paymentOptions(app: AppRecord): PaymentOptionsGraphql {
+export function paymentOptions(app: App): PaymentOptionsGraphql {
   return { plans: plansOf(app).map(planGraphql), taxes: taxesOf(app).map(taxGraphql) };
 }
 
@@ -42,14 +35,14 @@ export async function findTenant(db: Database, appId: string, tenantId: string):
   return tenant;
 }
 
-async function requireTenant(db: Database, appId: string, tenantId: string): Promise<TenantRecord> {
+export async function requireTenant(db: Database, appId: string, tenantId: string): Promise<TenantRecord> {
   const tenant = await findTenant(db, appId, tenantId);
   // The membership check that admitted the caller found this workspace a moment ago.
   if (!tenant) throw new Error(`Tenant ${tenantId} vanished during the request`);
   return tenant;
 }
 
-export function paymentStatusOf(runtime: PaymentsRuntime, app: AppRecord, tenant: TenantRecord): TenantPaymentStatusGraphql {
+export function paymentStatusOf(runtime: PaymentsRuntime, app: App, tenant: TenantRecord): TenantPaymentStatusGraphql {
   const provider: ProviderName = runtime.providerFor(app)?.name ?? (tenant.paymentProvider as ProviderName);
   return {
     paymentsEnabled: tenant.paymentsEnabled,
@@ -67,7 +60,7 @@ export function trialOf(tenant: TenantRecord, now: Date): { trial: boolean; tria
   return { trial, trialDaysLeft: trial ? Math.ceil(left / DAY_MS) : 0 };
 }
 
-export function paymentDetailsOf(runtime: PaymentsRuntime, app: AppRecord, tenant: TenantRecord): TenantPaymentDetailsGraphql {
+export function paymentDetailsOf(runtime: PaymentsRuntime, app: App, tenant: TenantRecord): TenantPaymentDetailsGraphql {
   const plan = findPlan(app, tenant.plan);
   const price =
     plan && tenant.planCurrency && tenant.planInterval
@@ -79,12 +72,12 @@ export function paymentDetailsOf(runtime: PaymentsRuntime, app: AppRecord, tenan
   };
 }
 
-export async function tenantPaymentDetails(runtime: PaymentsRuntime, db: Database, app: AppRecord, tenantId: string) {
+export async function tenantPaymentDetails(runtime: PaymentsRuntime, db: Database, app: App, tenantId: string) {
   return paymentDetailsOf(runtime, app, await requireTenant(db, app.id, tenantId));
 }
 
 /** The columns that say a workspace holds no subscription. */
-const NO_SUBSCRIPTION = {
+export const NO_SUBSCRIPTION = {
   subscriptionId: null,
   subscriptionStatus: 'none',
   trialEndsAt: null,
@@ -92,78 +85,7 @@ const NO_SUBSCRIPTION = {
   cancelAtPeriodEnd: false,
 } as const;
 
-const NO_PENDING_OFFER = { pendingPlan: null, pendingCurrency: null, pendingInterval: null } as const;
-
-/**
- * The owner picks a plan and price. Free: the workspace is on it now (a running subscription ends).
- * Paid: it waits for the checkout (shouldSetupPayments), unless it is already the running one.
- */
-export async function setTenantPlanDetails(
-  runtime: PaymentsRuntime,
-  db: Database,
-  member: MemberCaller,
-  input: SetTenantPlanDetailsInput,
-  ip: string,
-): Promise<TenantPaymentDetailsGraphql> {
-  const { app } = member;
-  if (!mayChangePlan(member.role)) throw foyerError('FORBIDDEN', "Only the workspace's owners change its plan");
-  const problems = new InputProblems();
-  const plan = findPlan(app, input.planKey);
-  if (!plan) problems.add('planKey', 'This app has no such plan');
-  const price = plan ? findPrice(plan, input.priceOffer) : undefined;
-  if (plan && !price) problems.add('priceOffer', 'The plan has no such price');
-  problems.throwIfAny();
-  const offer = { plan: plan!, price: price! };
-
-  const tenant = await requireTenant(db, app.id, member.tenantId);
-  const paid = offer.price.amount > 0;
-  const running =
-    tenant.plan === offer.plan.key &&
-    tenant.planCurrency === offer.price.currency &&
-    tenant.planInterval === offer.price.recurrenceInterval &&
-    (!paid || tenant.subscriptionStatus === 'trialing' || tenant.subscriptionStatus === 'active');
-  const provider = runtime.providerFor(app);
-  if (paid && !running && !provider) throw foyerError('PAYMENTS_NOT_CONFIGURED', 'This app takes no payments yet');
-
-  const changes: Partial<TenantRecord> = running
-    ? { ...NO_PENDING_OFFER, shouldSetupPayments: false, shouldSelectPlan: false }
-    : paid
-      ? {
-          pendingPlan: offer.plan.key,
-          pendingCurrency: offer.price.currency,
-          pendingInterval: offer.price.recurrenceInterval,
-          shouldSetupPayments: true,
-        }
-      : {
-          plan: offer.plan.key,
-          planCurrency: offer.price.currency,
-          planInterval: offer.price.recurrenceInterval,
-          ...NO_PENDING_OFFER,
-          ...NO_SUBSCRIPTION,
-          shouldSelectPlan: false,
-          shouldSetupPayments: false,
-        };
-  await db.transaction(async (tx) => {
-    await tx.update(tenants).set(changes).where(and(eq(tenants.id, tenant.id), eq(tenants.appId, app.id)));
-    await recordAudit(tx, {
-      type: 'payment.plan_selected',
-      appId: app.id,
-      userId: member.userId,
-      tenantUserId: member.tenantUserId,
-      ip,
-      detail: {
-        tenantId: tenant.id,
-        plan: offer.plan.key,
-        currency: offer.price.currency,
-        interval: offer.price.recurrenceInterval,
-        checkoutNeeded: paid && !running,
-      },
-    });
-  });
-  // A free plan replaces the subscription: the provider ends it (its event finds no workspace holding it).
-  if (!paid && tenant.subscriptionId && provider) await provider.cancelSubscription(app, tenant.subscriptionId);
-  return tenantPaymentDetails(runtime, db, app, tenant.id);
-}
+export const NO_PENDING_OFFER = { pendingPlan: null, pendingCurrency: null, pendingInterval: null } as const;
 
 /** The subset of a Stripe event Foyer reads; both providers send this shape (provider.ts). */
 export interface ProviderEvent {
@@ -223,7 +145,7 @@ function subscriptionColumns(object: ProviderEventObject): Partial<TenantRecord>
 /** The event types Foyer acts on; others are recorded (so a replay is still refused) and change nothing. */
 function changesFor(
   runtime: PaymentsRuntime,
-  app: AppRecord,
+  app: App,
   tenant: TenantRecord,
   event: ProviderEvent,
   metadata: OfferMetadata,
@@ -286,7 +208,7 @@ function changesFor(
 export async function applyProviderEvent(
   runtime: PaymentsRuntime,
   db: Database,
-  app: AppRecord,
+  app: App,
   providerName: ProviderName,
   event: ProviderEvent,
 ): Promise<{ replacedSubscriptionId: string | null }> {

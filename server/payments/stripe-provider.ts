@@ -4,8 +4,8 @@
 // subscription carries the offer's metadata, which the webhook route reads back (service.ts).
 import Stripe from 'stripe';
 import type { ServerConfig } from '../config.ts';
-import type { AppRecord } from '../graphql/context.ts';
-import { openStripeSecret } from '../admin/config-document.ts';
+import type { App } from '../apps/lookup.ts';
+import { openStripeSecret } from './stripe-keys.ts';
 import { trialDaysOf } from './catalog.ts';
 import { offerMetadata, type CheckoutRequest, type PaymentProvider, type PortalRequest } from './provider.ts';
 
@@ -18,7 +18,7 @@ export function stripeAmount(amount: number, currency: string): number {
 }
 
 /** Whether the app has what Stripe needs: a secret key and the webhook's signing secret. */
-export function hasStripeKeys(app: AppRecord): boolean {
+export function hasStripeKeys(app: App): boolean {
   const stripe = app.settings.payments?.stripe;
   return Boolean(stripe?.secretKeySealed && stripe.webhookSecretSealed);
 }
@@ -32,13 +32,13 @@ export class StripePaymentProvider implements PaymentProvider {
     private readonly options: Stripe.StripeConfig = {},
   ) {}
 
-  private client(app: AppRecord): Stripe {
+  private client(app: App): Stripe {
     const sealed = app.settings.payments?.stripe?.secretKeySealed;
     if (!sealed) throw new Error(`App ${app.id} has no Stripe secret key`);
     return new Stripe(openStripeSecret(this.config, app.id, 'secretKey', sealed), this.options);
   }
 
-  webhookSecret(app: AppRecord): string {
+  webhookSecret(app: App): string {
     const sealed = app.settings.payments?.stripe?.webhookSecretSealed;
     if (!sealed) throw new Error(`App ${app.id} has no Stripe webhook secret`);
     return openStripeSecret(this.config, app.id, 'webhookSecret', sealed);
@@ -77,7 +77,7 @@ export class StripePaymentProvider implements PaymentProvider {
     return session.url;
   }
 
-  async cancelSubscription(app: AppRecord, subscriptionId: string): Promise<void> {
+  async cancelSubscription(app: App, subscriptionId: string): Promise<void> {
     await this.client(app).subscriptions.cancel(subscriptionId);
   }
 }

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import Stripe from 'stripe';
 import type { Database } from '../db/client.ts';
 import { recordAudit } from '../audit/service.ts';
-import { findApp } from '../graphql/apps/service.ts';
+import { findApp } from '../apps/lookup.ts';
 import { HttpError } from '../http/errors.ts';
 import { applyProviderEvent, RefusedEvent, type ProviderEvent } from './service.ts';
 import type { Payments } from './runtime.ts';

@@ -4,11 +4,11 @@ import { randomUUID } from 'node:crypto';
 import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { appOwners, apps, appVersions, tenants, tenantUsers, users } from '../db/schema.ts';
-import type { PricingPlan } from '../../src/policy/payments.ts';
+import type { PricingPlan } from '../../common/payments.ts';
 import { liveConfigOf } from '../admin/config-document.ts';
 import { CONSOLE_APP_ID, ensureConsoleApp } from '../apps/console.ts';
 import { hashPassword } from '../auth/passwords.ts';
-import type { Role } from '../apps/settings.ts';
+import type { Role } from '../../common/roles.ts';
 import { HOSTED_CALLBACK_PATH } from '../apps/sign-in-start.ts';
 
 export interface DemoUser {

@@ -2,7 +2,7 @@
 // currency and billing period, with currency and period switches when the plans have several, the
 // current plan marked, trials named, and 'Manage payments' once payments are enabled. Picking a card
 // submits the flow step (flows/tenant-plan.json), which sets the plan and leads on. Members who may
-// not change the plan (src/policy/payments.ts) see the cards without buttons and a sentence why.
+// not change the plan (common/payments.ts) see the cards without buttons and a sentence why.
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useGraphQL } from '../api/react.tsx';
@@ -13,7 +13,7 @@ import {
   GetTenantPaymentDetailsDocument,
   type PlanFieldsFragment,
 } from '../gql/graphql.ts';
-import { currencySymbol, mayChangePlan } from '../policy/payments.ts';
+import { currencySymbol, mayChangePlan } from '../../common/payments.ts';
 import { Alert } from '../theme/Alert.tsx';
 import { Button } from '../theme/Button.tsx';
 

@@ -3,7 +3,7 @@
 // without them Foyer's test-mode provider takes payments outside production). All of it is part of
 // the config document (settings.payments, schema/app-config.schema.json): draft, preview, publish.
 import { useTranslation } from 'react-i18next';
-import { RECURRENCE_INTERVALS, type PaymentSettings, type PlanPrice, type PricingPlan, type Tax } from '../../../src/policy/payments.ts';
+import { RECURRENCE_INTERVALS, type PaymentSettings, type PlanPrice, type PricingPlan, type Tax } from '../../../common/payments.ts';
 import { Button } from '../../../src/theme/Button.tsx';
 import { CopyField } from '../../components/CopyField.tsx';
 import { TextField } from '../../components/TextField.tsx';

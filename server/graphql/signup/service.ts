@@ -13,9 +13,10 @@ import { hashPassword } from '../../auth/passwords.ts';
 import { passwordSignInEnabled } from '../../auth/session/sign-in.ts';
 import { issueToken } from '../../auth/tokens/service.ts';
 import { recordAudit } from '../../audit/service.ts';
-import { passwordProblems, passwordProblemTexts } from '../../../src/policy/password-policy.ts';
-import { DEFAULT_LOCALE } from '../../../src/policy/locales.ts';
-import type { AppRecord, GraphQLContext } from '../context.ts';
+import { passwordProblems, passwordProblemTexts } from '../../../common/password-policy.ts';
+import { DEFAULT_LOCALE } from '../../../common/locales.ts';
+import type { GraphQLContext } from '../context.ts';
+import type { App } from '../../apps/lookup.ts';
 import type { CreateTenantInput, Tenant } from '../generated/resolvers.ts';
 import { foyerError, tooManyRequests } from '../errors.ts';
 import { checkLogo, checkName, InputProblems, isEmail } from '../input.ts';
@@ -43,7 +44,7 @@ interface CheckedSignup {
  * are the app's. A plan named without a price takes the plan's only price; with several, the owner
  * picks one on the plan page.
  */
-function checkPlan(app: AppRecord, input: CreateTenantInput, problems: InputProblems): Offer | null {
+function checkPlan(app: App, input: CreateTenantInput, problems: InputProblems): Offer | null {
   const { plan: key, priceOffer } = input;
   if (!key) {
     if (priceOffer) problems.add('priceOffer', 'A price offer needs a plan');
@@ -64,7 +65,7 @@ function checkPlan(app: AppRecord, input: CreateTenantInput, problems: InputProb
  * A free offer is the workspace's plan at once; a paid one waits for its checkout (shouldSetupPayments)
  * like an owner's pick on the plan page (server/payments/service.ts); none: the owner picks one.
  */
-function planColumns(app: AppRecord, offer: Offer | null) {
+function planColumns(app: App, offer: Offer | null) {
   if (!offer) return { shouldSelectPlan: plansOf(app).length > 0 };
   if (offer.price.amount > 0) {
     return { pendingPlan: offer.plan.key, pendingCurrency: offer.price.currency, pendingInterval: offer.price.recurrenceInterval, shouldSetupPayments: true };
@@ -72,7 +73,7 @@ function planColumns(app: AppRecord, offer: Offer | null) {
   return { plan: offer.plan.key, planCurrency: offer.price.currency, planInterval: offer.price.recurrenceInterval };
 }
 
-function checkPassword(app: AppRecord, password: string, problems: InputProblems): void {
+function checkPassword(app: App, password: string, problems: InputProblems): void {
   if (password.length > MAX_PASSWORD_LENGTH) {
     problems.add('password', [`At most ${MAX_PASSWORD_LENGTH} characters`]);
     return;
@@ -82,7 +83,7 @@ function checkPassword(app: AppRecord, password: string, problems: InputProblems
   if (found.length > 0) problems.add('password', found.map((problem) => passwordProblemTexts[problem]));
 }
 
-function checkSignup(app: AppRecord, input: CreateTenantInput): CheckedSignup {
+function checkSignup(app: App, input: CreateTenantInput): CheckedSignup {
   const problems = new InputProblems();
   const { owner } = input;
   const email = owner.email.trim();
@@ -121,7 +122,7 @@ interface CreatedSignup {
 /** User (when new), workspace, disabled OWNER membership, signup token and audit record: all or nothing. */
 async function createSignup(
   db: Database,
-  app: AppRecord,
+  app: App,
   signup: CheckedSignup,
   pendingPasswordHash: string | undefined,
   clientIp: string,
@@ -186,7 +187,7 @@ async function undoSignup(db: Database, created: CreatedSignup): Promise<void> {
   });
 }
 
-export async function signUp(context: GraphQLContext, app: AppRecord, input: CreateTenantInput): Promise<Tenant> {
+export async function signUp(context: GraphQLContext, app: App, input: CreateTenantInput): Promise<Tenant> {
   const { db, config, notifier, clientIp, log } = context;
   if (!app.settings.tenantSelfSignup) throw foyerError('SELF_SIGNUP_DISABLED', 'Signing up is not open for this app');
   if (!passwordSignInEnabled(app) && input.owner.password != null) {

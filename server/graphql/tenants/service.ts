@@ -4,7 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { tenants } from '../../db/schema.ts';
 import { paymentStatusOf, trialOf, type PaymentsRuntime } from '../../payments/service.ts';
-import type { AppRecord } from '../context.ts';
+import type { App } from '../../apps/lookup.ts';
 import type { Tenant, TenantAnonymous, TenantInput } from '../generated/resolvers.ts';
 import { checkLocale, checkLogo, checkName, InputProblems } from '../input.ts';
 import { recordAudit } from '../../audit/service.ts';
@@ -27,7 +27,7 @@ export async function getTenantSummary(db: Database, appId: string, tenantId: st
   return { id: tenant.id, name: tenant.name, locale: tenant.locale };
 }
 
-export async function getTenant(payments: PaymentsRuntime, db: Database, app: AppRecord, tenantId: string): Promise<Tenant> {
+export async function getTenant(payments: PaymentsRuntime, db: Database, app: App, tenantId: string): Promise<Tenant> {
   const tenant = await findTenant(db, app.id, tenantId);
   return {
     id: tenant.id,
@@ -46,7 +46,7 @@ export async function getTenant(payments: PaymentsRuntime, db: Database, app: Ap
 }
 
 /** The columns `input` changes; a field left out (or null, except logo) keeps its value. */
-function checkTenantInput(app: AppRecord, input: TenantInput): Partial<TenantRecord> {
+function checkTenantInput(app: App, input: TenantInput): Partial<TenantRecord> {
   const problems = new InputProblems();
   const changes: Partial<TenantRecord> = {};
   if (input.name != null) {
@@ -77,7 +77,7 @@ export interface TenantActor {
 export async function updateTenant(
   payments: PaymentsRuntime,
   db: Database,
-  app: AppRecord,
+  app: App,
   tenantId: string,
   input: TenantInput,
   actor: TenantActor,

@@ -3,7 +3,7 @@
 // routes.ts, no script. Texts come from server/notify/locales (testPayments.*).
 import { escapeHtml as e } from '../../notify/render.ts';
 import { createTranslator } from '../../notify/texts.ts';
-import { currencySymbol, type Tax } from '../../../src/policy/payments.ts';
+import { currencySymbol, type Tax } from '../../../common/payments.ts';
 import type { Offer } from '../catalog.ts';
 import { TEST_CARDS, TEST_PROVIDER_PREFIX, type TestSession, type TestSubscription } from './provider.ts';
 

@@ -9,7 +9,7 @@ import Stripe from 'stripe';
 import type { ServerConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { testPaymentSessions, testSubscriptions } from '../../db/schema.ts';
-import type { AppRecord } from '../../graphql/context.ts';
+import type { App } from '../../apps/lookup.ts';
 import { findOffer, trialDaysOf, type Offer } from '../catalog.ts';
 import { DAY_MS, periodEnd, type PaymentClock } from '../clock.ts';
 import { offerMetadata, type CheckoutRequest, type PaymentProvider, type PortalRequest } from '../provider.ts';
@@ -44,7 +44,7 @@ export class TestPaymentProvider implements PaymentProvider {
   ) {}
 
   /** Per app, derived from FOYER_SECRET: another app's events never verify under it. */
-  webhookSecret(app: Pick<AppRecord, 'id'>): string {
+  webhookSecret(app: Pick<App, 'id'>): string {
     return `whsec_test_${createHmac('sha256', this.config.secret).update(`test payments webhook ${app.id}`).digest('base64url')}`;
   }
 
@@ -82,7 +82,7 @@ export class TestPaymentProvider implements PaymentProvider {
     return `${this.config.urls.api}${TEST_PROVIDER_PREFIX}/portal/${id}`;
   }
 
-  async cancelSubscription(app: AppRecord, subscriptionId: string): Promise<void> {
+  async cancelSubscription(app: App, subscriptionId: string): Promise<void> {
     const subscription = await this.subscription(app.id, subscriptionId);
     if (!subscription || subscription.status === 'canceled') return;
     await this.endSubscription(app, subscription);
@@ -121,7 +121,7 @@ export class TestPaymentProvider implements PaymentProvider {
   }
 
   /** The checkout was paid: a subscription starts (trialing when the plan has trial days). */
-  async completeCheckout(app: AppRecord, session: TestSession): Promise<void> {
+  async completeCheckout(app: App, session: TestSession): Promise<void> {
     const offer = findOffer(app, session.planKey, { currency: session.currency ?? '', recurrenceInterval: session.recurrenceInterval ?? '' });
     if (!offer) throw new Error('The checkout names an offer the app no longer has');
     // Claimed once: a second submit of the same checkout (a double click) starts nothing more.
@@ -160,7 +160,7 @@ export class TestPaymentProvider implements PaymentProvider {
   }
 
   /** The portal's switches: cancel at the period's end, resume, or move to another paid offer. */
-  async updateSubscription(app: AppRecord, subscription: TestSubscription, change: { cancelAtPeriodEnd?: boolean; offer?: Offer }): Promise<void> {
+  async updateSubscription(app: App, subscription: TestSubscription, change: { cancelAtPeriodEnd?: boolean; offer?: Offer }): Promise<void> {
     const updated: TestSubscription = {
       ...subscription,
       ...(change.cancelAtPeriodEnd !== undefined ? { cancelAtPeriodEnd: change.cancelAtPeriodEnd } : {}),
@@ -180,7 +180,7 @@ export class TestPaymentProvider implements PaymentProvider {
     await this.emit(app, 'customer.subscription.updated', this.subscriptionObject(updated));
   }
 
-  private async endSubscription(app: AppRecord, subscription: TestSubscription): Promise<void> {
+  private async endSubscription(app: App, subscription: TestSubscription): Promise<void> {
     await this.db.update(testSubscriptions).set({ status: 'canceled' }).where(eq(testSubscriptions.id, subscription.id));
     await this.emit(app, 'customer.subscription.deleted', this.subscriptionObject({ ...subscription, status: 'canceled' }));
   }
@@ -189,7 +189,7 @@ export class TestPaymentProvider implements PaymentProvider {
    * What the provider's own scheduler does as time passes: a trial that ran out turns active, a
    * period that ended renews, or ends the subscription when it was cancelled at the period's end.
    */
-  async runDue(apps: (appId: string) => Promise<AppRecord | undefined>): Promise<void> {
+  async runDue(apps: (appId: string) => Promise<App | undefined>): Promise<void> {
     const now = this.clock.now();
     const running = (await this.db.select().from(testSubscriptions)).filter((row) => row.status !== 'canceled' && row.currentPeriodEnd <= now);
     for (const subscription of running) {
@@ -228,7 +228,7 @@ export class TestPaymentProvider implements PaymentProvider {
   }
 
   /** Signs the event with the app's test webhook secret and posts it to the webhook route. */
-  private async emit(app: AppRecord, type: string, object: ProviderEventObject): Promise<void> {
+  private async emit(app: App, type: string, object: ProviderEventObject): Promise<void> {
     const event: ProviderEvent & { object: 'event'; created: number; livemode: false } = {
       id: `evt_test_${randomUUID().replace(/-/g, '')}`,
       object: 'event',

@@ -5,8 +5,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ServerConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
-import { findApp } from '../../graphql/apps/service.ts';
-import type { AppRecord } from '../../graphql/context.ts';
+import { findApp } from '../../apps/lookup.ts';
+import type { App } from '../../apps/lookup.ts';
 import { findOffer, findPlan, plansOf, taxesOf, type Offer } from '../catalog.ts';
 import { checkoutPage, confirmationPage, expiredPage, portalPage, TEST_PAGES_CSS, testPageTexts } from './pages.ts';
 import { TEST_CARDS, TEST_PROVIDER_PREFIX, type TestPaymentProvider, type TestSession } from './provider.ts';
@@ -36,14 +36,14 @@ export async function testProviderRoutes(
     reply.header('content-security-policy', "default-src 'none'").type('text/css; charset=utf-8').send(TEST_PAGES_CSS),
   );
 
-  async function open(id: string, kind: 'checkout' | 'portal'): Promise<{ session: TestSession; app: AppRecord } | null> {
+  async function open(id: string, kind: 'checkout' | 'portal'): Promise<{ session: TestSession; app: App } | null> {
     const session = await provider.session(id, kind);
     const owner = session ? await findApp(db, session.appId) : undefined;
     return session && owner ? { session, app: owner } : null;
   }
 
-  const planName = (app: AppRecord, key: string | null) => findPlan(app, key)?.name ?? key ?? '';
-  const showCheckout = (reply: FastifyReply, app: AppRecord, session: TestSession, error?: string, status = 200) =>
+  const planName = (app: App, key: string | null) => findPlan(app, key)?.name ?? key ?? '';
+  const showCheckout = (reply: FastifyReply, app: App, session: TestSession, error?: string, status = 200) =>
     html(reply, checkoutPage(session, planName(app, session.planKey), taxesOf(app), error), status);
 
   app.get<{ Params: { id: string } }>(`${TEST_PROVIDER_PREFIX}/checkout/:id`, async (request, reply) => {
@@ -87,10 +87,10 @@ export async function testProviderRoutes(
   });
 
   /** Every paid offer of the app, for the portal's plan change. */
-  const paidOffers = (app: AppRecord): Offer[] =>
+  const paidOffers = (app: App): Offer[] =>
     plansOf(app).flatMap((plan) => plan.prices.filter((price) => price.amount > 0).map((price) => ({ plan, price })));
 
-  async function showPortal(reply: FastifyReply, session: TestSession, app: AppRecord, notice?: string) {
+  async function showPortal(reply: FastifyReply, session: TestSession, app: App, notice?: string) {
     const subscription = await provider.currentSubscription(app.id, session.tenantId);
     return html(reply, portalPage({ session, subscription, planName: subscription ? planName(app, subscription.planKey) : undefined, offers: paidOffers(app), notice }));
   }

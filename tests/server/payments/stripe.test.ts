@@ -10,7 +10,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { apps, tenants, tenantUsers, users } from '../../../server/db/schema.ts';
-import { sealStripeSecret } from '../../../server/admin/config-document.ts';
+import { sealStripeSecret } from '../../../server/payments/stripe-keys.ts';
 import { StripePaymentProvider } from '../../../server/payments/stripe-provider.ts';
 import { findOffer } from '../../../server/payments/catalog.ts';
 import { bearer, postGraphQL } from '../support/graphql.ts';
