@@ -62,7 +62,10 @@ export interface PriceOffer {
 
 /** Offers compare by currency (any case) and interval. */
 export function sameOffer(price: PriceOffer, offer: PriceOffer): boolean {
-  return price.currency.toUpperCase() === offer.currency.trim().toUpperCase() && price.recurrenceInterval === offer.recurrenceInterval.trim().toLowerCase();
+  return (
+    price.currency.toUpperCase() === offer.currency.trim().toUpperCase() &&
+    price.recurrenceInterval === offer.recurrenceInterval.trim().toLowerCase()
+  );
 }
 
 /** SPEC.md section 9: USD $, EUR €, JPY ¥, otherwise the code itself. */

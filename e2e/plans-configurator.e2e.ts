@@ -71,7 +71,11 @@ describe('plans in the configurator', () => {
     await page.getByText('A secret is set. Type a new one to replace it.').waitFor();
     expect(await page.content()).not.toContain('sk_test_sealedInTheDraft42');
 
-    const options = await postGraphQL(foyer.urls.api, { query: '{ getPaymentOptionsAnonymous { plans { key prices { amount currency recurrenceInterval } } } }' }, { 'x-app-id': foyer.demo.appId });
+    const options = await postGraphQL(
+      foyer.urls.api,
+      { query: '{ getPaymentOptionsAnonymous { plans { key prices { amount currency recurrenceInterval } } } }' },
+      { 'x-app-id': foyer.demo.appId },
+    );
     expect((options.body.data!.getPaymentOptionsAnonymous as { plans: unknown[] }).plans).toContainEqual({
       key: 'ENTERPRISE',
       prices: [{ amount: 99, currency: 'USD', recurrenceInterval: 'year' }],

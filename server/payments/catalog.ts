@@ -52,5 +52,11 @@ export function planGraphql(plan: PricingPlan): PlanGraphql {
 
 /** A tax is told apart by country and name (server/admin/validation.ts keeps them unique). */
 export function taxGraphql(tax: Tax): TaxGraphql {
-  return { id: `${tax.countryCode}:${tax.name}`, name: tax.name, countryCode: tax.countryCode, percentage: tax.percentage, createdAt: null };
+  return {
+    id: `${tax.countryCode}:${tax.name}`,
+    name: tax.name,
+    countryCode: tax.countryCode,
+    percentage: tax.percentage,
+    createdAt: null,
+  };
 }

@@ -51,7 +51,8 @@ export async function paymentsPlugin(app: FastifyInstance, options: PaymentsPlug
   });
 
   const errorPage = (code: string) => `${config.urls.ui}/auth/error?${new URLSearchParams({ error: code }).toString()}`;
-  const planPage = (query?: Record<string, string>) => `${config.urls.ui}${PLAN_PAGE_PATH}${query ? `?${new URLSearchParams(query).toString()}` : ''}`;
+  const planPage = (query?: Record<string, string>) =>
+    `${config.urls.ui}${PLAN_PAGE_PATH}${query ? `?${new URLSearchParams(query).toString()}` : ''}`;
 
   async function memberFrom(token: string | undefined): Promise<MemberCaller | null> {
     if (!token) return null;
@@ -113,15 +114,17 @@ export async function paymentsPlugin(app: FastifyInstance, options: PaymentsPlug
     // Nothing to pay for (any more): the plan page shows where things stand.
     if (!tenant || !offer || !provider) return reply.redirect(planPage(), 303);
     const [owner] = await db.select({ email: users.email }).from(users).where(eq(users.id, member.userId)).limit(1);
-    const url = await providerPage(request, () => provider.createCheckout({
-      app: member.app,
-      tenantId: tenant.id,
-      offer,
-      customerId: tenant.customerId,
-      customerEmail: owner?.email ?? '',
-      successUrl: planPage({ payments: 'checkout' }),
-      cancelUrl: planPage(),
-    }));
+    const url = await providerPage(request, () =>
+      provider.createCheckout({
+        app: member.app,
+        tenantId: tenant.id,
+        offer,
+        customerId: tenant.customerId,
+        customerEmail: owner?.email ?? '',
+        successUrl: planPage({ payments: 'checkout' }),
+        cancelUrl: planPage(),
+      }),
+    );
     if (!url) return reply.redirect(errorPage('PAYMENT_PROVIDER_FAILED'), 303);
     await recordAudit(db, {
       type: 'payment.checkout_opened',
@@ -129,7 +132,13 @@ export async function paymentsPlugin(app: FastifyInstance, options: PaymentsPlug
       userId: member.userId,
       tenantUserId: member.tenantUserId,
       ip: request.ip,
-      detail: { tenantId: tenant.id, provider: provider.name, plan: offer.plan.key, currency: offer.price.currency, interval: offer.price.recurrenceInterval },
+      detail: {
+        tenantId: tenant.id,
+        provider: provider.name,
+        plan: offer.plan.key,
+        currency: offer.price.currency,
+        interval: offer.price.recurrenceInterval,
+      },
     });
     return reply.redirect(url, 303);
   });
@@ -141,7 +150,12 @@ export async function paymentsPlugin(app: FastifyInstance, options: PaymentsPlug
     const provider = payments.providerFor(member.app);
     if (!tenant?.customerId || !tenant.paymentsEnabled || !provider) return reply.redirect(planPage(), 303);
     const url = await providerPage(request, () =>
-      provider.openPortal({ app: member.app, tenantId: tenant.id, customerId: tenant.customerId!, returnUrl: planPage({ payments: 'portal' }) }),
+      provider.openPortal({
+        app: member.app,
+        tenantId: tenant.id,
+        customerId: tenant.customerId!,
+        returnUrl: planPage({ payments: 'portal' }),
+      }),
     );
     if (!url) return reply.redirect(errorPage('PAYMENT_PROVIDER_FAILED'), 303);
     await recordAudit(db, {

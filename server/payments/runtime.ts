@@ -23,7 +23,12 @@ export interface Payments extends PaymentsRuntime {
 /** How often the test-mode provider looks for trials and periods that ended (tests call runDue themselves). */
 const TEST_SCHEDULE_MS = 60_000;
 
-export function createPayments(config: ServerConfig, db: Database, api: FastifyInstance, stripe = new StripePaymentProvider(config)): Payments {
+export function createPayments(
+  config: ServerConfig,
+  db: Database,
+  api: FastifyInstance,
+  stripe = new StripePaymentProvider(config),
+): Payments {
   const clock = new PaymentClock();
   // The test-mode provider posts its events to the webhook route through the listener itself, so
   // they pass the same signature check and handler as Stripe's.
@@ -44,7 +49,10 @@ export function createPayments(config: ServerConfig, db: Database, api: FastifyI
     await testProvider?.runDue((appId) => findApp(db, appId));
   };
   if (testProvider) {
-    const timer = setInterval(() => void runDue().catch((error: unknown) => api.log.error({ err: error }, 'test-mode payments schedule failed')), TEST_SCHEDULE_MS);
+    const timer = setInterval(
+      () => void runDue().catch((error: unknown) => api.log.error({ err: error }, 'test-mode payments schedule failed')),
+      TEST_SCHEDULE_MS,
+    );
     timer.unref();
     api.addHook('onClose', async () => clearInterval(timer));
   }

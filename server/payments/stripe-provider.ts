@@ -10,7 +10,24 @@ import { trialDaysOf } from './catalog.ts';
 import { offerMetadata, type CheckoutRequest, type PaymentProvider, type PortalRequest } from './provider.ts';
 
 /** Currencies Stripe counts in whole units (no cents): amounts go as they are. */
-const ZERO_DECIMAL_CURRENCIES = new Set(['BIF', 'CLP', 'DJF', 'GNF', 'JPY', 'KMF', 'KRW', 'MGA', 'PYG', 'RWF', 'UGX', 'VND', 'VUV', 'XAF', 'XOF', 'XPF']);
+const ZERO_DECIMAL_CURRENCIES = new Set([
+  'BIF',
+  'CLP',
+  'DJF',
+  'GNF',
+  'JPY',
+  'KMF',
+  'KRW',
+  'MGA',
+  'PYG',
+  'RWF',
+  'UGX',
+  'VND',
+  'VUV',
+  'XAF',
+  'XOF',
+  'XPF',
+]);
 
 /** The amount in the currency's smallest unit, as Stripe takes it. */
 export function stripeAmount(amount: number, currency: string): number {
@@ -73,7 +90,10 @@ export class StripePaymentProvider implements PaymentProvider {
   }
 
   async openPortal(request: PortalRequest): Promise<string> {
-    const session = await this.client(request.app).billingPortal.sessions.create({ customer: request.customerId, return_url: request.returnUrl });
+    const session = await this.client(request.app).billingPortal.sessions.create({
+      customer: request.customerId,
+      return_url: request.returnUrl,
+    });
     return session.url;
   }
 

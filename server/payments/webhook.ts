@@ -25,7 +25,12 @@ export async function webhookRoutes(app: FastifyInstance, { db, payments }: { db
     const provider = target ? payments.providerFor(target) : null;
     if (!target || !provider) throw new HttpError(404, 'NOT_FOUND', 'No payments webhook here');
     const refuse = async (error: HttpError | RefusedEvent, eventId?: string) => {
-      await recordAudit(db, { type: 'payment.event_refused', appId: target.id, ip: request.ip, detail: { provider: provider.name, reason: error.code, eventId } });
+      await recordAudit(db, {
+        type: 'payment.event_refused',
+        appId: target.id,
+        ip: request.ip,
+        detail: { provider: provider.name, reason: error.code, eventId },
+      });
       return new HttpError(error.statusCode, error.code, error.message);
     };
     const signature = request.headers['stripe-signature'];
@@ -38,7 +43,8 @@ export async function webhookRoutes(app: FastifyInstance, { db, payments }: { db
     } catch {
       throw await refuse(new HttpError(400, 'BAD_SIGNATURE', 'The event signature does not verify'));
     }
-    if (typeof event.data?.object?.id !== 'string') throw await refuse(new HttpError(400, 'BAD_REQUEST', 'The event has no object'), event.id);
+    if (typeof event.data?.object?.id !== 'string')
+      throw await refuse(new HttpError(400, 'BAD_REQUEST', 'The event has no object'), event.id);
     let result: Awaited<ReturnType<typeof applyProviderEvent>>;
     try {
       result = await applyProviderEvent(payments, db, target, provider.name, event);

@@ -8,11 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useGraphQL } from '../api/react.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import type { Target } from '../flow/types.ts';
-import {
-  GetPaymentOptionsAnonymousDocument,
-  GetTenantPaymentDetailsDocument,
-  type PlanFieldsFragment,
-} from '../gql/graphql.ts';
+import { GetPaymentOptionsAnonymousDocument, GetTenantPaymentDetailsDocument, type PlanFieldsFragment } from '../gql/graphql.ts';
 import { currencySymbol, mayChangePlan } from '../../common/payments.ts';
 import { Alert } from '../theme/Alert.tsx';
 import { Button } from '../theme/Button.tsx';
@@ -83,11 +79,17 @@ export default function PlanCards({ props, status, submit, follow }: FlowCompone
   const paymentStatus = payment.data?.getTenantPaymentDetails.status;
   const prices = plans.flatMap((plan) => plan.prices);
   const currencies = distinct(prices.map((price) => price.currency));
-  const intervals = distinct(prices.map((price) => price.recurrenceInterval)).sort((a, b) => INTERVAL_ORDER.indexOf(a) - INTERVAL_ORDER.indexOf(b));
+  const intervals = distinct(prices.map((price) => price.recurrenceInterval)).sort(
+    (a, b) => INTERVAL_ORDER.indexOf(a) - INTERVAL_ORDER.indexOf(b),
+  );
 
   // The signup link's offer, else the current plan's, else the first price offered.
   const wanted = (field: 'currency' | 'recurrenceInterval', from: string[]) => {
-    const candidates = [text(props[field])?.[field === 'currency' ? 'toUpperCase' : 'toLowerCase'](), details?.price?.[field], prices[0]?.[field]];
+    const candidates = [
+      text(props[field])?.[field === 'currency' ? 'toUpperCase' : 'toLowerCase'](),
+      details?.price?.[field],
+      prices[0]?.[field],
+    ];
     return candidates.find((candidate) => candidate !== undefined && from.includes(candidate)) ?? '';
   };
   const [currency, setCurrency] = useState<string>();
@@ -110,7 +112,9 @@ export default function PlanCards({ props, status, submit, follow }: FlowCompone
 
   const busy = status === 'submitting' || status === 'leaving';
   const isCurrent = (plan: PlanFieldsFragment, price: Price) =>
-    details?.plan?.key === plan.key && details.price?.currency === price.currency && details.price.recurrenceInterval === price.recurrenceInterval;
+    details?.plan?.key === plan.key &&
+    details.price?.currency === price.currency &&
+    details.price.recurrenceInterval === price.recurrenceInterval;
   const priceText = (price: Price) => (price.amount === 0 ? t('tenantPlan.free') : `${currencySymbol(price.currency)}${price.amount}`);
 
   return (
@@ -120,8 +124,16 @@ export default function PlanCards({ props, status, submit, follow }: FlowCompone
           {t('tenantPlan.readOnly')}
         </p>
       )}
-      {details?.trial && <Alert variant="primary" polite>{t('tenantPlan.trialLeft', { count: details.trialDaysLeft })}</Alert>}
-      {paymentStatus?.shouldSetupPayments && <Alert variant="warning" polite>{t('tenantPlan.pendingCheckout')}</Alert>}
+      {details?.trial && (
+        <Alert variant="primary" polite>
+          {t('tenantPlan.trialLeft', { count: details.trialDaysLeft })}
+        </Alert>
+      )}
+      {paymentStatus?.shouldSetupPayments && (
+        <Alert variant="warning" polite>
+          {t('tenantPlan.pendingCheckout')}
+        </Alert>
+      )}
       {(currencies.length > 1 || intervals.length > 1) && (
         <div className="foyer-plan-switches">
           {currencies.length > 1 && (
@@ -130,7 +142,10 @@ export default function PlanCards({ props, status, submit, follow }: FlowCompone
               name="currency"
               value={shownCurrency}
               onChange={setCurrency}
-              options={currencies.map((code) => ({ value: code, label: `${code} ${currencySymbol(code) === code ? '' : currencySymbol(code)}`.trim() }))}
+              options={currencies.map((code) => ({
+                value: code,
+                label: `${code} ${currencySymbol(code) === code ? '' : currencySymbol(code)}`.trim(),
+              }))}
             />
           )}
           {intervals.length > 1 && (
@@ -161,9 +176,13 @@ export default function PlanCards({ props, status, submit, follow }: FlowCompone
                   <span className="foyer-plan__amount">{priceText(price)}</span>
                   {price.amount !== 0 && (
                     <span className="foyer-plan__interval">
-                      <span aria-hidden="true">/{t(`tenantPlan.abbreviations.${price.recurrenceInterval}`, { defaultValue: price.recurrenceInterval })}</span>
+                      <span aria-hidden="true">
+                        /{t(`tenantPlan.abbreviations.${price.recurrenceInterval}`, { defaultValue: price.recurrenceInterval })}
+                      </span>
                       <span className="foyer-visually-hidden">
-                        {t('tenantPlan.perInterval', { interval: t(`tenantPlan.intervals.${price.recurrenceInterval}`, { defaultValue: price.recurrenceInterval }) })}
+                        {t('tenantPlan.perInterval', {
+                          interval: t(`tenantPlan.intervals.${price.recurrenceInterval}`, { defaultValue: price.recurrenceInterval }),
+                        })}
                       </span>
                     </span>
                   )}

@@ -35,9 +35,12 @@ export function PlansSection() {
   const payments: PaymentSettings = draft.config.payments ?? {};
   const plans = payments.plans ?? [];
   const taxes = payments.taxes ?? [];
-  const setPayments = (change: Partial<PaymentSettings>) => edit((config) => ({ ...config, payments: { ...(config.payments ?? {}), ...change } }));
-  const setPlan = (index: number, change: Partial<PricingPlan>) => setPayments({ plans: plans.map((plan, at) => (at === index ? { ...plan, ...change } : plan)) });
-  const setTax = (index: number, change: Partial<Tax>) => setPayments({ taxes: taxes.map((tax, at) => (at === index ? { ...tax, ...change } : tax)) });
+  const setPayments = (change: Partial<PaymentSettings>) =>
+    edit((config) => ({ ...config, payments: { ...(config.payments ?? {}), ...change } }));
+  const setPlan = (index: number, change: Partial<PricingPlan>) =>
+    setPayments({ plans: plans.map((plan, at) => (at === index ? { ...plan, ...change } : plan)) });
+  const setTax = (index: number, change: Partial<Tax>) =>
+    setPayments({ taxes: taxes.map((tax, at) => (at === index ? { ...tax, ...change } : tax)) });
 
   return (
     <div className="foyer-stack">
@@ -60,7 +63,17 @@ export function PlansSection() {
         className="console__inline-button"
         disabled={plans.length >= MAX_PLANS}
         onClick={() =>
-          setPayments({ plans: [...plans, { key: freshKey(plans), name: t('plans.newPlanName'), trialDays: 0, prices: [{ amount: 0, currency: 'USD', recurrenceInterval: 'month' }] }] })
+          setPayments({
+            plans: [
+              ...plans,
+              {
+                key: freshKey(plans),
+                name: t('plans.newPlanName'),
+                trialDays: 0,
+                prices: [{ amount: 0, currency: 'USD', recurrenceInterval: 'month' }],
+              },
+            ],
+          })
         }
       >
         {t('plans.addPlan')}
@@ -71,7 +84,13 @@ export function PlansSection() {
         <p className="foyer-help">{t('plans.taxesIntro')}</p>
         <ol className="foyer-plain-list foyer-stack">
           {taxes.map((tax, index) => (
-            <TaxEditor key={index} index={index} tax={tax} onChange={(change) => setTax(index, change)} onRemove={() => setPayments({ taxes: taxes.filter((_tax, at) => at !== index) })} />
+            <TaxEditor
+              key={index}
+              index={index}
+              tax={tax}
+              onChange={(change) => setTax(index, change)}
+              onRemove={() => setPayments({ taxes: taxes.filter((_tax, at) => at !== index) })}
+            />
           ))}
         </ol>
         <Button
@@ -90,7 +109,17 @@ export function PlansSection() {
   );
 }
 
-function PlanEditor({ index, plan, onChange, onRemove }: { index: number; plan: PricingPlan; onChange(change: Partial<PricingPlan>): void; onRemove(): void }) {
+function PlanEditor({
+  index,
+  plan,
+  onChange,
+  onRemove,
+}: {
+  index: number;
+  plan: PricingPlan;
+  onChange(change: Partial<PricingPlan>): void;
+  onRemove(): void;
+}) {
   const { t } = useTranslation();
   const base = ['payments', 'plans', index];
   const keyIssue = useIssue([...base, 'key']);
@@ -98,13 +127,20 @@ function PlanEditor({ index, plan, onChange, onRemove }: { index: number; plan: 
   const descriptionIssue = useIssue([...base, 'description']);
   const trialIssue = useIssue([...base, 'trialDays']);
   const name = plan.name || plan.key;
-  const setPrice = (at: number, change: Partial<PlanPrice>) => onChange({ prices: plan.prices.map((price, priceIndex) => (priceIndex === at ? { ...price, ...change } : price)) });
+  const setPrice = (at: number, change: Partial<PlanPrice>) =>
+    onChange({ prices: plan.prices.map((price, priceIndex) => (priceIndex === at ? { ...price, ...change } : price)) });
   return (
     <li>
       <fieldset className="console-fieldset">
         <legend className="foyer-section-title">{t('plans.legend', { number: index + 1, name })}</legend>
         <div className="console-signup-field__grid">
-          <TextField label={t('plans.name')} value={plan.name} onChange={(value) => onChange({ name: value })} maxLength={100} error={nameIssue} />
+          <TextField
+            label={t('plans.name')}
+            value={plan.name}
+            onChange={(value) => onChange({ name: value })}
+            maxLength={100}
+            error={nameIssue}
+          />
           <TextField
             label={t('plans.key')}
             value={plan.key}
@@ -114,7 +150,13 @@ function PlanEditor({ index, plan, onChange, onRemove }: { index: number; plan: 
             spellCheck={false}
             error={keyIssue}
           />
-          <TextField label={t('plans.description')} value={plan.description ?? ''} onChange={(value) => onChange({ description: value || null })} maxLength={500} error={descriptionIssue} />
+          <TextField
+            label={t('plans.description')}
+            value={plan.description ?? ''}
+            onChange={(value) => onChange({ description: value || null })}
+            maxLength={500}
+            error={descriptionIssue}
+          />
           <TextField
             label={t('plans.trialDays')}
             type="number"
@@ -137,7 +179,9 @@ function PlanEditor({ index, plan, onChange, onRemove }: { index: number; plan: 
               planName={name}
               price={price}
               onChange={(change) => setPrice(priceIndex, change)}
-              onRemove={plan.prices.length > 1 ? () => onChange({ prices: plan.prices.filter((_price, at) => at !== priceIndex) }) : undefined}
+              onRemove={
+                plan.prices.length > 1 ? () => onChange({ prices: plan.prices.filter((_price, at) => at !== priceIndex) }) : undefined
+              }
             />
           ))}
         </ol>
@@ -147,7 +191,9 @@ function PlanEditor({ index, plan, onChange, onRemove }: { index: number; plan: 
             size="sm"
             disabled={plan.prices.length >= MAX_PRICES}
             aria-label={t('plans.addPriceNamed', { name })}
-            onClick={() => onChange({ prices: [...plan.prices, { amount: 0, currency: plan.prices[0]?.currency ?? 'USD', recurrenceInterval: 'year' }] })}
+            onClick={() =>
+              onChange({ prices: [...plan.prices, { amount: 0, currency: plan.prices[0]?.currency ?? 'USD', recurrenceInterval: 'year' }] })
+            }
           >
             {t('plans.addPrice')}
           </Button>
@@ -160,7 +206,14 @@ function PlanEditor({ index, plan, onChange, onRemove }: { index: number; plan: 
   );
 }
 
-function PriceEditor({ path, number, planName, price, onChange, onRemove }: {
+function PriceEditor({
+  path,
+  number,
+  planName,
+  price,
+  onChange,
+  onRemove,
+}: {
   path: (string | number)[];
   number: number;
   planName: string;
@@ -199,7 +252,12 @@ function PriceEditor({ path, number, planName, price, onChange, onRemove }: {
         <label className="foyer-label" htmlFor={intervalId}>
           {t('plans.interval')}
         </label>
-        <select id={intervalId} className="foyer-select" value={price.recurrenceInterval} onChange={(event) => onChange({ recurrenceInterval: event.target.value as PlanPrice['recurrenceInterval'] })}>
+        <select
+          id={intervalId}
+          className="foyer-select"
+          value={price.recurrenceInterval}
+          onChange={(event) => onChange({ recurrenceInterval: event.target.value as PlanPrice['recurrenceInterval'] })}
+        >
           {RECURRENCE_INTERVALS.map((interval) => (
             <option key={interval} value={interval}>
               {t(`plans.intervals.${interval}`)}
@@ -217,7 +275,17 @@ function PriceEditor({ path, number, planName, price, onChange, onRemove }: {
   );
 }
 
-function TaxEditor({ index, tax, onChange, onRemove }: { index: number; tax: Tax; onChange(change: Partial<Tax>): void; onRemove(): void }) {
+function TaxEditor({
+  index,
+  tax,
+  onChange,
+  onRemove,
+}: {
+  index: number;
+  tax: Tax;
+  onChange(change: Partial<Tax>): void;
+  onRemove(): void;
+}) {
   const { t } = useTranslation();
   const base = ['payments', 'taxes', index];
   const nameIssue = useIssue([...base, 'name']);
@@ -225,7 +293,13 @@ function TaxEditor({ index, tax, onChange, onRemove }: { index: number; tax: Tax
   const percentageIssue = useIssue([...base, 'percentage']);
   return (
     <li className="console-list-row" aria-label={t('plans.taxLegend', { number: index + 1, name: tax.name })}>
-      <TextField label={t('plans.taxName')} value={tax.name} onChange={(value) => onChange({ name: value })} maxLength={100} error={nameIssue} />
+      <TextField
+        label={t('plans.taxName')}
+        value={tax.name}
+        onChange={(value) => onChange({ name: value })}
+        maxLength={100}
+        error={nameIssue}
+      />
       <TextField
         label={t('plans.countryCode')}
         value={tax.countryCode}

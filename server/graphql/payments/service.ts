@@ -69,7 +69,10 @@ export async function setTenantPlanDetails(
           shouldSetupPayments: false,
         };
   await db.transaction(async (tx) => {
-    await tx.update(tenants).set(changes).where(and(eq(tenants.id, tenant.id), eq(tenants.appId, app.id)));
+    await tx
+      .update(tenants)
+      .set(changes)
+      .where(and(eq(tenants.id, tenant.id), eq(tenants.appId, app.id)));
     await recordAudit(tx, {
       type: 'payment.plan_selected',
       appId: app.id,
@@ -89,4 +92,3 @@ export async function setTenantPlanDetails(
   if (!paid && tenant.subscriptionId && provider) await provider.cancelSubscription(app, tenant.subscriptionId);
   return tenantPaymentDetails(runtime, db, app, tenant.id);
 }
-

@@ -66,7 +66,10 @@ function offerSummary(session: TestSession, planName: string, taxes: Tax[]): str
   const taxList = taxes.length
     ? `<dt>${e(t('testPayments.taxes'))}</dt><dd><ul>${taxes.map((tax) => `<li>${e(t('testPayments.tax', { ...tax, percentage: String(tax.percentage) }))}</li>`).join('')}</ul></dd>`
     : '';
-  const trial = session.trialDays > 0 ? `<dt>${e(t('testPayments.trial'))}</dt><dd>${e(t('testPayments.trialDays', { count: session.trialDays }))}</dd>` : '';
+  const trial =
+    session.trialDays > 0
+      ? `<dt>${e(t('testPayments.trial'))}</dt><dd>${e(t('testPayments.trialDays', { count: session.trialDays }))}</dd>`
+      : '';
   return `<section aria-labelledby="offer-heading">
 <h2 id="offer-heading">${e(planName)}</h2>
 <dl>
@@ -137,7 +140,8 @@ const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : '')
 export function portalPage({ session, subscription, planName, offers, notice }: PortalView): string {
   const base = `${TEST_PROVIDER_PREFIX}/portal/${encodeURIComponent(session.id)}`;
   const back = `<p><a href="${e(session.returnUrl)}">${e(t('testPayments.back'))}</a></p>`;
-  if (!subscription) return page(t('testPayments.portalTitle'), `${message('success', notice)}<p>${e(t('testPayments.noSubscription'))}</p>${back}`);
+  if (!subscription)
+    return page(t('testPayments.portalTitle'), `${message('success', notice)}<p>${e(t('testPayments.noSubscription'))}</p>${back}`);
   const statusText = t(`testPayments.statuses.${subscription.status}`);
   const details = `<section aria-labelledby="subscription-heading">
 <h2 id="subscription-heading">${e(planName ?? subscription.planKey)}</h2>
@@ -153,7 +157,12 @@ ${subscription.cancelAtPeriodEnd ? `<p>${e(t('testPayments.endsAtPeriodEnd'))}</
 <button type="submit">${e(t(subscription.cancelAtPeriodEnd ? 'testPayments.resume' : 'testPayments.cancelAtPeriodEnd'))}</button>
 </form>`;
   const others = offers.filter(
-    (offer) => !(offer.plan.key === subscription.planKey && offer.price.currency === subscription.currency && offer.price.recurrenceInterval === subscription.recurrenceInterval),
+    (offer) =>
+      !(
+        offer.plan.key === subscription.planKey &&
+        offer.price.currency === subscription.currency &&
+        offer.price.recurrenceInterval === subscription.recurrenceInterval
+      ),
   );
   const change = others.length
     ? `<form method="post" action="${e(base)}/change" aria-labelledby="change-heading">
@@ -168,4 +177,9 @@ ${others.map((offer) => `<option value="${e(`${offer.plan.key}|${offer.price.cur
   return page(t('testPayments.portalTitle'), `${message('success', notice)}${details}${cancelOrResume}${change}${back}`);
 }
 
-export const testPageTexts = { updated: () => t('testPayments.updated'), declined: () => t('testPayments.declined'), unknownCard: () => t('testPayments.unknownCard'), confirmFailed: () => t('testPayments.confirmFailed') };
+export const testPageTexts = {
+  updated: () => t('testPayments.updated'),
+  declined: () => t('testPayments.declined'),
+  unknownCard: () => t('testPayments.unknownCard'),
+  confirmFailed: () => t('testPayments.confirmFailed'),
+};

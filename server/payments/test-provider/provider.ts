@@ -122,7 +122,10 @@ export class TestPaymentProvider implements PaymentProvider {
 
   /** The checkout was paid: a subscription starts (trialing when the plan has trial days). */
   async completeCheckout(app: App, session: TestSession): Promise<void> {
-    const offer = findOffer(app, session.planKey, { currency: session.currency ?? '', recurrenceInterval: session.recurrenceInterval ?? '' });
+    const offer = findOffer(app, session.planKey, {
+      currency: session.currency ?? '',
+      recurrenceInterval: session.recurrenceInterval ?? '',
+    });
     if (!offer) throw new Error('The checkout names an offer the app no longer has');
     // Claimed once: a second submit of the same checkout (a double click) starts nothing more.
     const [claimed] = await this.db
@@ -160,12 +163,20 @@ export class TestPaymentProvider implements PaymentProvider {
   }
 
   /** The portal's switches: cancel at the period's end, resume, or move to another paid offer. */
-  async updateSubscription(app: App, subscription: TestSubscription, change: { cancelAtPeriodEnd?: boolean; offer?: Offer }): Promise<void> {
+  async updateSubscription(
+    app: App,
+    subscription: TestSubscription,
+    change: { cancelAtPeriodEnd?: boolean; offer?: Offer },
+  ): Promise<void> {
     const updated: TestSubscription = {
       ...subscription,
       ...(change.cancelAtPeriodEnd !== undefined ? { cancelAtPeriodEnd: change.cancelAtPeriodEnd } : {}),
       ...(change.offer
-        ? { planKey: change.offer.plan.key, currency: change.offer.price.currency, recurrenceInterval: change.offer.price.recurrenceInterval }
+        ? {
+            planKey: change.offer.plan.key,
+            currency: change.offer.price.currency,
+            recurrenceInterval: change.offer.price.recurrenceInterval,
+          }
         : {}),
     };
     await this.db
@@ -191,7 +202,9 @@ export class TestPaymentProvider implements PaymentProvider {
    */
   async runDue(apps: (appId: string) => Promise<App | undefined>): Promise<void> {
     const now = this.clock.now();
-    const running = (await this.db.select().from(testSubscriptions)).filter((row) => row.status !== 'canceled' && row.currentPeriodEnd <= now);
+    const running = (await this.db.select().from(testSubscriptions)).filter(
+      (row) => row.status !== 'canceled' && row.currentPeriodEnd <= now,
+    );
     for (const subscription of running) {
       const app = await apps(subscription.appId);
       if (!app) continue;
@@ -202,7 +215,10 @@ export class TestPaymentProvider implements PaymentProvider {
       let end = subscription.currentPeriodEnd;
       while (end <= now) end = periodEnd(end, subscription.recurrenceInterval);
       const renewed: TestSubscription = { ...subscription, status: 'active', currentPeriodEnd: end };
-      await this.db.update(testSubscriptions).set({ status: 'active', currentPeriodEnd: end }).where(eq(testSubscriptions.id, subscription.id));
+      await this.db
+        .update(testSubscriptions)
+        .set({ status: 'active', currentPeriodEnd: end })
+        .where(eq(testSubscriptions.id, subscription.id));
       await this.emit(app, 'customer.subscription.updated', this.subscriptionObject(renewed));
     }
   }

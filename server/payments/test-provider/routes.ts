@@ -21,7 +21,13 @@ export async function testProviderRoutes(
     done(null, Object.fromEntries(new URLSearchParams(body as string))),
   );
   // No script at all; forms may go back here and redirects lead on to the hosted UI.
-  const csp = ["default-src 'none'", "style-src 'self'", `form-action 'self' ${config.urls.ui}`, "base-uri 'none'", "frame-ancestors 'none'"].join('; ');
+  const csp = [
+    "default-src 'none'",
+    "style-src 'self'",
+    `form-action 'self' ${config.urls.ui}`,
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
   const html = (reply: FastifyReply, body: string, status = 200) =>
     reply
       .status(status)
@@ -49,7 +55,8 @@ export async function testProviderRoutes(
   app.get<{ Params: { id: string } }>(`${TEST_PROVIDER_PREFIX}/checkout/:id`, async (request, reply) => {
     const opened = await open(request.params.id, 'checkout');
     if (!opened || opened.session.status === 'completed' || opened.session.status === 'canceled') return html(reply, expiredPage(), 410);
-    if (opened.session.status === 'confirming') return html(reply, confirmationPage(opened.session, planName(opened.app, opened.session.planKey), taxesOf(opened.app)));
+    if (opened.session.status === 'confirming')
+      return html(reply, confirmationPage(opened.session, planName(opened.app, opened.session.planKey), taxesOf(opened.app)));
     return showCheckout(reply, opened.app, opened.session);
   });
 
@@ -92,7 +99,16 @@ export async function testProviderRoutes(
 
   async function showPortal(reply: FastifyReply, session: TestSession, app: App, notice?: string) {
     const subscription = await provider.currentSubscription(app.id, session.tenantId);
-    return html(reply, portalPage({ session, subscription, planName: subscription ? planName(app, subscription.planKey) : undefined, offers: paidOffers(app), notice }));
+    return html(
+      reply,
+      portalPage({
+        session,
+        subscription,
+        planName: subscription ? planName(app, subscription.planKey) : undefined,
+        offers: paidOffers(app),
+        notice,
+      }),
+    );
   }
 
   app.get<{ Params: { id: string } }>(`${TEST_PROVIDER_PREFIX}/portal/:id`, async (request, reply) => {

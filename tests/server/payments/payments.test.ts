@@ -79,7 +79,12 @@ async function follow(path: string, cookie?: string): Promise<Response> {
 }
 
 const postForm = (url: string, form: Record<string, string>) =>
-  fetch(url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() });
+  fetch(url, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+  });
 
 /** Opens the checkout of the workspace's pending offer: the test-mode checkout page's address. */
 async function openCheckout(membership: Membership): Promise<string> {
@@ -95,7 +100,10 @@ describe('payment options', () => {
   it('anyone naming the app reads its plans, prices and taxes', async () => {
     const answer = await postGraphQL(
       foyer.urls.api,
-      { query: '{ getPaymentOptionsAnonymous { plans { id key name description trial trialDays prices { amount currency recurrenceInterval } } taxes { id name countryCode percentage } } }' },
+      {
+        query:
+          '{ getPaymentOptionsAnonymous { plans { id key name description trial trialDays prices { amount currency recurrenceInterval } } taxes { id name countryCode percentage } } }',
+      },
       { 'x-app-id': foyer.demo.appId },
     );
     expect(answer.status).toBe(200);
@@ -162,7 +170,11 @@ describe('choosing a plan', () => {
 
   it("another app's plan key is unknown here", async () => {
     await insertApp(foyer, {
-      settings: { payments: { plans: [{ key: 'ENTERPRISE', name: 'Enterprise', prices: [{ amount: 0, currency: 'USD', recurrenceInterval: 'month' }] }] } },
+      settings: {
+        payments: {
+          plans: [{ key: 'ENTERPRISE', name: 'Enterprise', prices: [{ amount: 0, currency: 'USD', recurrenceInterval: 'month' }] }],
+        },
+      },
     });
     const answer = await setPlan(ownerAtGlobex, 'ENTERPRISE', 'USD', 'month');
     expect(errorCodes(answer)).toEqual(['BAD_USER_INPUT']);
@@ -194,7 +206,12 @@ describe('the test-mode checkout', () => {
     const details = await detailsOf(ownerAtGlobex);
     expect(details).toEqual({
       status: { paymentsEnabled: true, shouldSelectPlan: false, shouldSetupPayments: false, provider: 'TEST' },
-      details: { plan: { key: 'ESSENTIAL' }, price: { amount: 17, currency: 'EUR', recurrenceInterval: 'month' }, trial: false, trialDaysLeft: 0 },
+      details: {
+        plan: { key: 'ESSENTIAL' },
+        price: { amount: 17, currency: 'EUR', recurrenceInterval: 'month' },
+        trial: false,
+        trialDaysLeft: 0,
+      },
     });
     // A second submit of the same checkout starts nothing more.
     expect((await postForm(`${checkout}/pay`, { card: TEST_CARDS.succeeds })).status).toBe(410);
@@ -216,7 +233,10 @@ describe('the test-mode checkout', () => {
     await postForm(`${checkout}/pay`, { card: TEST_CARDS.needsConfirmation });
     const confirmed = await postForm(`${checkout}/confirm`, { decision: 'confirm' });
     expect(confirmed.status).toBe(303);
-    expect((await detailsOf(owner)).details).toMatchObject({ plan: { key: 'ESSENTIAL' }, price: { currency: 'USD', recurrenceInterval: 'year' } });
+    expect((await detailsOf(owner)).details).toMatchObject({
+      plan: { key: 'ESSENTIAL' },
+      price: { currency: 'USD', recurrenceInterval: 'year' },
+    });
   });
 
   it('a trial plan counts its days down on the payment clock, then turns active', async () => {
@@ -286,7 +306,11 @@ describe('the webhook', () => {
     },
   });
   const post = (appId: string, payload: string, signature: string) =>
-    fetch(`${foyer.urls.api}/payments/webhook/${appId}`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
+    fetch(`${foyer.urls.api}/payments/webhook/${appId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+      body: payload,
+    });
   const sign = (payload: string, secret: string) => Stripe.webhooks.generateTestHeaderString({ payload, secret });
   const demoSecret = () => foyer.foyer.payments.testProvider!.webhookSecret({ id: foyer.demo.appId });
 

@@ -40,7 +40,15 @@ beforeAll(async () => {
       payments: {
         plans: [
           { key: 'FREE', name: 'Free', prices: [{ amount: 0, currency: 'USD', recurrenceInterval: 'month' }] },
-          { key: 'TEAM', name: 'Team', trialDays: 14, prices: [{ amount: 49, currency: 'USD', recurrenceInterval: 'month' }, { amount: 5000, currency: 'JPY', recurrenceInterval: 'month' }] },
+          {
+            key: 'TEAM',
+            name: 'Team',
+            trialDays: 14,
+            prices: [
+              { amount: 49, currency: 'USD', recurrenceInterval: 'month' },
+              { amount: 5000, currency: 'JPY', recurrenceInterval: 'month' },
+            ],
+          },
         ],
         stripe: {
           publishableKey: 'pk_test_51QfStripeAppPublishable',
@@ -60,12 +68,19 @@ beforeAll(async () => {
 afterAll(() => foyer?.close());
 
 const post = (payload: string, signature: string) =>
-  fetch(`${foyer.urls.api}/payments/webhook/${appId}`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
+  fetch(`${foyer.urls.api}/payments/webhook/${appId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+    body: payload,
+  });
 
 async function details() {
   const answer = await postGraphQL(
     foyer.urls.api,
-    { query: '{ getTenantPaymentDetails { status { paymentsEnabled shouldSelectPlan shouldSetupPayments provider } details { plan { key } trial trialDaysLeft } } }' },
+    {
+      query:
+        '{ getTenantPaymentDetails { status { paymentsEnabled shouldSelectPlan shouldSetupPayments provider } details { plan { key } trial trialDaysLeft } } }',
+    },
     bearer(await mintAccessToken(foyer.db, member, { issuer: foyer.urls.auth })),
   );
   return answer.body.data!.getTenantPaymentDetails;
@@ -82,7 +97,11 @@ describe('Stripe webhooks', () => {
       status: { paymentsEnabled: true, shouldSelectPlan: false, shouldSetupPayments: false, provider: 'STRIPE' },
       details: { plan: { key: 'TEAM' }, trial: true, trialDaysLeft: 14 },
     });
-    expect(await tenantRow()).toMatchObject({ customerId: 'cus_RZ3k9dLq2mX8vB', subscriptionId: 'sub_1QfX2gLkdIwHu7ixYq8WcT1p', paymentProvider: 'STRIPE' });
+    expect(await tenantRow()).toMatchObject({
+      customerId: 'cus_RZ3k9dLq2mX8vB',
+      subscriptionId: 'sub_1QfX2gLkdIwHu7ixYq8WcT1p',
+      paymentProvider: 'STRIPE',
+    });
   });
 
   it('refuses the event signed with another secret, or too long ago, and its replay', async () => {
@@ -90,9 +109,15 @@ describe('Stripe webhooks', () => {
     const before = await tenantRow();
     const forged = await post(payload, stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_somebodyElse' }));
     expect(forged.status).toBe(400);
-    const stale = await post(payload, stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp: Math.floor(Date.now() / 1000) - 3600 }));
+    const stale = await post(
+      payload,
+      stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp: Math.floor(Date.now() / 1000) - 3600 }),
+    );
     expect(stale.status).toBe(400);
-    const tampered = await post(payload.replace('"trialing"', '"active"'), stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }));
+    const tampered = await post(
+      payload.replace('"trialing"', '"active"'),
+      stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
+    );
     expect(tampered.status).toBe(400);
     expect(await tenantRow()).toEqual(before);
 
@@ -131,7 +156,11 @@ describe('Stripe Checkout', () => {
   beforeAll(async () => {
     const answer = await fixture('stripe-checkout-session-created-response');
     server = createServer(async (request, response) => {
-      received.push({ path: request.url ?? '', authorization: request.headers.authorization, body: new URLSearchParams(await readBody(request)) });
+      received.push({
+        path: request.url ?? '',
+        authorization: request.headers.authorization,
+        body: new URLSearchParams(await readBody(request)),
+      });
       response.writeHead(200, { 'content-type': 'application/json', 'request-id': 'req_local' }).end(answer);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
