@@ -290,6 +290,29 @@ describe('the test-mode portal', () => {
   });
 });
 
+describe('the portal and other workspaces', () => {
+  it("changes the plan in the portal; the change arrives as the provider's event", async () => {
+    const portal = (await follow('/payments/subscriptionPortal', await paymentsCookie(owner))).headers.get('location')!;
+    const changed = await postForm(`${portal}/change`, { offer: 'TEAM|EUR|month' });
+    expect(await changed.text()).toContain('The subscription was updated.');
+    expect((await detailsOf(owner)).details).toMatchObject({
+      plan: { key: 'TEAM' },
+      price: { amount: 45, currency: 'EUR', recurrenceInterval: 'month' },
+    });
+    // A free offer is not for sale in the portal: nothing changes.
+    await postForm(`${portal}/change`, { offer: 'FREEMIUM|EUR|month' });
+    expect((await detailsOf(owner)).details.plan).toEqual({ key: 'TEAM' });
+  });
+
+  it("an owner's cookie opens only the own workspace's checkout", async () => {
+    await setPlan(ownerAtGlobex, 'ESSENTIAL', 'USD', 'month');
+    // Acme has nothing waiting to be paid: its owner's checkout view leads back to the plan page.
+    const view = await follow('/payments/checkoutView', await paymentsCookie(owner));
+    expect(view.headers.get('location')).toBe(`${foyer.urls.ui}/tenant/plan`);
+    expect((await tenantRow(ownerAtGlobex.tenantId)).pendingPlan).toBe('ESSENTIAL');
+  });
+});
+
 describe('the webhook', () => {
   const event = (tenantId: string, appId = foyer.demo.appId, id = `evt_${randomUUID()}`) => ({
     id,
