@@ -2,6 +2,7 @@
 // (which validates and publishes it), the configurator (which edits it) and the runtime (which
 // previews a draft of it). The server validates with the JSON Schema; these types mirror it.
 import type { PasswordPolicy } from './password-policy.ts';
+import type { PaymentSettings } from './payments.ts';
 
 export type Role = 'OWNER' | 'ADMIN' | 'MANAGER' | 'VIEWER';
 
@@ -107,4 +108,6 @@ export interface AppConfig {
   translations?: Translations;
   customSignupFields?: CustomSignupField[];
   passwordPolicy?: PasswordPolicySettings;
+  /** Pricing plans, taxes and the Stripe keys (src/policy/payments.ts). */
+  payments?: PaymentSettings;
 }

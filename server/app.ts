@@ -16,11 +16,15 @@ import { createNotifier } from './notify/service.ts';
 import { mailboxPlugin } from './notify/mailbox.ts';
 import { authServicePlugin } from './auth/plugin.ts';
 import { bindKeySecrets } from './auth/oidc/keys.ts';
+import { createPayments, type Payments } from './payments/runtime.ts';
+import { paymentsPlugin } from './payments/routes.ts';
 
 export interface Foyer {
   auth: FastifyInstance;
   api: FastifyInstance;
   ui: FastifyInstance;
+  /** The payments capability: tests move its clock and run the test-mode provider's schedule. */
+  payments: Payments;
   /** Listens on the configured ports (0 = any free port) and answers the bound URLs. */
   listen(host?: string): Promise<{ auth: string; api: string; ui: string }>;
   close(): Promise<void>;
@@ -34,7 +38,8 @@ export async function createFoyer(options: { config: ServerConfig; db: Database;
   const api = createListener(config, 'api');
   const ui = createListener(config, 'ui', { ownNotFound: true, errorPage });
   const notifier = createNotifier({ config, db, log: auth.log.child({ module: 'notify' }) });
-  const context: FoyerContext = { config, db, notifier };
+  const payments = createPayments(config, db, api);
+  const context: FoyerContext = { config, db, notifier, payments };
 
   await auth.register(authServicePlugin, context);
 
@@ -43,6 +48,7 @@ export async function createFoyer(options: { config: ServerConfig; db: Database;
   await api.register(adminPlugin, { ...context, prefix: ADMIN_PREFIX });
   await api.register(workspaceLogoPlugin, { ...context, prefix: WORKSPACE_PREFIX });
   await api.register(authProxyPlugin, context);
+  await api.register(paymentsPlugin, { ...context, payments });
 
   // Before the UI's page fallback, which would otherwise answer /dev/mailbox with the runtime.
   await ui.register(mailboxPlugin, context);
@@ -51,6 +57,7 @@ export async function createFoyer(options: { config: ServerConfig; db: Database;
   const listeners = { auth, api, ui };
   return {
     ...listeners,
+    payments,
     async listen(host = process.env.FOYER_HOST ?? '127.0.0.1') {
       const bound = { auth: '', api: '', ui: '' };
       for (const name of ['auth', 'api', 'ui'] as const) {

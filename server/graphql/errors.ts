@@ -24,6 +24,8 @@ export type FoyerErrorCode =
   /** The change would leave the workspace without an enabled OWNER. */
   | 'OWNER_ROLE_MUST_EXIST'
   | 'TOO_MANY_REQUESTS'
+  /** A paid plan of an app that has no payment provider (production without Stripe keys). */
+  | 'PAYMENTS_NOT_CONFIGURED'
   | 'NOT_IMPLEMENTED'
   | 'INTERNAL_SERVER_ERROR'
   | 'SERVICE_UNAVAILABLE';
@@ -43,6 +45,7 @@ const statusOf: Record<FoyerErrorCode, number> = {
   SELF_CHANGE_FORBIDDEN: 403,
   OWNER_ROLE_MUST_EXIST: 403,
   TOO_MANY_REQUESTS: 429,
+  PAYMENTS_NOT_CONFIGURED: 409,
   NOT_IMPLEMENTED: 501,
   INTERNAL_SERVER_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,

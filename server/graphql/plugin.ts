@@ -67,7 +67,7 @@ function withErrorShape(status: number, text: string): string {
   return JSON.stringify({ statusCode: status, error, message: String(first.message ?? ''), ...body });
 }
 
-function createFoyerYoga({ config, db, notifier }: FoyerContext, app: FastifyInstance): YogaServerInstance<ServerContext, GraphQLContext> {
+function createFoyerYoga({ config, db, notifier, payments }: FoyerContext, app: FastifyInstance): YogaServerInstance<ServerContext, GraphQLContext> {
   const schema = buildFoyerSchema(mergeResolvers(capabilityResolvers));
   checkDatabaseCosts(schema);
   const verifier = new AccessTokenVerifier(db, config.urls.auth);
@@ -92,7 +92,7 @@ function createFoyerYoga({ config, db, notifier }: FoyerContext, app: FastifyIns
     context: async ({ request, fastifyRequest }) => {
       const caller = await resolveCaller(db, verifier, request.headers);
       if (caller.kind === 'rejected') app.log.info({ reason: caller.reason }, 'access token rejected');
-      return { config, db, notifier, caller, clientIp: fastifyRequest.ip, log: fastifyRequest.log };
+      return { config, db, notifier, payments, caller, clientIp: fastifyRequest.ip, log: fastifyRequest.log };
     },
     plugins: [
       ...queryLimitPlugins({ introspection: development }),

@@ -17,6 +17,7 @@ const MESSAGES: Record<string, string> = {
   invalid_client: 'unknownApp',
   NOT_FOUND: 'notFound',
   BAD_REQUEST: 'badAddress',
+  PAYMENT_PROVIDER_FAILED: 'paymentProvider',
 };
 
 export default function ErrorPage() {
