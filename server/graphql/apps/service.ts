@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { passwordPolicyOf, type AppSettings } from '../../apps/settings.ts';
 import { socialProviderFlags, socialProviders } from '../../../src/policy/app-config.ts';
+import { defaultLocaleOf, offeredLocales } from '../../../common/locales.ts';
 import { apps } from '../../db/schema.ts';
 import type { AppRecord } from '../context.ts';
 import type { App } from '../generated/resolvers.ts';
@@ -50,5 +51,7 @@ export function publicAppConfig(app: AppRecord): App {
     passwordEnabled: settings.passwordEnabled ?? true,
     copyrightFooter: settings.branding?.copyrightFooter || null,
     socialProviders: enabledSocialProviders(settings),
+    languages: offeredLocales(settings),
+    defaultLanguage: defaultLocaleOf(settings),
   };
 }

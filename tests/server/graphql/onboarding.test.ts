@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import type { AppSettings, Role } from '../../../server/apps/settings.ts';
 import { apps, tenants, tenantUsers, users } from '../../../server/db/schema.ts';
-import { SUPPORTED_LOCALES } from '../../../src/policy/locales.ts';
+import { SUPPORTED_LOCALES } from '../../../common/locales.ts';
 import { bearer, errorCodes, postGraphQL, type GraphQLAnswer } from '../support/graphql.ts';
 import { findMembership, mintAccessToken, type Membership } from '../support/tokens.ts';
 

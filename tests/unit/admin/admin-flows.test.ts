@@ -6,7 +6,7 @@ import workspaceFlow from '../../../flows/workspace.json';
 import profileFlow from '../../../flows/profile.json';
 import workspaceForm from '../../../schema/forms/workspace.json';
 import { isManagementRoute } from '../../../src/app/router.tsx';
-import { SUPPORTED_LOCALES } from '../../../src/policy/locales.ts';
+import { SUPPORTED_LOCALES } from '../../../common/locales.ts';
 
 describe('management flows', () => {
   it('offers exactly the supported locales', () => {
