@@ -8,8 +8,9 @@ import { LOCALE_DIRECTORIES, localesIn, readTexts, type Texts } from './locale-f
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
 
 /**
- * Texts a translation may keep as English wrote them: names of products and companies, and words the
- * languages took over as they are. Anything else identical to English is an untranslated text.
+ * Texts a translation may keep as English wrote them (placeholders aside): names of products and
+ * companies, and words the languages write as English does. Anything else identical to English is
+ * an untranslated text.
  */
 const LOANWORDS = new Set([
   'Apple',
@@ -40,6 +41,13 @@ const LOANWORDS = new Set([
   'Date',
   'Code',
   'Position',
+  'Pagination',
+  'Actions',
+  'Links',
+  'minute',
+  'minutes',
+  'message',
+  'messages',
 ]);
 
 function pluralBases(english: Texts): Set<string> {
@@ -79,8 +87,10 @@ function brokenMarkup(text: string): string | undefined {
   return stack.length > 0 ? `<${stack.at(-1)}> is never closed` : undefined;
 }
 
+const withoutPlaceholders = (text: string) => text.replace(/\{\{[^{}]*\}\}/g, '').trim();
+
 /** Only placeholders, digits and signs: reads the same in every language. */
-const hasWords = (text: string) => /\p{L}/u.test(text.replace(/\{\{[^{}]*\}\}/g, ''));
+const hasWords = (text: string) => /\p{L}/u.test(withoutPlaceholders(text));
 
 export function localeProblems(english: Texts, locale: string, texts: Texts): string[] {
   const problems: string[] = [];
@@ -104,7 +114,7 @@ export function localeProblems(english: Texts, locale: string, texts: Texts): st
     if (JSON.stringify(tags(text)) !== JSON.stringify(tags(source))) {
       problems.push(`${key}: tags ${JSON.stringify(tags(text))}, English has ${JSON.stringify(tags(source))}`);
     }
-    if (locale !== 'en' && text === source && hasWords(text) && !LOANWORDS.has(text)) problems.push(`${key}: still English ("${text}")`);
+    if (locale !== 'en' && text === source && hasWords(text) && !LOANWORDS.has(withoutPlaceholders(text))) problems.push(`${key}: still English ("${text}")`);
     if (text.trim() === '') problems.push(`${key}: empty`);
   }
   return problems;
