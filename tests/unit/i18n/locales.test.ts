@@ -38,6 +38,8 @@ const LOANWORDS = new Set([
   'Email',
   'Person',
   'Version',
+  'Versions',
+  'Apps',
   'Date',
   'Code',
   'Position',
@@ -75,10 +77,12 @@ function englishFor(english: Texts, key: string): string | undefined {
 const placeholders = (text: string) => [...text.matchAll(/\{\{\s*([^{}]*?)\s*\}\}/g)].map((match) => match[1]!).sort();
 const tags = (text: string) => [...text.matchAll(/<\/?([A-Za-z0-9]+)\s*\/?>/g)].map((match) => match[0].replace(/\s/g, '')).sort();
 
-/** Braces that open or close no placeholder ({{name}, {name}}, {{ }}), or a tag without its end. */
-function brokenMarkup(text: string): string | undefined {
-  const withoutPlaceholders = text.replace(/\{\{[A-Za-z_][A-Za-z0-9_.]*(, *[A-Za-z]+)?\}\}/g, '');
-  if (/[{}]/.test(withoutPlaceholders)) return 'a brace that is no {{placeholder}}';
+/** The braces outside {{placeholders}}: English's own ({year}, {"keys": [...]}) must stay as they are. */
+const strayBraces = (text: string) => text.replace(/\{\{[A-Za-z_][A-Za-z0-9_.]*\}\}/g, '').replace(/[^{}]/g, '');
+
+/** A brace that opens or closes no placeholder ({{name}, {name}}), or a tag without its end. */
+function brokenMarkup(text: string, source: string): string | undefined {
+  if (strayBraces(text) !== strayBraces(source)) return 'a brace that is no {{placeholder}}';
   const stack: string[] = [];
   for (const [, closing, name] of text.matchAll(/<(\/?)([A-Za-z0-9]+)>/g)) {
     if (!closing) stack.push(name!);
@@ -101,7 +105,7 @@ export function localeProblems(english: Texts, locale: string, texts: Texts): st
   for (const [key, text] of Object.entries(texts)) {
     const source = englishFor(english, key);
     if (source === undefined) continue;
-    const broken = brokenMarkup(text);
+    const broken = brokenMarkup(text, source);
     if (broken) problems.push(`${key}: ${broken}`);
     const isPluralForm = PLURAL_SUFFIX.test(key) && !(key in english && key.endsWith('_other'));
     const wanted = placeholders(source);
