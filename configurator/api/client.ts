@@ -1,7 +1,7 @@
 // A small typed client of the admin API on the API host: JSON over fetch with the console's bearer
 // token. Refusals become AdminApiError carrying the server's {statusCode, message, error, details}.
 import type { AuthClient } from '../../src/auth/index.ts';
-import type { AppConfig } from '../../src/policy/app-config.ts';
+import type { AppConfig } from '../../common/app-config.ts';
 import type {
   AppDetail,
   AppSummary,

@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SUPPORTED_LOCALES } from '../../common/locales.ts';
-import type { AppConfig } from '../../src/policy/app-config.ts';
+import type { AppConfig } from '../../common/app-config.ts';
 import { Button } from '../../src/theme/Button.tsx';
 import { LanguageSelect } from '../components/LanguageSelect.tsx';
 import { postToPreview, previewScreens, previewUrl, runtimeSignal, type PreviewScreen } from './preview-protocol.ts';

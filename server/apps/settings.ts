@@ -1,9 +1,9 @@
 // How the server stores an app's config: name, redirect URIs and token lifetimes in apps columns
 // (oidc-provider reads them), everything else in apps.settings, with provider secrets sealed.
-import { defaultPasswordPolicy, type PasswordPolicy } from '../../src/policy/password-policy.ts';
-import type { AppConfig, SocialProvider } from '../../src/policy/app-config.ts';
+import { defaultPasswordPolicy, type PasswordPolicy } from '../../common/password-policy.ts';
+import type { AppConfig, SocialProvider } from '../../common/app-config.ts';
 
-export type { CustomSignupField, Role, PasswordPolicySettings } from '../../src/policy/app-config.ts';
+export type { CustomSignupField, Role, PasswordPolicySettings } from '../../common/app-config.ts';
 
 /** A provider's credentials at rest: the secret only sealed under config.secret. */
 export interface StoredProviderCredentials {

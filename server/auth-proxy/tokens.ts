@@ -9,7 +9,7 @@ import type { FoyerContext } from '../context.ts';
 import type { Database } from '../db/client.ts';
 import { legacyTokens, loginSessions, tenants, tenantUsers } from '../db/schema.ts';
 import { findApp, type App } from '../auth/app-lookup.ts';
-import { isRole, privilegesOf } from '../auth/privileges.ts';
+import { isRole, privilegesOf } from '../../common/roles.ts';
 import { LoginSessions, type LoginSession } from '../auth/session/service.ts';
 import type { User } from '../auth/session/sign-in.ts';
 import type { Caller } from '../graphql/context.ts';

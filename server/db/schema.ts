@@ -18,7 +18,7 @@ import {
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import type { AppSettings } from '../apps/settings.ts';
-import { ROLES } from '../auth/privileges.ts';
+import { ROLES } from '../../common/roles.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 

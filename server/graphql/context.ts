@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import type { apps } from '../db/schema.ts';
-import type { Privilege } from '../auth/privileges.ts';
+import type { Privilege } from '../../common/roles.ts';
 import type { Role } from '../apps/settings.ts';
 import type { Notifier } from '../notify/types.ts';
 

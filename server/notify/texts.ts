@@ -4,7 +4,7 @@
 // otherwise English; a key missing in that language falls back to English. Texts are plain text:
 // the HTML renderer escapes whole sentences, values included.
 import { readdirSync, readFileSync } from 'node:fs';
-import type { Translations } from '../../src/policy/app-config.ts';
+import type { Translations } from '../../common/app-config.ts';
 
 type Texts = Record<string, string>;
 

@@ -2,7 +2,7 @@
 // interaction records a Grant for the requested OpenID scopes and the role's privileges.
 import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
-import { privilegesOf } from '../auth/privileges.ts';
+import { privilegesOf } from '../../common/roles.ts';
 import type { Membership } from '../auth/memberships.ts';
 import { appResource } from './access-tokens.ts';
 import { SCOPES } from './claims.ts';

@@ -6,7 +6,7 @@ import type Provider from 'oidc-provider';
 import type { Database } from '../db/client.ts';
 import { HttpError } from '../http/errors.ts';
 import { findEnabledMembership } from '../auth/memberships.ts';
-import { privilegesOf } from '../auth/privileges.ts';
+import { privilegesOf } from '../../common/roles.ts';
 import type { App } from '../auth/app-lookup.ts';
 import { appResource, type AccessTokenVerifier } from './access-tokens.ts';
 import { DEFAULT_SCOPE } from './claims.ts';

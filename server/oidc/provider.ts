@@ -12,14 +12,14 @@ import Provider, {
 } from 'oidc-provider';
 import type { FoyerContext } from '../context.ts';
 import { ERROR_PAGE_PATH, isNavigation } from '../http/errors.ts';
-import { privilegesOf, PRIVILEGES } from '../auth/privileges.ts';
+import { privilegesOf, PRIVILEGES } from '../../common/roles.ts';
 import { countEnabledMemberships, findEnabledMembership, fullNameOf, type Membership } from '../auth/memberships.ts';
 import { accountClaimsOf, CLAIMS_BY_SCOPE, SCOPES } from './claims.ts';
 import { createAdapterFactory } from './adapter.ts';
 import { appResource } from './access-tokens.ts';
 import { loadSigningKeys } from './keys.ts';
 import { recordAudit } from '../audit/service.ts';
-import { confidentialAuthMethods } from '../../src/policy/app-config.ts';
+import { confidentialAuthMethods } from '../../common/app-config.ts';
 import { confirmSignOut, toLoginAfterLogout } from './logout.ts';
 import { USERINFO_PATH } from './userinfo.ts';
 

@@ -5,6 +5,7 @@ import { useGraphQL } from '../api/react.tsx';
 import { useAuthChanges } from '../app/runtime.tsx';
 import { GetTenantDocument } from '../gql/graphql.ts';
 import { allows, needsPlan, type AccessRule } from './rules.ts';
+import type { Privilege } from '../../common/roles.ts';
 
 export type AccessAnswer = 'pending' | 'allowed' | 'denied';
 
@@ -22,7 +23,7 @@ export function useAccess(rule: AccessRule): AccessAnswer {
 }
 
 /** Whether the signed-in user's token grants a privilege (USER_WRITE, TENANT_WRITE …). */
-export function useHasPrivilege(privilege: string): boolean {
+export function useHasPrivilege(privilege: Privilege): boolean {
   const auth = useAuthChanges();
   return auth.isAuthenticated() && (auth.currentUser().privileges ?? []).includes(privilege);
 }

@@ -5,7 +5,7 @@ import type { AuthCapability } from '../auth/types.ts';
 import type { ClientConfig } from '../config.ts';
 import { errorCodes } from '../flow/errors.ts';
 import { GetAppAnonymousDocument, type GetAppAnonymousQuery } from '../gql/graphql.ts';
-import type { CustomSignupField } from '../policy/app-config.ts';
+import type { CustomSignupField } from '../../common/app-config.ts';
 
 export type PublicAppConfig = NonNullable<GetAppAnonymousQuery['getAppAnonymous']> & {
   /**

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/errors.ts';
 import { useGraphQLMutation } from '../api/react.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
-import { MAX_INVITATIONS_PER_REQUEST } from '../policy/invitations.ts';
+import { MAX_INVITATIONS_PER_REQUEST } from '../../common/invitations.ts';
 import { CreateUsersDocument } from '../gql/graphql.ts';
 import { Alert } from '../theme/Alert.tsx';
 import { Button } from '../theme/Button.tsx';

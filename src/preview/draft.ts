@@ -9,7 +9,7 @@ import {
   type AppConfig,
   type CustomSignupField,
   type CustomSignupFieldType,
-} from '../policy/app-config.ts';
+} from '../../common/app-config.ts';
 import { defaultLocaleOf, offeredLocales } from '../../common/locales.ts';
 
 /** As app-config.schema.json allows URLs: http(s) only, nothing that could break out of an attribute. */

@@ -5,7 +5,7 @@ import { useDeferredValue, useId, useMemo, useState, type FormEvent } from 'reac
 import { useTranslation } from 'react-i18next';
 import { defaultLocaleOf, LOCALES, offeredLocales, SUPPORTED_LOCALES, type SupportedLocale } from '../../../common/locales.ts';
 import { Button } from '../../../src/theme/Button.tsx';
-import type { AppConfig } from '../../../src/policy/app-config.ts';
+import type { AppConfig } from '../../../common/app-config.ts';
 import { TextField } from '../../components/TextField.tsx';
 import { pointer } from '../config-path.ts';
 import { useEditor } from '../context.ts';

@@ -13,7 +13,7 @@ import { requireApp, type App } from '../app-lookup.ts';
 import { findPasswordLink, linkExpired } from '../password/service.ts';
 import { normalizeUsername, resolveApp, signIn, type User } from '../session/sign-in.ts';
 import { tokenField } from '../tokens/service.ts';
-import { PASSKEY_NAME_MAX_LENGTH } from '../../../src/policy/passkeys.ts';
+import { PASSKEY_NAME_MAX_LENGTH } from '../../../common/passkeys.ts';
 import {
   authenticationOptions,
   deletePasskey,

@@ -10,7 +10,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { apps, tenants, tenantUsers, users } from '../../db/schema.ts';
-import { isRole, privilegesOf } from '../../auth/privileges.ts';
+import { isRole, privilegesOf } from '../../../common/roles.ts';
 import type { AppRecord, Caller, MemberCaller } from '../context.ts';
 import { unauthenticated } from '../errors.ts';
 import { findApp } from '../apps/service.ts';

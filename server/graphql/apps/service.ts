@@ -2,7 +2,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { passwordPolicyOf, type AppSettings } from '../../apps/settings.ts';
-import { socialProviderFlags, socialProviders } from '../../../src/policy/app-config.ts';
+import { socialProviderFlags, socialProviders } from '../../../common/app-config.ts';
 import { defaultLocaleOf, offeredLocales } from '../../../common/locales.ts';
 import { apps } from '../../db/schema.ts';
 import type { AppRecord } from '../context.ts';

@@ -3,7 +3,7 @@
 import type { AppSettings, CustomSignupField } from '../../apps/settings.ts';
 import type { CustomParam, CustomParamInput, CustomParamsConfigGraphql } from '../generated/resolvers.ts';
 import { isEmail, type InputProblems } from '../input.ts';
-import { matchesOwnerPattern } from '../../../src/policy/owner-pattern.ts';
+import { matchesOwnerPattern } from '../../../common/owner-pattern.ts';
 
 export const MAX_CUSTOM_VALUE_LENGTH = 1000;
 

@@ -18,7 +18,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { tenants, tenantUsers, users } from '../../db/schema.ts';
 import type { Role } from '../../apps/settings.ts';
-import { isRole, mayGrant, mayManage } from '../../auth/privileges.ts';
+import { isRole, mayGrant, mayManage } from '../../../common/roles.ts';
 import { issueToken } from '../../auth/tokens/service.ts';
 import { recordAudit } from '../../audit/service.ts';
 import type { GraphQLContext, MemberCaller } from '../context.ts';
@@ -27,7 +27,7 @@ import { fieldErrors, foyerError } from '../errors.ts';
 import { isEmail } from '../input.ts';
 import { checkMailAllowance } from '../users/mail-limit.ts';
 import { getMember } from '../users/service.ts';
-import { MAX_INVITATIONS_PER_REQUEST } from '../../../src/policy/invitations.ts';
+import { MAX_INVITATIONS_PER_REQUEST } from '../../../common/invitations.ts';
 
 export { MAX_INVITATIONS_PER_REQUEST };
 

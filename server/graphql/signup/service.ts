@@ -12,7 +12,7 @@ import { hashPassword } from '../../auth/passwords.ts';
 import { passwordSignInEnabled } from '../../auth/session/sign-in.ts';
 import { issueToken } from '../../auth/tokens/service.ts';
 import { recordAudit } from '../../audit/service.ts';
-import { passwordProblems, passwordProblemTexts } from '../../../src/policy/password-policy.ts';
+import { passwordProblems, passwordProblemTexts } from '../../../common/password-policy.ts';
 import { DEFAULT_LOCALE } from '../../../common/locales.ts';
 import type { AppRecord, GraphQLContext } from '../context.ts';
 import type { CreateTenantInput, Tenant } from '../generated/resolvers.ts';

@@ -1,5 +1,5 @@
 // Changing other members of the caller's workspace: role and enabled, removal, reset links. The
-// rules come from server/auth/privileges.ts (who manages whom, who grants what); here they are
+// rules come from common/roles.ts (who manages whom, who grants what); here they are
 // applied inside one transaction that holds the workspace row locked, with the acting membership
 // read again under the lock, so two owners demoting each other at once cannot leave the workspace
 // without an enabled OWNER. Every id is looked up within the caller's workspace: another
@@ -11,7 +11,7 @@ import type { Database } from '../../db/client.ts';
 import { tenants, tenantUsers, userTokens, users } from '../../db/schema.ts';
 import type { Role } from '../../apps/settings.ts';
 import { passwordSignInEnabled } from '../../auth/session/sign-in.ts';
-import { isRole, mayGrant, mayManage, REQUIRED_ROLE, ROLES } from '../../auth/privileges.ts';
+import { isRole, mayGrant, mayManage, REQUIRED_ROLE, ROLES } from '../../../common/roles.ts';
 import { consumeToken, issueToken } from '../../auth/tokens/service.ts';
 import { recordAudit, type AuditType } from '../../audit/service.ts';
 import type { GraphQLContext, MemberCaller } from '../context.ts';

@@ -5,7 +5,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
-import { TENANT_WRITE } from '../../access/rules.ts';
 import { useAppConfig, useAuthChanges } from '../runtime.tsx';
 import { BrandMark } from '../../theme/BrandMark.tsx';
 import type { AuthLayoutProps } from './AuthLayout.tsx';
@@ -16,8 +15,8 @@ import { useSignInGuard } from '../sign-in-guard.ts';
 export const ADMIN_PAGES = [
   // The users table is also served at /user/list (SPEC.md section 2).
   { to: '/user-management/users', label: 'admin.nav.users', alsoAt: '/user/' },
-  { to: '/user-management/workspace', label: 'admin.nav.workspace', privilege: TENANT_WRITE },
-  { to: '/user-management/activity', label: 'admin.nav.activity', privilege: TENANT_WRITE },
+  { to: '/user-management/workspace', label: 'admin.nav.workspace', privilege: 'TENANT_WRITE' },
+  { to: '/user-management/activity', label: 'admin.nav.activity', privilege: 'TENANT_WRITE' },
   { to: '/user-management/profile', label: 'admin.nav.profile' },
 ] as const;
 

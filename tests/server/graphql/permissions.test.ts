@@ -14,7 +14,7 @@ import { addMember, ask, auditOf, createWorkspace, membershipOf, snapshot, type 
 
 const ROLES: Role[] = ['OWNER', 'ADMIN', 'MANAGER', 'VIEWER'];
 
-// The rules, written out here independently of server/auth/privileges.ts.
+// The rules, written out here independently of common/roles.ts.
 const MANAGES: Record<Role, Role[]> = {
   OWNER: ['OWNER', 'ADMIN', 'MANAGER', 'VIEWER'],
   ADMIN: ['ADMIN', 'MANAGER', 'VIEWER'],

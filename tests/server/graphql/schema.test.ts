@@ -7,7 +7,7 @@ import { readRequirements } from '../../../server/graphql/access/requirements.ts
 import type { Caller, MemberCaller } from '../../../server/graphql/context.ts';
 import { capabilityResolvers, mergeResolvers } from '../../../server/graphql/resolvers.ts';
 import { buildFoyerSchema, SCHEMA_FILE } from '../../../server/graphql/schema.ts';
-import type { Privilege } from '../../../server/auth/privileges.ts';
+import type { Privilege } from '../../../common/roles.ts';
 
 const DIRECTIVES = `enum Privilege { ANONYMOUS AUTHENTICATED USER_READ USER_WRITE TENANT_READ TENANT_WRITE }
 directive @requires(privilege: Privilege!) on FIELD_DEFINITION`;

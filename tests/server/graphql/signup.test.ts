@@ -13,7 +13,7 @@ import { verifyPassword } from '../../../server/auth/passwords.ts';
 import { SIGNUP_LIMIT } from '../../../server/graphql/signup/throttle.ts';
 
 const SIGNUPS_PER_WINDOW = SIGNUP_LIMIT.max;
-import { passwordProblemTexts } from '../../../src/policy/password-policy.ts';
+import { passwordProblemTexts } from '../../../common/password-policy.ts';
 import { bearer, errorCodes, postGraphQL, type GraphQLAnswer } from '../support/graphql.ts';
 import { mintAccessToken } from '../support/tokens.ts';
 import { Browser } from '../oidc/browser.ts';

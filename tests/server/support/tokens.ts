@@ -7,7 +7,7 @@ import type { Database } from '../../../server/db/client.ts';
 import { tenants, tenantUsers, users } from '../../../server/db/schema.ts';
 import { loadSigningKeys } from '../../../server/oidc/keys.ts';
 import { appResource } from '../../../server/oidc/access-tokens.ts';
-import { privilegesOf } from '../../../server/auth/privileges.ts';
+import { privilegesOf } from '../../../common/roles.ts';
 
 export interface Membership {
   tenantUserId: string;

@@ -4,7 +4,8 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { allows, grantableRoles, mayManage } from '../../../src/access/rules.ts';
+import { allows } from '../../../src/access/rules.ts';
+import { grantableRoles, mayManage } from '../../../common/roles.ts';
 import { Gate } from '../../../src/access/Gate.tsx';
 import { createApiClient, type ApiClient } from '../../../src/api/client.ts';
 import { ApiClientProvider, createQueryClient } from '../../../src/api/react.tsx';

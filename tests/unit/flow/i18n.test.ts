@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../../src/i18n/locales/en.json';
 import sv from '../../../src/i18n/locales/sv.json';
 import { applyTranslations, createI18n, loadAppTranslations, showLanguage } from '../../../src/i18n/index.ts';
-import { passwordProblemTexts } from '../../../src/policy/password-policy.ts';
+import { passwordProblemTexts } from '../../../common/password-policy.ts';
 
 let server: Server;
 let apiUrl: string;

@@ -45,6 +45,11 @@ const LOANWORDS = new Set([
   'Position',
   'Pagination',
   'Actions',
+  'Role',
+  'Password',
+  'Download',
+  'Send link',
+  'Login: e-mail',
   'Links',
   'minute',
   'minutes',
@@ -93,8 +98,11 @@ function brokenMarkup(text: string, source: string): string | undefined {
 
 const withoutPlaceholders = (text: string) => text.replace(/\{\{[^{}]*\}\}/g, '').trim();
 
-/** Only placeholders, digits and signs: reads the same in every language. */
-const hasWords = (text: string) => /\p{L}/u.test(withoutPlaceholders(text));
+/** An example e-mail address or a file name: the same in every language, as a translation may keep it. */
+const NEUTRAL = /^(\S+@\S+\.\w+|[\w-]+\.txt)$/;
+
+/** Only placeholders, digits and signs (or a neutral value): reads the same in every language. */
+const hasWords = (text: string) => /\p{L}/u.test(withoutPlaceholders(text)) && !NEUTRAL.test(text);
 
 export function localeProblems(english: Texts, locale: string, texts: Texts): string[] {
   const problems: string[] = [];

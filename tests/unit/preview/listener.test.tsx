@@ -14,7 +14,7 @@ import { loadConfig } from '../../../src/config.ts';
 import { loadForm } from '../../../src/flow/forms.ts';
 import { createI18n } from '../../../src/i18n/index.ts';
 import sv from '../../../src/i18n/locales/sv.json';
-import type { AppConfig } from '../../../src/policy/app-config.ts';
+import type { AppConfig } from '../../../common/app-config.ts';
 import { startPreview, type PreviewHost } from '../../../src/preview/listener.ts';
 import { PREVIEW_TAG } from '../../../src/preview/protocol.ts';
 import { PREVIEW_NAVIGATION } from '../../../src/preview/screens.ts';

@@ -1,5 +1,5 @@
 // css-tree's parser and walker entry points (package.json "exports"), typed as the package's own:
-// src/policy/custom-css.ts loads only these, not the whole library with its syntax data.
+// common/custom-css.ts loads only these, not the whole library with its syntax data.
 declare module 'css-tree/parser' {
   const parse: typeof import('css-tree').parse;
   export default parse;

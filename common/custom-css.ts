@@ -1,5 +1,5 @@
 // The rule an app's custom CSS must pass, checked by the server on every draft write and by the
-// runtime before it applies a stylesheet (src/policy/branding-css.ts). Custom CSS may restyle the
+// runtime before it applies a stylesheet (common/branding-css.ts). Custom CSS may restyle the
 // screens; it must not read what a person types (attribute selectors: React mirrors an input's value
 // into its `value` attribute), fetch from anywhere but the app's own uploaded assets, pull in other
 // stylesheets, run script, or carry markup. It is parsed (css-tree) and every node must be of an

@@ -2,7 +2,7 @@
 // published one as custom.css; the runtime's preview applies a draft's. Token values are checked
 // again with the schema's own patterns (stored or drafted data may not have passed it), and custom
 // CSS failing the rule is left out rather than applied.
-import appConfigSchema from '../../schema/app-config.schema.json' with { type: 'json' };
+import appConfigSchema from '../schema/app-config.schema.json' with { type: 'json' };
 import { brandingColors } from './app-config.ts';
 import { checkCustomCss } from './custom-css.ts';
 

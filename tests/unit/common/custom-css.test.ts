@@ -1,8 +1,8 @@
 // @vitest-environment node
-// The custom CSS rule (src/policy/custom-css.ts): a parsed allowlist. What it lets through, and every
+// The custom CSS rule (common/custom-css.ts): a parsed allowlist. What it lets through, and every
 // way of reading what a person types or fetching from elsewhere that it refuses.
 import { describe, expect, it } from 'vitest';
-import { checkCustomCss, decodeCssEscapes, MAX_CUSTOM_CSS_LENGTH } from '../../../src/policy/custom-css.ts';
+import { checkCustomCss, decodeCssEscapes, MAX_CUSTOM_CSS_LENGTH } from '../../../common/custom-css.ts';
 
 const APP = '6f1c1f0e-3b7a-4c56-9d0e-2a1b3c4d5e6f';
 const ASSET = '0b9d8c7e-6f5a-4b3c-8d2e-1f0a9b8c7d6e';
