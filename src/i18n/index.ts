@@ -112,6 +112,36 @@ export function loadCustomCss(apiUrl: string, appId: string): void {
   document.head.appendChild(link);
 }
 
+/** Every English text Foyer ships, by its text: the server writes SPEC.md's English, the screens translate it. */
+let englishKeys: Map<string, string> | undefined;
+
+function keyOfEnglish(text: string): string | undefined {
+  if (!englishKeys) {
+    englishKeys = new Map();
+    const visit = (tree: Record<string, unknown>, prefix: string) => {
+      for (const [key, value] of Object.entries(tree)) {
+        const path = prefix ? `${prefix}.${key}` : key;
+        if (typeof value === 'string') {
+          if (!englishKeys!.has(value)) englishKeys!.set(value, path);
+        } else if (value && typeof value === 'object') visit(value as Record<string, unknown>, path);
+      }
+    };
+    visit(en, '');
+  }
+  return englishKeys.get(text);
+}
+
+/**
+ * A message from the server, in the screens' language: a translation key, or one of Foyer's English
+ * texts (the password rules SPEC.md words, which the server answers as written), else as the server
+ * wrote it.
+ */
+export function translateServerMessage(instance: Pick<I18n, 'exists' | 't'>, message: string): string {
+  if (instance.exists(message)) return instance.t(message);
+  const key = keyOfEnglish(message);
+  return key ? instance.t(key) : message;
+}
+
 /** A moment as the screens show it (a passkey's dates, activity): medium date and short time in `language`. */
 export function formatDateTime(value: string, language: string): string {
   return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(value));

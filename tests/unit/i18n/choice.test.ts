@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { chooseLocale, defaultLocaleOf, languageSettingsProblem, localeDirection, matchLocale, offeredLocales } from '../../../common/locales.ts';
 import { createLanguageChoiceStore, LANGUAGE_CHOICE_KEY, screenLanguage } from '../../../src/i18n/choice.ts';
 import { applyDocumentLanguage } from '../../../src/i18n/document.ts';
-import { createI18n, showLanguage } from '../../../src/i18n/index.ts';
+import { passwordProblemTexts } from '../../../common/password-policy.ts';
+import { createI18n, showLanguage, translateServerMessage } from '../../../src/i18n/index.ts';
+import sv from '../../../src/i18n/locales/sv.json';
 
 describe('matchLocale', () => {
   it('matches tags case-insensitively, then by language, Norwegian to Bokmål', () => {
@@ -94,5 +96,15 @@ describe('showLanguage', () => {
     await showLanguage(i18n, 'de');
     expect(i18n.t('table.pageOf', { page: 1, pages: 2, total: 12345 })).toBe('Seite 1 von 2 (12.345 insgesamt)');
     expect(i18n.t('footer.copyright', { year: 2026 })).toBe('© 2026 Alle Rechte vorbehalten');
+  });
+});
+
+describe('translateServerMessage', () => {
+  it("translates a key, or one of Foyer's English texts the server answers (the password rules), and leaves others", async () => {
+    const i18n = createI18n();
+    await showLanguage(i18n, 'sv');
+    expect(translateServerMessage(i18n, passwordProblemTexts['password.policy.uppercase'])).toBe(sv.password.policy.uppercase);
+    expect(translateServerMessage(i18n, 'users.errors.FORBIDDEN')).toBe(sv.users.errors.FORBIDDEN);
+    expect(translateServerMessage(i18n, 'Something only the server says')).toBe('Something only the server says');
   });
 });
