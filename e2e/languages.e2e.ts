@@ -13,6 +13,7 @@ import sv from '../src/i18n/locales/sv.json';
 import svMail from '../server/notify/locales/sv.json';
 import { expectNoAxeViolations } from './support/browser.ts';
 import { messagesTo, nextSmsCode } from './support/mailbox.ts';
+import { signInToConsole } from './support/sign-in.ts';
 import { browserSuite } from './support/suite.ts';
 
 // Acme and Globex speak Swedish; Globex asks for a second factor (its viewer gets a texted code).
@@ -169,4 +170,49 @@ describe('languages in the browser', () => {
     const [sms] = await messagesTo(suite.foyer.urls.ui, phoneNumber);
     expect(sms!.text).toBe(svMail.sms.mfaCode.replace('{{app}}', 'Demo app').replace('{{code}}', code).replace('{{minutes}}', '10'));
   });
+
+  it('lets an owner choose the languages an app offers and its default, and override texts in any shipped language', async () => {
+    const { page } = suite;
+    await signInToConsole(page, suite.foyer.urls.ui, `/configurator/apps/${suite.foyer.demo.appId}/translations`);
+    await page.getByRole('heading', { level: 2, name: 'Translations' }).waitFor();
+    const offered = page.getByRole('group', { name: 'Languages offered' });
+    expect(await offered.getByRole('checkbox', { checked: true }).count()).toBe(20);
+    await expectNoAxeViolations(page);
+
+    // Offer three languages, German by default.
+    for (const checkbox of await offered.getByRole('checkbox').all()) {
+      const language = await checkbox.evaluate((input) => input.parentElement?.querySelector('[lang]')?.getAttribute('lang'));
+      if (!['en', 'de', 'ar'].includes(language ?? '')) await checkbox.uncheck();
+    }
+    await page.getByLabel('Default language').selectOption('de');
+    expect(await page.getByLabel('Default language').evaluate((select: HTMLSelectElement) => [...select.options].map((option) => option.value))).toEqual(['en', 'de', 'ar']);
+
+    // German: Foyer's own German text beside the override, which is marked and can be filtered for.
+    await page.locator('#translation-language').selectOption('de');
+    await page.getByLabel('Search texts').fill('login.heading');
+    await page.getByText(`Foyer's text: ${de.login.heading}`).waitFor();
+    await page.getByLabel('login.heading', { exact: true }).fill('Willkommen bei Acme');
+    await page.getByText('1 overridden, 0 missing').waitFor();
+    await page.getByLabel('Search texts').fill('');
+    await page.getByRole('checkbox', { name: 'Show only overridden texts' }).check();
+    expect(await page.locator('.console-translation').count()).toBe(1);
+    await page.locator('.console__badge', { hasText: 'Overridden' }).waitFor();
+    await expectNoAxeViolations(page);
+    await page.getByText('All edits are saved as a draft. Publish to make them live.').waitFor({ timeout: 15_000 });
+
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    // The change list names the new settings.
+    await dialog.getByText(/Languages offered/).first().waitFor();
+    await dialog.getByText(/Default language/).first().waitFor();
+    await dialog.getByRole('button', { name: 'Publish' }).click();
+    await page.getByText(/Version \d+ is live\./).waitFor();
+
+    // A visitor whose browser asks for French gets the default, German, and the owner's override.
+    const visitor = await pageIn('fr-FR');
+    await visitor.goto(`${suite.foyer.urls.ui}/auth/login?appId=${suite.foyer.demo.appId}`);
+    await expect.poll(() => heading(visitor)).toBe('Willkommen bei Acme');
+    expect(await documentLanguage(visitor)).toEqual({ lang: 'de', dir: 'ltr' });
+    expect(await visitor.getByLabel(de.fields.locale).evaluate((select: HTMLSelectElement) => [...select.options].map((option) => option.value))).toEqual(['en', 'de', 'ar']);
+  }, 150_000);
 });
