@@ -52,12 +52,6 @@ export type Change =
   | { kind: 'list'; path: string; added: number; removed: number; changed: number }
   | { kind: 'secret'; path: string };
 
-/** A refused value: `path` is a JSON pointer into the config ('/branding/colors/primary'). */
-export interface FieldIssue {
-  path: string;
-  message: string;
-}
-
 export { LOGO_MAX_BYTES, LOGO_TYPES } from '../../common/logos.ts';
 export const CUSTOM_CSS_MAX_LENGTH = 50_000;
 export const PUBLISH_NOTE_MAX_LENGTH = 500;

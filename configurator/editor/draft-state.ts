@@ -2,7 +2,7 @@
 // in the background. Revisions number the edits, so a save answer is matched to the edit it carried
 // and an answer for an older edit never overrides newer typing.
 import { socialProviders, type AppConfig } from '../../common/app-config.ts';
-import type { FieldIssue } from '../api/types.ts';
+import type { FieldIssue } from '../../src/http/errors.ts';
 
 export interface SaveFailure {
   code: string;

@@ -3,7 +3,7 @@
 // language is the signed-in owner's workspace locale, else the browser's preferred languages.
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import type { AuthClient } from '../../src/auth/types.ts';
+import type { AuthSession } from '../../src/auth/types.ts';
 import { browserLanguages, screenLanguage, signedInLocale } from '../../src/i18n/choice.ts';
 import { applyDocumentLanguage } from '../../src/i18n/document.ts';
 import { INTERPOLATION, intlFormatter } from '../../src/i18n/intl-formatter.ts';
@@ -25,7 +25,7 @@ export function createConsoleI18n(language = 'en'): I18n {
 }
 
 /** The configurator's language for whoever is (or is not) signed in. */
-export function consoleLanguage(auth: Pick<AuthClient, 'isAuthenticated' | 'currentUser'>): string {
+export function consoleLanguage(auth: Pick<AuthSession, 'isAuthenticated' | 'currentUser'>): string {
   return screenLanguage({ userLocale: signedInLocale(auth), preferred: browserLanguages() });
 }
 

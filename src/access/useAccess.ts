@@ -2,7 +2,7 @@
 // from the workspace itself (GetTenant), since a token issued before a plan change still names the
 // old one. Until everything the rule needs has loaded the answer is 'pending', never a guess.
 import { useGraphQL } from '../api/react.tsx';
-import { useAuthChanges } from '../app/runtime.tsx';
+import { useAuthChanges } from '../runtime/context.tsx';
 import { GetTenantDocument } from '../gql/graphql.ts';
 import { allows, needsPlan, type AccessRule } from './rules.ts';
 import type { Privilege } from '../../common/roles.ts';

@@ -12,9 +12,10 @@ import type { ClientConfig } from '../config.ts';
 import { browserLanguages, createLanguageChoiceStore, screenLanguage, signedInLocale, type LanguageChoiceStore } from '../i18n/choice.ts';
 import { LanguageChoiceContext } from '../i18n/choice-context.ts';
 import { applyTranslations, CUSTOM_CSS_LINK_ID, loadAppTranslations, showLanguage } from '../i18n/index.ts';
-import { createAppConfigStore, withCapabilities, type AppConfigState, type AppConfigStore } from './appConfig.ts';
+import { createAppConfigStore, withCapabilities, type AppConfigState, type AppConfigStore } from '../runtime/app-config.ts';
 import { createRouter } from './router.tsx';
-import { RuntimeContext, type Runtime } from './runtime.tsx';
+import { RuntimeContext, type Runtime } from '../runtime/context.tsx';
+import { capabilitiesOf } from '../auth/capabilities.ts';
 
 export interface AppProps {
   config: ClientConfig;
@@ -34,7 +35,7 @@ export async function startRuntime(
   languageChoice: LanguageChoiceStore = createLanguageChoiceStore(undefined),
 ): Promise<StartedRuntime> {
   await Promise.all([
-    // A failed start-up check means signed out (SPEC.md section 4).
+    // A failed start-up check means signed out (docs/SPEC.md section 4).
     auth.init().catch(() => undefined),
     loadAppTranslations(config.apiUrl, config.appId).then((resources) => applyTranslations(i18n, resources)),
   ]);
@@ -48,7 +49,7 @@ export async function startRuntime(
 export function RuntimeProvider({ started, children }: { started: StartedRuntime; children: ReactNode }) {
   const appConfig = useSyncExternalStore(started.appConfig.subscribe, started.appConfig.get);
   const runtime = useMemo<Runtime>(
-    () => ({ config: started.config, auth: started.auth, api: started.api, appConfig: withCapabilities(appConfig, started.auth.capabilities) }),
+    () => ({ config: started.config, auth: started.auth, api: started.api, appConfig: withCapabilities(appConfig, capabilitiesOf(started.auth)) }),
     [started, appConfig],
   );
   return <RuntimeContext value={runtime}>{children}</RuntimeContext>;

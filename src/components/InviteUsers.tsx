@@ -1,11 +1,11 @@
-// The invite form (SPEC.md sections 2, 4, 5): one or more e-mail inputs, '+ Add another', blanks
+// The invite form (docs/SPEC.md sections 2, 4, 5): one or more e-mail inputs, '+ Add another', blanks
 // dropped before sending. Once createUsers has answered, the notice names who was invited and stays
 // 5 seconds; every address the server refused keeps its input and shows why next to it.
 import { translateServerMessage } from '../i18n/index.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../api/errors.ts';
+import { ApiError } from '../http/errors.ts';
 import { useGraphQLMutation } from '../api/react.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import { MAX_INVITATIONS_PER_REQUEST } from '../../common/invitations.ts';

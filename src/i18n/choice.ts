@@ -3,8 +3,8 @@
 // the language switch (remembered in this browser), else the browser's preferred languages among
 // those the app offers, else the app's default.
 import { chooseLocale, matchLocale, SUPPORTED_LOCALES, type SupportedLocale } from '../../common/locales.ts';
-import type { PublicAppConfig } from '../app/appConfig.ts';
-import type { AuthClient } from '../auth/types.ts';
+import type { PublicAppConfig } from '../runtime/app-config.ts';
+import type { AuthSession } from '../auth/types.ts';
 
 /** Where the visitor's own choice is remembered; not an NB_ key, which SPEC.md reserves for tokens. */
 export const LANGUAGE_CHOICE_KEY = 'FOYER_LANGUAGE';
@@ -62,7 +62,7 @@ export function browserLanguages(): readonly string[] {
 }
 
 /** The locale SPEC.md section 1 gives a signed-in user: their workspace's, else their own. */
-export function signedInLocale(auth: Pick<AuthClient, 'isAuthenticated' | 'currentUser'>): string | undefined {
+export function signedInLocale(auth: Pick<AuthSession, 'isAuthenticated' | 'currentUser'>): string | undefined {
   if (!auth.isAuthenticated()) return undefined;
   const user = auth.currentUser();
   return user.tenant.locale || user.locale || undefined;

@@ -1,4 +1,4 @@
-// i18next set-up: `en` ships in the bundle (SPEC.md texts) and is every other language's fallback;
+// i18next set-up: `en` ships in the bundle (docs/SPEC.md texts) and is every other language's fallback;
 // each other shipped language is a chunk of its own, fetched only when chosen (showLanguage). An
 // app's translations.json overrides or adds texts at start-up (a preview replaces them with its
 // draft's); src/i18n/choice.ts decides the language.

@@ -2,7 +2,7 @@
 // and feeds the same state the real start-up fills: the app config store, the translation store and
 // the language, the router, and the document's stylesheet.
 import type { i18n as I18n } from 'i18next';
-import type { AppConfigStore } from '../app/appConfig.ts';
+import type { AppConfigStore } from '../runtime/app-config.ts';
 import { replaceAppTranslations, showLanguage } from '../i18n/index.ts';
 import type { AppConfig } from '../../common/app-config.ts';
 import { publicConfigOf, translationsOf } from './draft.ts';

@@ -8,7 +8,7 @@ import type { FoyerContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { mfaCodes, users } from '../../db/schema.ts';
 import { recordWithinLimits, type Limit, type RequestLimit } from '../../audit/limits.ts';
-import type { App } from '../app-lookup.ts';
+import type { App } from '../../apps/lookup.ts';
 import type { Membership } from '../memberships.ts';
 import { hashPassword, verifyPassword } from '../passwords.ts';
 import type { LoginSession } from '../session/service.ts';
@@ -60,18 +60,6 @@ export function mfaMethodsOf(user: User): MfaMethod[] {
 export function secondFactorState(app: App, user: User, memberships: readonly Membership[]): SecondFactorState {
   if (!twoFactorApplies(app, memberships)) return 'DISABLED';
   return mfaMethodsOf(user).length > 0 ? 'REQUIRED' : 'SETUP';
-}
-
-const E164 = /^\+[1-9]\d{6,14}$/;
-
-/**
- * The E.164 form of a typed number: spaces, hyphens, dots and parentheses people write between
- * digit groups are dropped; anything else must already be E.164 (a plus, a country code, at most 15
- * digits). Undefined when it is not.
- */
-export function toE164(input: string): string | undefined {
-  const compact = input.trim().replace(/[\s\-.()]/g, '');
-  return E164.test(compact) ? compact : undefined;
 }
 
 function newCode(): string {

@@ -1,4 +1,4 @@
-// Passkey calls of SPEC.md section 7 on the auth origin: sign-in with the login session cookie, and
+// Passkey calls of docs/SPEC.md section 7 on the auth origin: sign-in with the login session cookie, and
 // registration authorised by a live reset, invitation or signup link (forgotPasswordToken). A
 // signed-in user manages their passkeys from the profile with the API's access token
 // (Authorization: Bearer, verified like the GraphQL API): list, delete, and register without a link.
@@ -7,9 +7,9 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simp
 import { HttpError, badRequest, notFound } from '../../http/errors.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { recordWithinLimits, type RequestLimit } from '../../audit/limits.ts';
-import { AccessTokenVerifier } from '../../oidc/access-tokens.ts';
+import { AccessTokenVerifier } from '../access-tokens.ts';
 import { bearerUser } from '../bearer.ts';
-import { requireApp, type App } from '../app-lookup.ts';
+import { requireApp, type App } from '../../apps/lookup.ts';
 import { findPasswordLink, linkExpired } from '../password/service.ts';
 import { normalizeUsername, resolveApp, signIn, type User } from '../session/sign-in.ts';
 import { tokenField } from '../tokens/service.ts';

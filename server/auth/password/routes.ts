@@ -10,7 +10,7 @@ import type { DeferredWork } from '../deferred.ts';
 import { HttpError } from '../../http/errors.ts';
 import { passwordPolicyOf } from '../../apps/settings.ts';
 import { passwordProblems, passwordProblemTexts, type PasswordProblem } from '../../../common/password-policy.ts';
-import { requireApp, type App } from '../app-lookup.ts';
+import { requireApp, type App } from '../../apps/lookup.ts';
 import { normalizeUsername, passwordSignInEnabled, resolveApp, signIn, usernameBodySchema, type User } from '../session/sign-in.ts';
 import { MAILED_LINK_LIMITS, recordWithinLimits } from '../../audit/limits.ts';
 import { tokenField, tokenParamsSchema } from '../tokens/service.ts';

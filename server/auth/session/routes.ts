@@ -1,13 +1,13 @@
-// Session endpoints on the auth origin (SERVER-CONTRACT "Auth service", ORIGINAL-CONTRACT 2.3):
+// Session endpoints on the auth origin (SERVER-CONTRACT "Auth service", docs/ORIGINAL-CONTRACT.md 2.3):
 // the hosted login screens call them with the login session cookie.
 import type { FastifyInstance } from 'fastify';
 import { HttpError, unauthorized } from '../../http/errors.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { findEnabledMembership, listEnabledMemberships, tenantUserAnswer } from '../memberships.ts';
-import { interactionPath } from '../../oidc/provider.ts';
-import { endSingleSignOn } from '../../oidc/single-sign-on.ts';
+import { interactionPath } from '../oidc/provider.ts';
+import { endSingleSignOn } from '../oidc/single-sign-on.ts';
 import { signInStartUrl } from '../../apps/sign-in-start.ts';
-import { requireApp } from '../app-lookup.ts';
+import { requireApp } from '../../apps/lookup.ts';
 import { isAuthenticated, type LoginSession } from './service.ts';
 import { checkPasswordSignIn, passwordSignInEnabled, resolveApp, signIn } from './sign-in.ts';
 import type { AuthServiceOptions } from '../service-options.ts';

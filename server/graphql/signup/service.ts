@@ -14,7 +14,8 @@ import { issueToken } from '../../auth/tokens/service.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { passwordProblems, passwordProblemTexts } from '../../../common/password-policy.ts';
 import { DEFAULT_LOCALE } from '../../../common/locales.ts';
-import type { AppRecord, GraphQLContext } from '../context.ts';
+import type { GraphQLContext } from '../context.ts';
+import type { App } from '../../apps/lookup.ts';
 import type { CreateTenantInput, Tenant } from '../generated/resolvers.ts';
 import { foyerError, tooManyRequests } from '../errors.ts';
 import { checkLogo, checkName, InputProblems, isEmail } from '../input.ts';
@@ -38,7 +39,7 @@ interface CheckedSignup {
 }
 
 /** The plan key when it is one of the app's plans and the price offer (if any) one of its prices. */
-async function checkPlan(db: Database, app: AppRecord, input: CreateTenantInput, problems: InputProblems): Promise<string | null> {
+async function checkPlan(db: Database, app: App, input: CreateTenantInput, problems: InputProblems): Promise<string | null> {
   const { plan: key, priceOffer } = input;
   if (!key) {
     if (priceOffer) problems.add('priceOffer', 'A price offer needs a plan');
@@ -70,7 +71,7 @@ async function checkPlan(db: Database, app: AppRecord, input: CreateTenantInput,
   return key;
 }
 
-function checkPassword(app: AppRecord, password: string, problems: InputProblems): void {
+function checkPassword(app: App, password: string, problems: InputProblems): void {
   if (password.length > MAX_PASSWORD_LENGTH) {
     problems.add('password', [`At most ${MAX_PASSWORD_LENGTH} characters`]);
     return;
@@ -80,7 +81,7 @@ function checkPassword(app: AppRecord, password: string, problems: InputProblems
   if (found.length > 0) problems.add('password', found.map((problem) => passwordProblemTexts[problem]));
 }
 
-async function checkSignup(db: Database, app: AppRecord, input: CreateTenantInput): Promise<CheckedSignup> {
+async function checkSignup(db: Database, app: App, input: CreateTenantInput): Promise<CheckedSignup> {
   const problems = new InputProblems();
   const { owner } = input;
   const email = owner.email.trim();
@@ -124,7 +125,7 @@ interface CreatedSignup {
 /** User (when new), workspace, disabled OWNER membership, signup token and audit record: all or nothing. */
 async function createSignup(
   db: Database,
-  app: AppRecord,
+  app: App,
   signup: CheckedSignup,
   pendingPasswordHash: string | undefined,
   clientIp: string,
@@ -191,7 +192,7 @@ async function undoSignup(db: Database, created: CreatedSignup): Promise<void> {
   });
 }
 
-export async function signUp(context: GraphQLContext, app: AppRecord, input: CreateTenantInput): Promise<Tenant> {
+export async function signUp(context: GraphQLContext, app: App, input: CreateTenantInput): Promise<Tenant> {
   const { db, config, notifier, clientIp, log } = context;
   if (!app.settings.tenantSelfSignup) throw foyerError('SELF_SIGNUP_DISABLED', 'Signing up is not open for this app');
   if (!passwordSignInEnabled(app) && input.owner.password != null) {

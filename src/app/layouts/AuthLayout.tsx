@@ -5,7 +5,7 @@ import { offeredLocales } from '../../../common/locales.ts';
 import { useLanguageChoice } from '../../i18n/choice-context.ts';
 import { BrandMark } from '../../theme/BrandMark.tsx';
 import { LanguageSwitch } from '../../theme/LanguageSwitch.tsx';
-import { useAppConfig, useAuthChanges, useRuntime } from '../runtime.tsx';
+import { useAppConfig, useAuthChanges, useRuntime } from '../../runtime/context.tsx';
 
 export interface AuthLayoutProps {
   heading: ReactNode;

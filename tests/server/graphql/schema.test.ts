@@ -4,7 +4,7 @@ import { buildSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { authorize } from '../../../server/graphql/access/authorization.ts';
 import { readRequirements } from '../../../server/graphql/access/requirements.ts';
-import type { Caller, MemberCaller } from '../../../server/graphql/context.ts';
+import type { Caller, MemberCaller } from '../../../server/auth/callers.ts';
 import { capabilityResolvers, mergeResolvers } from '../../../server/graphql/resolvers.ts';
 import { buildFoyerSchema, SCHEMA_FILE } from '../../../server/graphql/schema.ts';
 import type { Privilege } from '../../../common/roles.ts';
@@ -23,7 +23,7 @@ const member = (privileges: Privilege[]): MemberCaller => ({
 });
 
 describe('schema/api.graphql', () => {
-  it('names a privilege on every Query and Mutation field, as ORIGINAL-CONTRACT.md 2.2 maps them', () => {
+  it('names a privilege on every Query and Mutation field, as docs/ORIGINAL-CONTRACT.md 2.2 maps them', () => {
     const schema = buildSchema(readFileSync(SCHEMA_FILE, 'utf8'));
     const requirements = readRequirements(schema);
     const rootFields = [schema.getQueryType()!, schema.getMutationType()!].flatMap((root) =>

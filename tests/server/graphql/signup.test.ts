@@ -6,7 +6,7 @@ import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import type { Database } from '../../../server/db/client.ts';
-import type { AppSettings } from '../../../server/apps/settings.ts';
+import type { AppSettings } from '../../../server/db/app-settings.ts';
 import { apps, auditEvents, outbox, plans, tenants, tenantUsers, users, userTokens } from '../../../server/db/schema.ts';
 import { findLiveToken } from '../../../server/auth/tokens/service.ts';
 import { verifyPassword } from '../../../server/auth/passwords.ts';

@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 // The API client with the real OAuth auth client (signed in against the in-process auth service):
-// request shape, headers, and SPEC.md section 8's status handling for GraphQL and REST.
+// request shape, headers, and docs/SPEC.md section 8's status handling for GraphQL and REST.
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient, type ApiClient } from '../../../src/api/client.ts';
-import { ApiError, ForbiddenError, UnauthenticatedError } from '../../../src/api/errors.ts';
+import { ApiError, ForbiddenError, UnauthenticatedError } from '../../../src/http/errors.ts';
 import { StorageKeys } from '../../../src/auth/storage-keys.ts';
 import { GetAppAnonymousDocument, ListUsersDocument, UpdateTenantDocument } from '../../../src/gql/graphql.ts';
 import { createHarness, type Harness } from '../auth/support/harness.ts';

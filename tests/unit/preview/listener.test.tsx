@@ -7,7 +7,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../../src/api/index.ts';
 import { RuntimeProvider } from '../../../src/app/App.tsx';
-import { createAppConfigStore, type PublicAppConfig } from '../../../src/app/appConfig.ts';
+import { createAppConfigStore, type PublicAppConfig } from '../../../src/runtime/app-config.ts';
 import { routes } from '../../../src/app/router.tsx';
 import { OAuthClient } from '../../../src/auth/oauth/oauth-client.ts';
 import { loadConfig } from '../../../src/config.ts';
