@@ -105,6 +105,10 @@ export interface AppConfig {
   accessTokenTtl?: number;
   refreshTokenTtl?: number;
   branding?: Branding;
+  /** Locale codes of common/locales.ts the hosted screens offer; every shipped one when absent. */
+  languages?: string[];
+  /** One of `languages`: for visitors whose browser prefers none of them. */
+  defaultLanguage?: string;
   translations?: Translations;
   customSignupFields?: CustomSignupField[];
   passwordPolicy?: PasswordPolicySettings;

@@ -2,21 +2,24 @@
 // out), inside the console's context, the admin API's query cache and the router under /configurator.
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
-import { Suspense, use, useState } from 'react';
+import { Suspense, use, useEffect, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { RouterProvider } from 'react-router';
 import { createQueryClient } from '../src/api/react.tsx';
 import { ApiError } from '../src/http/errors.ts';
+import { consoleLanguage, showConsoleLanguage } from './i18n/index.ts';
 import { createConsoleRouter } from './router.tsx';
 import { ConsoleContext, type ConsoleSession } from './session.tsx';
 
 /** Answers of the server are not retried; failures without an answer are. */
 const isServerAnswer = (error: unknown) => error instanceof ApiError;
 
-function Started({ starting }: { starting: Promise<ConsoleSession> }) {
+function Started({ starting, i18n }: { starting: Promise<ConsoleSession>; i18n: I18n }) {
   const session = use(starting);
   const [router] = useState(createConsoleRouter);
   const [queryClient] = useState(() => createQueryClient(session.auth, isServerAnswer));
+  // A sign-in, or a switch of workspace, may change the language (the workspace's locale).
+  useEffect(() => session.auth.subscribe(() => void showConsoleLanguage(i18n, consoleLanguage(session.auth))), [session, i18n]);
   return (
     <ConsoleContext value={session}>
       <QueryClientProvider client={queryClient}>
@@ -31,12 +34,13 @@ export function ConsoleApp({ session, i18n }: { session: ConsoleSession; i18n: I
     session.auth
       .init()
       .catch(() => undefined)
+      .then(() => showConsoleLanguage(i18n, consoleLanguage(session.auth)))
       .then(() => session),
   );
   return (
     <I18nextProvider i18n={i18n}>
       <Suspense fallback={null}>
-        <Started starting={starting} />
+        <Started starting={starting} i18n={i18n} />
       </Suspense>
     </I18nextProvider>
   );

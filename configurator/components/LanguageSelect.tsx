@@ -1,8 +1,9 @@
-// A labelled select of language codes, each shown by the browser's name for it.
+// A labelled select of language codes, each shown by the browser's name for it in the console's language.
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 /** "Swedish (sv)": the browser's name for a language code, with the code. */
-function languageName(code: string, displayLanguage = 'en'): string {
+export function languageName(code: string, displayLanguage: string): string {
   try {
     const name = new Intl.DisplayNames([displayLanguage], { type: 'language' }).of(code);
     return name && name !== code ? `${name} (${code})` : code;
@@ -20,6 +21,7 @@ export interface LanguageSelectProps {
 }
 
 export function LanguageSelect({ id, label, languages, value, onChange }: LanguageSelectProps) {
+  const { i18n } = useTranslation();
   return (
     <div className="foyer-field">
       <label className="foyer-label" htmlFor={id}>
@@ -28,7 +30,7 @@ export function LanguageSelect({ id, label, languages, value, onChange }: Langua
       <select id={id} className="foyer-select" value={value} onChange={(event) => onChange(event.target.value)}>
         {languages.map((code) => (
           <option key={code} value={code}>
-            {languageName(code)}
+            {languageName(code, i18n.language)}
           </option>
         ))}
       </select>

@@ -76,3 +76,8 @@ export function searchKeys(keys: string[], query: string, defaults: FlatTexts, o
 
 /** Language codes the schema accepts ('sv', 'pt-BR'). */
 export const LANGUAGE_CODE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/;
+
+/** Keys the app overrides in a language, among `keys` (the "only overridden" filter). */
+export function overriddenKeys(keys: string[], overrides: FlatTexts): string[] {
+  return keys.filter((key) => Boolean(overrides[key]));
+}

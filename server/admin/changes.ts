@@ -3,6 +3,7 @@
 // that merely spells out a default shows no change. Secrets are compared sealed and never shown.
 import { isDeepStrictEqual } from 'node:util';
 import { brandingColors, socialProviders, type CustomSignupField, type TranslationTexts } from '../../common/app-config.ts';
+import { defaultLocaleOf, offeredLocales } from '../../common/locales.ts';
 import type { StoredAppConfig } from './config-document.ts';
 import type { PricingPlan, Tax } from '../../common/payments.ts';
 
@@ -117,6 +118,16 @@ export function changesBetween(live: StoredAppConfig, draft: StoredAppConfig): C
     const from = valueAt(live, path, fallback);
     const to = valueAt(draft, path, fallback);
     if (!isDeepStrictEqual(from, to)) changes.push({ kind: 'changed', path, from, to });
+  }
+
+  // The languages as the hosted screens offer them: no list means every shipped language.
+  for (const [path, valueOf] of [
+    ['languages', (config: StoredAppConfig) => offeredLocales(config).join(', ')],
+    ['defaultLanguage', defaultLocaleOf],
+  ] as const) {
+    const from = valueOf(live);
+    const to = valueOf(draft);
+    if (from !== to) changes.push({ kind: 'changed', path, from, to });
   }
 
   for (const provider of socialProviders) {

@@ -4,6 +4,7 @@
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import appConfigSchema from '../../schema/app-config.schema.json' with { type: 'json' };
+import { languageSettingsProblem } from '../../common/locales.ts';
 import { checkCustomCss, customCssProblemTexts } from '../../common/custom-css.ts';
 import { isOwnerPattern } from '../../common/owner-pattern.ts';
 import { socialProviderFlags, type AppConfig } from '../../common/app-config.ts';
@@ -88,6 +89,12 @@ function foreignLogo(config: AppConfig, ownAssets: string): ProblemDetail[] {
     : [];
 }
 
+/** The default language is one the app offers (common/locales.ts). */
+function unofferedDefaultLanguage(config: AppConfig): ProblemDetail[] {
+  const problem = languageSettingsProblem(config);
+  return problem ? [{ path: '/defaultLanguage', message: problem }] : [];
+}
+
 /**
  * The document, typed, when it passes the schema and the CSS rule; otherwise a 400 naming every
  * problem. The logo and the CSS may load only `appId`'s own uploaded assets, served from `apiUrl`.
@@ -96,7 +103,13 @@ export function checkAppConfig(document: unknown, appId: string, apiUrl: string)
   if (!validateAppConfig(document)) {
     throw validationFailed(distinct((validateAppConfig.errors ?? []).map(detailOf)));
   }
-  const problems = [...duplicateLabels(document), ...duplicatePayments(document), ...noSignInMethod(document), ...foreignLogo(document, assetsBaseOf(apiUrl, appId))];
+  const problems = [
+    ...duplicateLabels(document),
+    ...duplicatePayments(document),
+    ...noSignInMethod(document),
+    ...foreignLogo(document, assetsBaseOf(apiUrl, appId)),
+    ...unofferedDefaultLanguage(document),
+  ];
   if (problems.length > 0) throw validationFailed(problems);
   const css = document.branding?.customCss;
   if (css !== undefined) {

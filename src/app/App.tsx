@@ -9,7 +9,9 @@ import type { ApiClient } from '../api/client.ts';
 import { ApiClientProvider } from '../api/context.tsx';
 import type { AuthClient } from '../auth/types.ts';
 import type { ClientConfig } from '../config.ts';
-import { applyTranslations, CUSTOM_CSS_LINK_ID, loadAppTranslations } from '../i18n/index.ts';
+import { browserLanguages, createLanguageChoiceStore, screenLanguage, signedInLocale, type LanguageChoiceStore } from '../i18n/choice.ts';
+import { LanguageChoiceContext } from '../i18n/choice-context.ts';
+import { applyTranslations, CUSTOM_CSS_LINK_ID, loadAppTranslations, showLanguage } from '../i18n/index.ts';
 import { createAppConfigStore, withCapabilities, type AppConfigState, type AppConfigStore } from '../runtime/app-config.ts';
 import { createRouter } from './router.tsx';
 import { RuntimeContext, type Runtime } from '../runtime/context.tsx';
@@ -28,12 +30,18 @@ export interface StartedRuntime extends Omit<Runtime, 'appConfig'> {
   appConfig: AppConfigStore;
 }
 
-export async function startRuntime({ config, auth, api, i18n, appConfig }: AppProps): Promise<StartedRuntime> {
+export async function startRuntime(
+  { config, auth, api, i18n, appConfig }: AppProps,
+  languageChoice: LanguageChoiceStore = createLanguageChoiceStore(undefined),
+): Promise<StartedRuntime> {
   await Promise.all([
     // A failed start-up check means signed out (docs/SPEC.md section 4).
     auth.init().catch(() => undefined),
     loadAppTranslations(config.apiUrl, config.appId).then((resources) => applyTranslations(i18n, resources)),
   ]);
+  // The first screen shows in its language at once, never English first.
+  const app = appConfig.status === 'ready' ? appConfig.app : undefined;
+  await showLanguage(i18n, screenLanguage({ userLocale: signedInLocale(auth), chosen: languageChoice.get(), preferred: browserLanguages(), app }));
   return { config, auth, api, appConfig: createAppConfigStore(appConfig) };
 }
 
@@ -82,13 +90,21 @@ function Started({ starting, i18n }: { starting: Promise<StartedRuntime>; i18n: 
   );
 }
 
+/** The visitor's choice is remembered in this browser, except in a preview, which leaves storage alone. */
+function languageChoiceStore(config: ClientConfig): LanguageChoiceStore {
+  return createLanguageChoiceStore(config.preview ? undefined : globalThis.localStorage);
+}
+
 export function App(props: AppProps) {
-  const [starting] = useState(() => startRuntime(props));
+  const [languageChoice] = useState(() => languageChoiceStore(props.config));
+  const [starting] = useState(() => startRuntime(props, languageChoice));
   return (
     <I18nextProvider i18n={props.i18n}>
-      <Suspense fallback={null}>
-        <Started starting={starting} i18n={props.i18n} />
-      </Suspense>
+      <LanguageChoiceContext value={languageChoice}>
+        <Suspense fallback={null}>
+          <Started starting={starting} i18n={props.i18n} />
+        </Suspense>
+      </LanguageChoiceContext>
     </I18nextProvider>
   );
 }

@@ -6,8 +6,10 @@ import { useTranslation } from 'react-i18next';
 import { createBrowserRouter, Navigate, Outlet, useLocation, type RouteObject } from 'react-router';
 import { flows } from '../flow/flows.ts';
 import { WorkspaceLayout, AdminPage } from './layouts/WorkspaceLayout.tsx';
-import { followLocale } from '../i18n/index.ts';
-import { useAuthChanges, useRuntime } from '../runtime/context.tsx';
+import { browserLanguages, screenLanguage, signedInLocale } from '../i18n/choice.ts';
+import { useLanguageChoice } from '../i18n/choice-context.ts';
+import { showLanguage } from '../i18n/index.ts';
+import { useAppConfig, useAuthChanges, useRuntime } from '../runtime/context.tsx';
 import { useSessionCheck } from './session-check.ts';
 import { FlowScreen } from './screens/FlowScreen.tsx';
 import { RouteError } from './screens/RouteError.tsx';
@@ -25,20 +27,18 @@ export function isManagementRoute(path: string): boolean {
 /** Language, the session check and the unknown-app gate for every route (each screen sets its page title). */
 function Shell() {
   const { i18n } = useTranslation();
-  const { appConfig } = useRuntime();
+  const { appConfig, config } = useRuntime();
+  const app = useAppConfig();
   const auth = useAuthChanges();
   const location = useLocation();
-  const authenticated = auth.isAuthenticated();
-  const locale = authenticated ? auth.currentUser().tenant.locale || auth.currentUser().locale : undefined;
+  const [chosen] = useLanguageChoice();
+  const language = screenLanguage({ userLocale: signedInLocale(auth), chosen, preferred: browserLanguages(), app });
   useSessionCheck();
 
   useEffect(() => {
-    followLocale(i18n, locale);
-  }, [i18n, locale]);
-
-  useEffect(() => {
-    document.documentElement.lang = i18n.resolvedLanguage ?? i18n.language;
-  }, [i18n.resolvedLanguage, i18n.language]);
+    // The configurator picks the preview's language (src/preview/listener.ts).
+    if (!config.preview) void showLanguage(i18n, language);
+  }, [i18n, language, config.preview]);
 
   if (appConfig.status === 'unknown-app' && !location.pathname.startsWith('/handover')) return <UnknownApp />;
   return <Outlet />;

@@ -1,6 +1,7 @@
 // The invite form (docs/SPEC.md sections 2, 4, 5): one or more e-mail inputs, '+ Add another', blanks
 // dropped before sending. Once createUsers has answered, the notice names who was invited and stays
 // 5 seconds; every address the server refused keeps its input and shows why next to it.
+import { translateServerMessage } from '../i18n/index.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -131,7 +132,7 @@ export default function InviteUsers(_props: FlowComponentProps) {
     );
   };
 
-  const message = (text: string) => (i18n.exists(text) ? t(text) : text);
+  const message = (text: string) => translateServerMessage(i18n, text);
 
   return (
     <section className="foyer-stack foyer-panel-section" aria-labelledby={`${formId}-title`}>

@@ -1,21 +1,24 @@
-// i18next set-up: `en` ships in the bundle (docs/SPEC.md texts); an app's translations.json overrides or adds
-// languages at start-up (a preview replaces them with its draft's), and the language follows the
-// signed-in user's workspace locale.
+// i18next set-up: `en` ships in the bundle (docs/SPEC.md texts) and is every other language's fallback;
+// each other shipped language is a chunk of its own, fetched only when chosen (showLanguage). An
+// app's translations.json overrides or adds texts at start-up (a preview replaces them with its
+// draft's); src/i18n/choice.ts decides the language.
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { applyDocumentLanguage } from './document.ts';
 import en from './locales/en.json';
+import { INTERPOLATION, intlFormatter } from './intl-formatter.ts';
 
 export type TranslationResources = Record<string, Record<string, unknown>>;
 
 export function createI18n(language = 'en'): I18n {
   const instance = i18next.createInstance();
-  void instance.use(initReactI18next).init({
+  void instance.use(initReactI18next).use(intlFormatter).init({
     // A copy: overrides merge into the store in place and must never reach the shipped texts.
     resources: { en: { translation: structuredClone(en) } },
     lng: language,
     fallbackLng: 'en',
     initAsync: false,
-    interpolation: { escapeValue: false },
+    interpolation: INTERPOLATION,
     returnNull: false,
     // Screens re-render when texts change under them (a preview's new overrides).
     react: { bindI18nStore: 'added removed' },
@@ -51,20 +54,48 @@ export function applyTranslations(instance: I18n, resources: TranslationResource
   }
 }
 
+/** Every shipped language but `en` (in the first load), one lazy chunk per file. */
+const shippedFiles = import.meta.glob<Record<string, unknown>>(['./locales/*.json', '!./locales/en.json'], { import: 'default' });
+
+/** The shipped texts of languages fetched so far: fetched once, re-added when overrides are replaced. */
+const shipped = new Map<string, Record<string, unknown>>();
+
+/** Whether Foyer ships texts for `language` (a file in ./locales). */
+export function hasShippedTexts(language: string): boolean {
+  return language === 'en' || `./locales/${language}.json` in shippedFiles;
+}
+
 /**
- * Replaces every app override with `resources`: the store goes back to the shipped `en` texts, then
+ * Fetches `language`'s shipped texts once and adds them beneath any app override already in the
+ * store (overwrite off), so an override applied earlier keeps winning.
+ */
+export async function loadShippedTexts(instance: I18n, language: string): Promise<void> {
+  const load = shippedFiles[`./locales/${language}.json`];
+  if (!load) return;
+  let texts = shipped.get(language);
+  if (!texts) {
+    texts = await load();
+    shipped.set(language, texts);
+  }
+  instance.addResourceBundle(language, 'translation', structuredClone(texts), true, false);
+}
+
+/** Shows the screens in `language`: its texts fetched first, so nothing shows half in English. */
+export async function showLanguage(instance: I18n, language: string): Promise<void> {
+  await loadShippedTexts(instance, language);
+  if (instance.language !== language) await instance.changeLanguage(language);
+  applyDocumentLanguage(language);
+}
+
+/**
+ * Replaces every app override with `resources`: the store goes back to the shipped texts, then
  * takes the new overrides, so an override left out of `resources` is gone rather than kept.
  */
 export function replaceAppTranslations(instance: I18n, resources: TranslationResources): void {
   for (const language of Object.keys(instance.store.data)) instance.removeResourceBundle(language, 'translation');
   instance.addResourceBundle('en', 'translation', structuredClone(en), true, true);
+  for (const [language, texts] of shipped) instance.addResourceBundle(language, 'translation', structuredClone(texts), true, true);
   applyTranslations(instance, resources);
-}
-
-/** Switches to the workspace (or user) locale once known; unknown languages fall back to `en` per key. */
-export function followLocale(instance: I18n, locale: string | undefined): void {
-  const language = locale?.trim();
-  if (language && instance.language !== language) void instance.changeLanguage(language);
 }
 
 /** Loads the app's custom stylesheet after Foyer's own so its token overrides win; a failing load leaves none. */
@@ -81,10 +112,41 @@ export function loadCustomCss(apiUrl: string, appId: string): void {
   document.head.appendChild(link);
 }
 
+/** Every English text Foyer ships, by its text: the server writes SPEC.md's English, the screens translate it. */
+let englishKeys: Map<string, string> | undefined;
+
+function keyOfEnglish(text: string): string | undefined {
+  if (!englishKeys) {
+    englishKeys = new Map();
+    const visit = (tree: Record<string, unknown>, prefix: string) => {
+      for (const [key, value] of Object.entries(tree)) {
+        const path = prefix ? `${prefix}.${key}` : key;
+        if (typeof value === 'string') {
+          if (!englishKeys!.has(value)) englishKeys!.set(value, path);
+        } else if (value && typeof value === 'object') visit(value as Record<string, unknown>, path);
+      }
+    };
+    visit(en, '');
+  }
+  return englishKeys.get(text);
+}
+
+/**
+ * A message from the server, in the screens' language: a translation key, or one of Foyer's English
+ * texts (the password rules SPEC.md words, which the server answers as written), else as the server
+ * wrote it.
+ */
+export function translateServerMessage(instance: Pick<I18n, 'exists' | 't'>, message: string): string {
+  if (instance.exists(message)) return instance.t(message);
+  const key = keyOfEnglish(message);
+  return key ? instance.t(key) : message;
+}
+
 /** A moment as the screens show it (a passkey's dates, activity): medium date and short time in `language`. */
 export function formatDateTime(value: string, language: string): string {
   return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(value));
 }
+
 
 /** The translation key of an audit event's text: keys have no dots of their own (login.success → login_success). */
 export function auditEventKey(section: string, type: string): string {

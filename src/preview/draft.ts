@@ -10,6 +10,7 @@ import {
   type CustomSignupField,
   type CustomSignupFieldType,
 } from '../../common/app-config.ts';
+import { defaultLocaleOf, offeredLocales } from '../../common/locales.ts';
 
 /** As app-config.schema.json allows URLs: http(s) only, nothing that could break out of an attribute. */
 const URL_PATTERN = /^https?:\/\/[^\s<>"']+$/;
@@ -49,6 +50,10 @@ export function publicConfigOf(config: AppConfig): PublicAppConfig {
   const branding = isRecord(draft.branding) ? draft.branding : {};
   const passwordPolicy = isRecord(draft.passwordPolicy) ? draft.passwordPolicy : {};
   const enabled = (provider: (typeof socialProviders)[number]) => draft[socialProviderFlags[provider]] === true;
+  const languageSettings = {
+    languages: Array.isArray(draft.languages) ? draft.languages.filter((code): code is string => typeof code === 'string') : undefined,
+    defaultLanguage: typeof draft.defaultLanguage === 'string' ? draft.defaultLanguage : undefined,
+  };
   return {
     name: text(draft.name),
     logo: url(draft.logo),
@@ -71,6 +76,8 @@ export function publicConfigOf(config: AppConfig): PublicAppConfig {
     passwordEnabled: flag(draft.passwordEnabled, true),
     copyrightFooter: text(branding.copyrightFooter),
     socialProviders: socialProviders.filter(enabled),
+    languages: offeredLocales(languageSettings),
+    defaultLanguage: defaultLocaleOf(languageSettings),
     customSignupFields: signupFields(draft.customSignupFields),
   };
 }

@@ -3,7 +3,7 @@
 // the language, the router, and the document's stylesheet.
 import type { i18n as I18n } from 'i18next';
 import type { AppConfigStore } from '../runtime/app-config.ts';
-import { replaceAppTranslations } from '../i18n/index.ts';
+import { replaceAppTranslations, showLanguage } from '../i18n/index.ts';
 import type { AppConfig } from '../../common/app-config.ts';
 import { publicConfigOf, translationsOf } from './draft.ts';
 import { acceptedMessage, PREVIEW_TAG, type PreviewReply, type PreviewWindow, type ReceivedMessage } from './protocol.ts';
@@ -55,7 +55,7 @@ export function startPreview(targets: PreviewTargets): () => void {
         return;
       }
       case 'language':
-        void targets.i18n.changeLanguage(message.language);
+        void showLanguage(targets.i18n, message.language);
         return;
     }
   };

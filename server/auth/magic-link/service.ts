@@ -1,5 +1,6 @@
 // Magic links: a single-use sign-in link, valid 15 minutes, that works only in the browser (login
 // session) that asked for it.
+import { recipientLocale } from '../../notify/recipient-locale.ts';
 import { eq, sql } from 'drizzle-orm';
 import type { ServerConfig } from '../../config.ts';
 import type { FoyerContext } from '../../context.ts';
@@ -19,7 +20,7 @@ export async function sendMagicLink(context: FoyerContext, app: App, email: stri
     appId: app.id,
     to: user.email,
     kind: 'magic-link',
-    locale: user.locale,
+    locale: await recipientLocale(context.db, app.id, user),
     link: `${context.config.urls.auth}/auth/magic-link/${token}`,
   });
 }

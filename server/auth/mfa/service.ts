@@ -1,6 +1,7 @@
 // Two-factor sign-in: when it applies and which methods a user has; by SMS, the codes a login session
 // waits for (six digits from a CSPRNG, stored hashed, ten minutes, five wrong tries); the single-use
 // recovery code either method comes with. The authenticator-app method is in totp.ts.
+import { recipientLocale } from '../../notify/recipient-locale.ts';
 import { randomInt } from 'node:crypto';
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { FoyerContext } from '../../context.ts';
@@ -126,7 +127,7 @@ export async function issueCode(
     appId: session.appId,
     to: input.phoneNumber,
     kind: 'mfa-code',
-    locale: user.locale,
+    locale: await recipientLocale(db, session.appId, user),
     code,
     expiresInSeconds: MFA_CODE_TTL_SECONDS,
   });

@@ -2,6 +2,7 @@
 // it — once — to set or confirm the password and prove the e-mail. Where the app switched passwords
 // off (AppConfig.passwordEnabled false) no link sets a password: reset links are refused and signup
 // and invitation links only confirm the e-mail.
+import { recipientLocale } from '../../notify/recipient-locale.ts';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FoyerContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
@@ -64,7 +65,7 @@ export async function sendResetLink(context: FoyerContext, app: App, email: stri
     appId: app.id,
     to: user.email,
     kind: 'reset',
-    locale: user.locale,
+    locale: await recipientLocale(context.db, app.id, user),
     link: setPasswordLink(context, token),
     expiresInSeconds: context.config.resetTokenTtlSeconds,
   });

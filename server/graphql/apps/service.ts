@@ -1,6 +1,7 @@
 // Apps as the GraphQL API sees them: their public configuration.
 import { enabledSocialProviders, passwordPolicyOf } from '../../apps/settings.ts';
 import type { App as AppRecord } from '../../apps/lookup.ts';
+import { defaultLocaleOf, offeredLocales } from '../../../common/locales.ts';
 import type { App } from '../generated/resolvers.ts';
 
 /** What any visitor of the app may know: name, links and which sign-in options are on. */
@@ -32,5 +33,7 @@ export function publicAppConfig(app: AppRecord): App {
     passwordEnabled: settings.passwordEnabled ?? true,
     copyrightFooter: settings.branding?.copyrightFooter || null,
     socialProviders: enabledSocialProviders(settings),
+    languages: offeredLocales(settings),
+    defaultLanguage: defaultLocaleOf(settings),
   };
 }

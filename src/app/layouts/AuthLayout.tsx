@@ -1,9 +1,11 @@
 // The layout every /auth screen shares: logo, heading, sub-heading, card, footer.
 import type { ReactNode, Ref } from 'react';
 import { useTranslation } from 'react-i18next';
+import { offeredLocales } from '../../../common/locales.ts';
+import { useLanguageChoice } from '../../i18n/choice-context.ts';
 import { BrandMark } from '../../theme/BrandMark.tsx';
+import { LanguageSwitch } from '../../theme/LanguageSwitch.tsx';
 import { useAppConfig, useAuthChanges, useRuntime } from '../../runtime/context.tsx';
-
 
 export interface AuthLayoutProps {
   heading: ReactNode;
@@ -13,10 +15,13 @@ export interface AuthLayoutProps {
 }
 
 export function AuthLayout({ heading, subheading, headingRef, children }: AuthLayoutProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { config } = useRuntime();
   const app = useAppConfig();
   const auth = useAuthChanges();
+  const [, choose] = useLanguageChoice();
+  // Signed in, the workspace's locale decides (SPEC.md section 1); the switch is for visitors.
+  const languages = auth.isAuthenticated() ? [] : offeredLocales({ languages: app?.languages ?? undefined });
   const tenantLogo = auth.isAuthenticated() ? auth.currentUser().tenant.logo : undefined;
   const logo = tenantLogo || app?.logo;
   const appName = app?.name || t('app.defaultTitle');
@@ -34,6 +39,7 @@ export function AuthLayout({ heading, subheading, headingRef, children }: AuthLa
       <footer className="foyer-footer">
         <span>{app?.copyrightFooter || config.copyrightFooter || t('footer.copyright', { year })}</span>
         {app?.privacyPolicyUrl && <a href={app.privacyPolicyUrl}>{t('footer.privacyPolicy')}</a>}
+        {languages.length > 1 && <LanguageSwitch label={t('fields.locale')} languages={languages} value={i18n.language} onChange={choose} />}
       </footer>
     </div>
   );

@@ -1,5 +1,6 @@
 // Renders one flow: the current step's heading, alert, form or component, main button and slots.
 // All decisions come from the flow file through FlowRunner; this file only draws.
+import { translateServerMessage } from '../../i18n/index.ts';
 import { Suspense, use, useCallback, useEffect, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
@@ -259,9 +260,9 @@ function StepForm(props: StepViewProps & { formName: string; aboveSubmit: ReactN
   const form = use(loadForm(formName));
   const transformErrors = (errors: RJSFValidationError[]) =>
     errors.map((error) => ({ ...error, message: t(validationMessageKey(error)) }));
-  // Server messages are translation keys (the password policy's) or texts the server already wrote.
+  // Server messages are translation keys, Foyer's English texts (the password policy's) or texts the server wrote.
   const extraErrors = useMemo(
-    () => errorSchemaOf(state.fieldErrors, (message) => (i18n.exists(message) ? i18n.t(message) : message)),
+    () => errorSchemaOf(state.fieldErrors, (message) => translateServerMessage(i18n, message)),
     [state.fieldErrors, i18n],
   );
   const stepProps = evaluateMapping(step.props, context);

@@ -1,6 +1,7 @@
 // Foyer's own RJSF field and widget, named from form files (ui:field "CustomParams", ui:widget
 // "consent"). They read what they show from the step's props (formContext.props), never from code in
 // the form file, so the form stays plain data with a build-time compiled validator.
+import { translateServerMessage } from '../../i18n/index.ts';
 import type { ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { errorId, type FieldProps, type WidgetProps } from '@rjsf/utils';
@@ -74,7 +75,7 @@ export function CustomParamsField({ formData, onChange, fieldPathId, registry, e
     const node = (errorSchema as Record<string, { __errors?: string[] }> | undefined)?.[label];
     return node?.__errors ?? [];
   };
-  const translated = (message: string) => (i18n.exists(message) ? i18n.t(message) : message);
+  const translated = (message: string) => translateServerMessage(i18n, message);
 
   return (
     <div className="foyer-stack">

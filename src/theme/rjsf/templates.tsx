@@ -100,8 +100,10 @@ export function CheckboxWidget(props: WidgetProps) {
 }
 
 export function SelectWidget(props: WidgetProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { id, htmlName, value, disabled, readonly, autofocus, required, placeholder, onChange, onBlur, onFocus, rawErrors, options, uiSchema } = props;
+  // An option's title is a translation key, or a name that reads the same in every language (a language's own name).
+  const labelOf = (label: string) => (i18n.exists(label) ? t(label) : label);
   const enumOptions = options.enumOptions ?? [];
   const selected = enumOptionsIndexForValue(value, enumOptions, false);
   const emptyValue = options.emptyValue;
@@ -123,7 +125,7 @@ export function SelectWidget(props: WidgetProps) {
       <option value="">{placeholder ? t(placeholder) : ''}</option>
       {enumOptions.map((option, index) => (
         <option key={index} value={String(index)}>
-          {t(option.label)}
+          {labelOf(option.label)}
         </option>
       ))}
     </select>

@@ -210,6 +210,19 @@ describe('documents the schema or the CSS rule refuses', () => {
     });
   });
 
+  it('refuses languages Foyer does not ship, and a default language the app does not offer', async () => {
+    const live = await liveOf(appB.id, { token: ownerToken });
+    await expectNothingChanged(async () => {
+      const unknown = await refusedDraft({ ...live, languages: ['sv', 'xx'] } as AppConfig);
+      expect(unknown).toMatchObject({ statusCode: 400, error: 'VALIDATION_FAILED' });
+      expect(unknown.details.map((detail) => detail.path)).toEqual(['/languages/1']);
+      const none = await refusedDraft({ ...live, languages: [] });
+      expect(none.details.map((detail) => detail.path)).toEqual(['/languages']);
+      const unoffered = await refusedDraft({ ...live, languages: ['sv', 'ar'], defaultLanguage: 'en' });
+      expect(unoffered.details).toEqual([{ path: '/defaultLanguage', message: 'must be one of the offered languages' }]);
+    });
+  });
+
   it("refuses a logo from another address, or another app's asset, which the hosted screens would not show", async () => {
     const live = await liveOf(appB.id, { token: ownerToken });
     await expectNothingChanged(async () => {

@@ -14,6 +14,7 @@ import { admin, consoleOwnerToken, CONSOLE_OWNER_EMAIL, CONSOLE_WORKSPACE } from
 import { Browser } from '../oidc/browser.ts';
 import { insertApp } from '../support/apps.ts';
 import { authorizationRequest, relyingParty } from '../oidc/sign-in.ts';
+import { SUPPORTED_LOCALES } from '../../../common/locales.ts';
 
 let foyer: TestFoyer;
 let token: string;
@@ -211,6 +212,8 @@ describe('an app from creation to a restored version', () => {
       branding: { colors: { primary: '#0a7' } },
       translations: { sv: { login: { title: 'Logga in på Shop', email: 'E-post' }, signup: { title: 'Skapa konto' } } },
       customSignupFields: [{ label: 'company', type: 'text', userLabel: 'Company' }],
+      languages: ['sv', 'en'],
+      defaultLanguage: 'sv',
     };
     // The answer's hasClientSecret is ignored on the way back in, and the stored secret stays.
     const saved = await admin<{ draft: NonNullable<AppAnswer['draft']> }>(foyer, 'PUT', `/apps/${appId}/draft`, { apiKey, body: { config } });
@@ -225,6 +228,8 @@ describe('an app from creation to a restored version', () => {
       { kind: 'enabled', path: 'magicLinkEnabled' },
       { kind: 'disabled', path: 'googleSsoEnabled' },
       { kind: 'changed', path: 'branding.colors.primary', from: '#1f42dd', to: '#0a7' },
+      { kind: 'changed', path: 'languages', from: SUPPORTED_LOCALES.join(', '), to: 'en, sv' },
+      { kind: 'changed', path: 'defaultLanguage', from: 'en', to: 'sv' },
       { kind: 'list', path: 'customSignupFields', added: 1, removed: 0, changed: 0 },
       { kind: 'translations', language: 'sv', count: 3 },
     ]);

@@ -1,6 +1,9 @@
 // Anonymous callers and the HTTP edge of /graphql: the app from x-app-id, and every malformed
 // request answered with a 4xx in both REST and GraphQL shape, never a 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { SUPPORTED_LOCALES } from '../../../common/locales.ts';
+import { apps } from '../../../server/db/schema.ts';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { errorCodes, postGraphQL } from '../support/graphql.ts';
 
@@ -39,6 +42,21 @@ describe('getAppAnonymous', () => {
       googleSsoEnabled: false,
       appleSsoEnabled: false,
     });
+  });
+
+  it('offers every shipped language in the demo app, English by default, and the published list of an app that names some', async () => {
+    const query = '{ getAppAnonymous { languages defaultLanguage } }';
+    const demo = await postGraphQL(foyer.urls.api, { query }, { 'x-app-id': foyer.demo.appId });
+    expect(demo.body.data?.getAppAnonymous).toEqual({ languages: [...SUPPORTED_LOCALES], defaultLanguage: 'en' });
+
+    const [app] = await foyer.db.select({ settings: apps.settings }).from(apps).where(eq(apps.id, foyer.demo.appId));
+    await foyer.db.update(apps).set({ settings: { ...app!.settings, languages: ['he', 'sv'], defaultLanguage: 'sv' } }).where(eq(apps.id, foyer.demo.appId));
+    try {
+      const listed = await postGraphQL(foyer.urls.api, { query }, { 'x-app-id': foyer.demo.appId });
+      expect(listed.body.data?.getAppAnonymous).toEqual({ languages: ['sv', 'he'], defaultLanguage: 'sv' });
+    } finally {
+      await foyer.db.update(apps).set({ settings: app!.settings }).where(eq(apps.id, foyer.demo.appId));
+    }
   });
 
   it('answers UNKNOWN_APP (404) for an x-app-id that names no app', async () => {

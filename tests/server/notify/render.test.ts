@@ -4,6 +4,7 @@ import type { AppSettings } from '../../../server/db/app-settings.ts';
 import { brandOf, contrastRatio, parseColor } from '../../../server/notify/brand.ts';
 import { linksOf, RefusedMessage, renderMessage } from '../../../server/notify/render.ts';
 import { bundledLanguages, bundledTexts, createTranslator } from '../../../server/notify/texts.ts';
+import { SUPPORTED_LOCALES } from '../../../common/locales.ts';
 import type { MessageKind, OutgoingMessage } from '../../../server/notify/types.ts';
 
 const LINK = 'https://ui.example.com/auth/set-password/abc123';
@@ -138,7 +139,7 @@ describe('mail languages', () => {
     expect(swedish.text).toContain('slutar gälla om 1 timme');
     expect(render({ kind: 'magic-link', locale: 'sv-SE' }).text).toContain('gäller i 15 minuter');
     expect(render({ kind: 'invite', workspace: 'Globex', locale: 'SV' }).subject).toBe('Du har bjudits in till Globex');
-    for (const locale of ['de', '', null, undefined, 'x-klingon', 'sv\r\nBcc: x', '"><script>']) {
+    for (const locale of ['eo', '', null, undefined, 'x-klingon', 'sv\r\nBcc: x', '"><script>']) {
       expect(render({ kind: 'reset', locale }).language).toBe('en');
     }
   });
@@ -147,19 +148,19 @@ describe('mail languages', () => {
     const settings: AppSettings = {
       translations: {
         sv: { 'mail.reset.subject': 'Nytt lösenord till {{app}}', 'mail.common.footer': '<b>Hälsningar</b>', 'login.title': 'x' },
-        de: { 'mail.reset.subject': 'Passwort für {{app}} zurücksetzen' },
-        fr: { 'login.title': 'Connexion' },
+        eo: { 'mail.reset.subject': 'Restarigu vian pasvorton de {{app}}' },
+        ga: { 'login.title': 'Logáil isteach' },
       },
     };
     const swedish = render({ kind: 'reset', locale: 'sv' }, settings);
     expect(swedish.subject).toBe('Nytt lösenord till Acme Cloud');
     expect(swedish.html).toContain('&lt;b&gt;Hälsningar&lt;/b&gt;');
     expect(swedish.text).toContain('Välj ett nytt lösenord');
-    const german = render({ kind: 'reset', locale: 'de' }, settings);
-    expect(german.language).toBe('de');
-    expect(german.subject).toBe('Passwort für Acme Cloud zurücksetzen');
-    expect(german.text).toContain('Choose a new password');
-    expect(render({ kind: 'reset', locale: 'fr' }, settings).language).toBe('en');
+    const esperanto = render({ kind: 'reset', locale: 'eo' }, settings);
+    expect(esperanto.language).toBe('eo');
+    expect(esperanto.subject).toBe('Restarigu vian pasvorton de Acme Cloud');
+    expect(esperanto.text).toContain('Choose a new password');
+    expect(render({ kind: 'reset', locale: 'ga' }, settings).language).toBe('en');
   });
 
   it('renders for a language tag that Intl does not know, when the app has mail texts for it', () => {
@@ -170,9 +171,18 @@ describe('mail languages', () => {
     expect(mail.text).toContain('valid for 15 minutes');
   });
 
-  it('ships the same mail keys in every bundled language', () => {
-    const mailKeys = (language: string) => Object.keys(bundledTexts(language)).filter((key) => key.startsWith('mail.')).sort();
-    expect(bundledLanguages).toEqual(expect.arrayContaining(['en', 'sv']));
-    for (const language of bundledLanguages) expect(mailKeys(language)).toEqual(mailKeys('en'));
+  it('ships every supported language, each with the mail texts English has (plural forms by its own rules)', () => {
+    // tests/unit/i18n/locales.test.ts checks each plural category; here, that every text exists.
+    const mailTexts = (language: string) =>
+      [...new Set(Object.keys(bundledTexts(language)).filter((key) => key.startsWith('mail.')).map((key) => key.replace(/_(zero|one|two|few|many|other)$/, '')))].sort();
+    expect([...bundledLanguages].sort()).toEqual([...SUPPORTED_LOCALES].sort());
+    for (const language of bundledLanguages) expect(mailTexts(language), language).toEqual(mailTexts('en'));
+  });
+
+  it('writes each shipped language with its own plural forms and digits', () => {
+    expect(render({ kind: 'reset', locale: 'de' }).text).toContain('läuft in 1 Stunde ab');
+    expect(render({ kind: 'magic-link', locale: 'fr' }).text).toContain('reste valable 15 minutes');
+    expect(render({ kind: 'reset', locale: 'pt-br' }).language).toBe('pt-BR');
+    expect(render({ kind: 'reset', locale: 'no' }).language).toBe('nb');
   });
 });

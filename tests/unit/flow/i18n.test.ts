@@ -4,7 +4,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../../src/i18n/locales/en.json';
-import { applyTranslations, createI18n, followLocale, loadAppTranslations } from '../../../src/i18n/index.ts';
+import sv from '../../../src/i18n/locales/sv.json';
+import { applyTranslations, createI18n, loadAppTranslations, showLanguage } from '../../../src/i18n/index.ts';
 import { passwordProblemTexts } from '../../../common/password-policy.ts';
 
 let server: Server;
@@ -48,11 +49,13 @@ describe('i18n', () => {
     const i18n = createI18n();
     applyTranslations(i18n, await loadAppTranslations(apiUrl, 'app-with-texts'));
     expect(i18n.t('login.title')).toBe('Sign in to Acme');
-    followLocale(i18n, 'sv');
+    await showLanguage(i18n, 'sv');
     expect(i18n.language).toBe('sv');
+    // The app's override, applied before the shipped Swedish texts were fetched, keeps winning.
     expect(i18n.t('login.title')).toBe('Logga in');
-    // Keys the app does not translate fall back to en.
-    expect(i18n.t('chooseUser.newAccount')).toBe('New account');
+    // Keys the app does not translate come from Foyer's own Swedish texts.
+    expect(i18n.t('chooseUser.newAccount')).toBe(sv.chooseUser.newAccount);
+    expect(sv.chooseUser.newAccount).not.toBe(en.chooseUser.newAccount);
   });
 
   it('treats a missing or malformed translations.json as none', async () => {

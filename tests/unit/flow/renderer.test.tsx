@@ -38,6 +38,8 @@ function app(values: Partial<PublicAppConfig>): AppConfigState {
     authLegacy: null,
     tenantSelfSignup: null,
     passwordValidation: null,
+    languages: null,
+    defaultLanguage: null,
     passwordComplexityRegex: null,
     passwordEnabled: null,
     copyrightFooter: null,

@@ -5,6 +5,7 @@ import type { AppConfig } from '../../../common/app-config.ts';
 import { publicConfigOf, translationsOf } from '../../../src/preview/draft.ts';
 import { documentStyles } from '../../../src/preview/styles.ts';
 import { brandingStylesheet } from '../../../common/branding-css.ts';
+import { SUPPORTED_LOCALES } from '../../../common/locales.ts';
 
 const draft: AppConfig = {
   name: 'Draft app',
@@ -51,11 +52,19 @@ describe('publicConfigOf', () => {
       passwordEnabled: false,
       copyrightFooter: '© Draft Inc.',
       socialProviders: ['github', 'apple'],
+      languages: [...SUPPORTED_LOCALES],
+      defaultLanguage: 'en',
       customSignupFields: [
         { label: 'company', type: 'text', userLabel: 'Company', required: true },
         { label: 'size', type: 'integer', userLabel: 'Employees', required: false },
       ],
     });
+  });
+
+  it("offers the draft's languages in Foyer's order, and its default only when offered", () => {
+    expect(publicConfigOf({ ...draft, languages: ['de', 'sv'], defaultLanguage: 'de' })).toMatchObject({ languages: ['sv', 'de'], defaultLanguage: 'de' });
+    // Half-edited: the default is no longer offered, so the first offered language takes over.
+    expect(publicConfigOf({ ...draft, languages: ['ar', 'he'], defaultLanguage: 'de' })).toMatchObject({ languages: ['ar', 'he'], defaultLanguage: 'ar' });
   });
 
   it('reads a half-edited draft defensively: defaults for missing or mistyped values, no fields when none', () => {

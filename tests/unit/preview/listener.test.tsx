@@ -13,6 +13,7 @@ import { OAuthClient } from '../../../src/auth/oauth/oauth-client.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { loadForm } from '../../../src/flow/forms.ts';
 import { createI18n } from '../../../src/i18n/index.ts';
+import sv from '../../../src/i18n/locales/sv.json';
 import type { AppConfig } from '../../../common/app-config.ts';
 import { startPreview, type PreviewHost } from '../../../src/preview/listener.ts';
 import { PREVIEW_TAG } from '../../../src/preview/protocol.ts';
@@ -127,12 +128,16 @@ describe('preview messages from the parent', () => {
     });
     expect(heading()).toBe('Welcome back');
     await send({ tag: PREVIEW_TAG, type: 'language', language: 'sv' });
-    expect(i18n.language).toBe('sv');
+    // Foyer's Swedish texts are fetched first; the draft's override still wins over them.
+    await waitFor(() => expect(i18n.language).toBe('sv'));
+    expect(document.documentElement.lang).toBe('sv');
     expect(heading()).toBe('Logga in');
+    expect(screen.getByText(sv.login.subheading)).toBeTruthy();
 
-    await send({ tag: PREVIEW_TAG, type: 'config', config: draft({ translations: { en: { login: { subheading: 'Hello again' } } } }) });
-    expect(heading()).toBe('Login');
-    expect(screen.getByText('Hello again')).toBeTruthy();
+    await send({ tag: PREVIEW_TAG, type: 'config', config: draft({ translations: { sv: { login: { subheading: 'Välkommen tillbaka' } } } }) });
+    // Without the override, the heading is Foyer's own Swedish one.
+    expect(heading()).toBe(sv.login.heading);
+    expect(screen.getByText('Välkommen tillbaka')).toBeTruthy();
     // The shipped English texts were never touched: a fresh runtime still says "Login".
     expect(createI18n().t('login.heading')).toBe('Login');
   });

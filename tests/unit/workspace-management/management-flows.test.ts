@@ -6,11 +6,14 @@ import workspaceFlow from '../../../flows/workspace.json';
 import profileFlow from '../../../flows/profile.json';
 import workspaceForm from '../../../schema/forms/workspace.json';
 import { isManagementRoute } from '../../../src/app/router.tsx';
-import { SUPPORTED_LOCALES } from '../../../common/locales.ts';
+import { LOCALES, SUPPORTED_LOCALES, type SupportedLocale } from '../../../common/locales.ts';
 
 describe('management flows', () => {
-  it('offers exactly the supported locales', () => {
+  it('offers exactly the supported locales, each named in itself', () => {
     expect(workspaceForm.schema.properties.locale.oneOf.map((option) => option.const)).toEqual([...SUPPORTED_LOCALES]);
+    for (const option of workspaceForm.schema.properties.locale.oneOf) {
+      expect(option.title).toBe(LOCALES[option.const as SupportedLocale].endonym);
+    }
   });
 
   it('serves every management route inside the signed-in layout', () => {

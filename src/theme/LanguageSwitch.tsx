@@ -1,0 +1,32 @@
+// The signed-out screens' language switch: a native select (keyboard and screen readers know it),
+// each language named in itself and marked with its own lang, so it is read in its own voice.
+import { useId } from 'react';
+import { LOCALES, type SupportedLocale } from '../../common/locales.ts';
+
+export interface LanguageSwitchProps {
+  label: string;
+  languages: readonly SupportedLocale[];
+  value: string;
+  onChange(locale: SupportedLocale): void;
+}
+
+export function LanguageSwitch({ label, languages, value, onChange }: LanguageSwitchProps) {
+  const id = useId();
+  return (
+    <span className="foyer-language-switch">
+      <label htmlFor={id}>{label}</label>
+      <select
+        id={id}
+        className="foyer-select foyer-select--compact"
+        value={value}
+        onChange={(event) => onChange(event.target.value as SupportedLocale)}
+      >
+        {languages.map((locale) => (
+          <option key={locale} value={locale} lang={locale} dir={LOCALES[locale].dir}>
+            {LOCALES[locale].endonym}
+          </option>
+        ))}
+      </select>
+    </span>
+  );
+}
