@@ -20,6 +20,9 @@ export interface ServerConfig {
   trustProxy: string[];
   /** Where the hosted UI's built files live. */
   uiDist: string;
+  /** The flows and forms the hosted UI was built from (FOYER_FLOWS_DIR, FOYER_FORMS_DIR): the server checks collected values with them. */
+  flowsDir: string;
+  formsDir: string;
   /** SMTP server for outgoing mail (smtp://user:pass@host:port, smtps://...); without it mail goes to the outbox. */
   smtpUrl?: string;
   /** The From address of every mail. */
@@ -76,6 +79,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: env.LOG_LEVEL ?? (mode === 'production' ? 'info' : 'warn'),
     trustProxy: (env.FOYER_TRUST_PROXY ?? '').split(',').map((entry) => entry.trim()).filter(Boolean),
     uiDist: path.resolve(env.FOYER_UI_DIST ?? 'dist/ui'),
+    flowsDir: path.resolve(env.FOYER_FLOWS_DIR || 'flows'),
+    formsDir: path.resolve(env.FOYER_FORMS_DIR || 'schema/forms'),
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: env.FOYER_MAIL_FROM || 'Foyer <no-reply@localhost>',
     resetTokenTtlSeconds: positiveSeconds('FOYER_RESET_TOKEN_TTL', env.FOYER_RESET_TOKEN_TTL, 60 * 60),

@@ -1,7 +1,7 @@
 // The flow state machine: pure functions that read a flow, plus FlowRunner, which holds one open flow's
 // state and performs its moves. No markup here; the renderer subscribes to FlowRunner.
 import { safeReturnPath } from '../auth/return-path.ts';
-import { alertFor, errorCodes, fieldErrorsFor, FlowError, type FieldErrors } from './errors.ts';
+import { alertFor, errorCodes, fieldErrorsFor, FlowError, serverFieldErrors, type FieldErrors } from './errors.ts';
 import { evaluate, evaluateMapping, holds } from './logic.ts';
 import { REDIRECT_ACTIONS } from './registry-names.ts';
 import type { Flow, FlowAlert, FlowContext, FlowEnvironment, GuardedAction, Step, Target, Transition } from './types.ts';
@@ -44,13 +44,33 @@ export function initialState(flow: Flow): FlowState {
   };
 }
 
-export function buildContext(environment: FlowEnvironment, state: FlowState): FlowContext {
+/** The step that collects each field (`collect`), by field name. */
+export function collectingSteps(flow: Flow): Map<string, string> {
+  const steps = new Map<string, string>();
+  for (const [name, step] of Object.entries(flow.steps)) {
+    for (const field of Object.keys(step.collect ?? {})) if (!steps.has(field)) steps.set(field, name);
+  }
+  return steps;
+}
+
+/** The entered values of the fields the flow collects; a field left empty is left out. */
+export function collectedValues(flow: Flow, form: Record<string, unknown>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const field of collectingSteps(flow).keys()) {
+    const value = form[field];
+    if (value !== undefined && value !== null && value !== '') values[field] = value;
+  }
+  return values;
+}
+
+export function buildContext(environment: FlowEnvironment, state: FlowState, flow?: Flow): FlowContext {
   return {
     params: {},
     state: {},
     path: '',
     ...environment,
     form: state.form,
+    collected: flow ? collectedValues(flow, state.form) : {},
     result: state.result,
     results: state.results,
     step: state.step,
@@ -133,7 +153,7 @@ export class FlowRunner {
   };
 
   context(): FlowContext {
-    return buildContext(this.options.environment(), this.state);
+    return buildContext(this.options.environment(), this.state, this.flow);
   }
 
   currentStep(): Step {
@@ -289,9 +309,21 @@ export class FlowRunner {
     }
     const form = { ...this.state.form };
     for (const field of step.onError?.clear ?? []) delete form[field];
+    const alert = alertFor(error, step.onError);
+    // A refused value collected by an earlier step is shown there, at its field.
+    const collecting = collectingSteps(this.flow);
+    const collectedErrors = Object.entries(serverFieldErrors(error)).filter(([field]) => collecting.has(field));
+    const earlier = collectedErrors.map(([field]) => collecting.get(field)!).find((name) => name !== this.state.step);
+    if (earlier !== undefined && this.state.status !== 'leaving') {
+      this.update({ form });
+      await this.enterStep(earlier, false);
+      const shown = collectedErrors.filter(([field]) => collecting.get(field) === earlier);
+      this.update({ alert, fieldErrors: Object.fromEntries(shown), focusKey: this.state.focusKey + 1 });
+      return;
+    }
     this.update({
-      alert: alertFor(error, step.onError),
-      fieldErrors: fieldErrorsFor(error, step.onError),
+      alert,
+      fieldErrors: { ...fieldErrorsFor(error, step.onError, new Set(collecting.keys())), ...Object.fromEntries(collectedErrors) },
       form,
       status: 'idle',
       focusKey: this.state.focusKey + 1,

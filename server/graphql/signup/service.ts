@@ -3,6 +3,8 @@
 // already has an identity; only the mail differs, and only the address's owner reads it. An existing
 // identity is never changed here: its password, names and custom values stay as they are. An app with
 // passwords off refuses a password (403 PASSWORD_SIGN_IN_DISABLED); its signup link only confirms.
+// Values the signup flow's steps collect (`collect`) are checked with their forms and stored on the
+// workspace, the membership and (for a new identity only) the user.
 import { randomUUID } from 'node:crypto';
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
@@ -22,6 +24,12 @@ import { checkCustomParams } from '../custom-params/service.ts';
 import { getTenant } from '../tenants/service.ts';
 import { reserveSignup, SIGNUP_LIMIT } from './throttle.ts';
 import { releaseAttempt } from '../../audit/limits.ts';
+import { attributeCatalog } from '../../attributes/catalog.ts';
+import { checkAttributes, type SortedAttributes } from '../../attributes/check.ts';
+import type { ServerConfig } from '../../config.ts';
+
+/** The flow whose collecting steps feed createTenantAnonymous (flows/signup.json). */
+export const SIGNUP_FLOW_ID = 'signup';
 
 /** Longer passwords are refused before hashing, so no request can make the server hash megabytes. */
 export const MAX_PASSWORD_LENGTH = 1024;
@@ -35,6 +43,7 @@ interface CheckedSignup {
   name: string;
   logo: string | null;
   plan: string | null;
+  attributes: SortedAttributes;
 }
 
 /** The plan key when it is one of the app's plans and the price offer (if any) one of its prices. */
@@ -80,7 +89,7 @@ function checkPassword(app: AppRecord, password: string, problems: InputProblems
   if (found.length > 0) problems.add('password', found.map((problem) => passwordProblemTexts[problem]));
 }
 
-async function checkSignup(db: Database, app: AppRecord, input: CreateTenantInput): Promise<CheckedSignup> {
+async function checkSignup(db: Database, config: ServerConfig, app: AppRecord, input: CreateTenantInput): Promise<CheckedSignup> {
   const problems = new InputProblems();
   const { owner } = input;
   const email = owner.email.trim();
@@ -93,8 +102,9 @@ async function checkSignup(db: Database, app: AppRecord, input: CreateTenantInpu
   const name = checkName(problems, 'name', input.name ?? '');
   const logo = checkLogo(problems, 'logo', input.logo ?? null);
   const plan = await checkPlan(db, app, input, problems);
+  const attributes = checkAttributes(attributeCatalog(config), SIGNUP_FLOW_ID, input.attributes, problems);
   problems.throwIfAny();
-  return { email, firstName, lastName, password, customParams, name, logo, plan };
+  return { email, firstName, lastName, password, customParams, name, logo, plan, attributes };
 }
 
 async function appHasPlans(db: Database, appId: string): Promise<boolean> {
@@ -143,6 +153,7 @@ async function createSignup(
           email: signup.email,
           firstName: signup.firstName || null,
           lastName: signup.lastName || null,
+          attributes: signup.attributes.user,
         })
         // A concurrent signup with the same address won the insert: it is an existing identity now.
         .onConflictDoNothing()
@@ -161,12 +172,13 @@ async function createSignup(
       plan: signup.plan,
       onboarded: false,
       shouldSelectPlan,
+      attributes: signup.attributes.tenant,
     });
     const tenantUserId = randomUUID();
     // Disabled until the mailed link is used: nobody can sign in to the workspace before that.
     await tx
       .insert(tenantUsers)
-      .values({ id: tenantUserId, tenantId, userId, role: 'OWNER', enabled: false, onboarded: false, customParams: signup.customParams });
+      .values({ id: tenantUserId, tenantId, userId, role: 'OWNER', enabled: false, onboarded: false, customParams: signup.customParams, attributes: signup.attributes.membership });
     const token = await issueToken(tx, {
       appId: app.id,
       userId,
@@ -204,7 +216,7 @@ export async function signUp(context: GraphQLContext, app: AppRecord, input: Cre
   let created: CreatedSignup;
   let signup: CheckedSignup;
   try {
-    signup = await checkSignup(db, app, input);
+    signup = await checkSignup(db, config, app, input);
     // Hashed whether or not the address is known, so the answer takes as long either way.
     const pendingPasswordHash = signup.password === null ? undefined : await hashPassword(signup.password);
     created = await createSignup(db, app, signup, pendingPasswordHash, clientIp, reservation);

@@ -60,6 +60,7 @@ export async function getTenant(db: Database, appId: string, tenantId: string): 
       shouldSetupPayments: tenant.shouldSetupPayments,
       provider: tenant.paymentProvider,
     },
+    attributes: tenant.attributes,
   };
 }
 
