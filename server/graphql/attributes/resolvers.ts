@@ -2,7 +2,7 @@
 // attributes, which only that person reads (a workspace sees its membership's and its own, never
 // what another workspace's signup collected about the identity).
 import { eq } from 'drizzle-orm';
-import { GraphQLScalarType, Kind, valueFromASTUntyped, type ValueNode } from 'graphql';
+import { GraphQLError, GraphQLScalarType, Kind, valueFromASTUntyped, type ValueNode } from 'graphql';
 import { users } from '../../db/schema.ts';
 import type { Resolvers } from '../generated/resolvers.ts';
 
@@ -10,8 +10,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+// A GraphQLError, so the refusal reaches the caller as a 400 (a plain error would be masked as a 500).
+const notAnObject = () => new GraphQLError('A JSONObject must be a JSON object');
+
 function objectOrRefuse(value: unknown): Record<string, unknown> {
-  if (!isObject(value)) throw new TypeError('A JSONObject must be a JSON object');
+  if (!isObject(value)) throw notAnObject();
   return value;
 }
 
@@ -21,7 +24,7 @@ export const JSONObjectScalar = new GraphQLScalarType({
   serialize: objectOrRefuse,
   parseValue: objectOrRefuse,
   parseLiteral(ast: ValueNode, variables) {
-    if (ast.kind !== Kind.OBJECT) throw new TypeError('A JSONObject must be a JSON object');
+    if (ast.kind !== Kind.OBJECT) throw notAnObject();
     return valueFromASTUntyped(ast, variables) as Record<string, unknown>;
   },
 });
