@@ -222,6 +222,6 @@ describe('signup screen', () => {
     });
     await screen.findByText('We sent an invite link to new@b.test.');
     const created = sent.find((request) => request.operationName === 'CreateTenantAnonymous');
-    expect(created?.variables).toEqual({ tenant: { name: '', owner: { email: 'new@b.test' } } });
+    expect(created?.variables).toEqual({ tenant: { name: '', attributes: {}, owner: { email: 'new@b.test' } } });
   });
 });

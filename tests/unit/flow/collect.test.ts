@@ -1,0 +1,75 @@
+// Flow-declared attributes in the engine, on a fixture flow: what a step collects reaches the action
+// as `collected` (the flow's only way to send it), and a value the server refuses is shown at its
+// field, on the step that collected it, with every answer kept.
+import { describe, expect, it } from 'vitest';
+import collectingFlow from '../../fixtures/engine/collecting.json';
+import { FlowRunner } from '../../../src/flow/engine.ts';
+import { ApiError } from '../../../src/api/errors.ts';
+import type { Flow } from '../../../src/flow/types.ts';
+
+const flow = collectingFlow as unknown as Flow;
+
+function harness(answer: (input: Record<string, unknown>) => unknown) {
+  const calls: Record<string, unknown>[] = [];
+  const runner = new FlowRunner({
+    flow,
+    environment: () => ({ app: {}, config: {}, query: {}, user: {}, tenant: {} }),
+    runAction: async (_name, input) => {
+      calls.push(input);
+      return answer(input);
+    },
+    navigate: () => undefined,
+  });
+  return { runner, calls };
+}
+
+const refused = (fields: Record<string, string | string[]>) =>
+  new ApiError({
+    message: 'Some fields are not valid',
+    code: 'BAD_USER_INPUT',
+    statusCode: 400,
+    details: [{ message: 'Some fields are not valid', extensions: { code: 'BAD_USER_INPUT', fields } }],
+  });
+
+describe('collected values', () => {
+  it('hands the action the collected fields that have a value, and nothing else of the form', async () => {
+    const { runner, calls } = harness(() => ({ createTenantAnonymous: { id: 't1' } }));
+    await runner.start();
+    await runner.submit({ companySize: '11-50', jobTitle: '' });
+    expect(runner.getState().step).toBe('FORM');
+    await runner.submit({ email: 'new@b.test', team: 'sales', password: 'secret' });
+    expect(calls).toEqual([{ tenant: { owner: { email: 'new@b.test' }, attributes: { companySize: '11-50', team: 'sales' } } }]);
+    expect(runner.getState().step).toBe('SENT');
+  });
+
+  it('goes back to the step that collected a refused value, shows the error there and keeps the answers', async () => {
+    const { runner } = harness(() => {
+      throw refused({ companySize: ['Choose one of the options'] });
+    });
+    await runner.start();
+    await runner.submit({ companySize: '5000+' });
+    await runner.submit({ email: 'new@b.test' });
+    const state = runner.getState();
+    expect(state.step).toBe('ABOUT');
+    expect(state.fieldErrors).toEqual({ companySize: ['Choose one of the options'] });
+    expect(state.alert?.message).toBe('signup.errors.generic');
+    expect(state.form).toMatchObject({ companySize: '5000+', email: 'new@b.test' });
+    expect(state.status).toBe('idle');
+  });
+
+  it('places a refused value of the current step on its own field, not under the "*" mapping', async () => {
+    const { runner } = harness(() => {
+      throw refused({ team: 'Choose one of the options', email: 'Enter a valid e-mail address', size: 'Enter a number' });
+    });
+    await runner.start();
+    await runner.submit({ companySize: '1-10' });
+    await runner.submit({ email: 'x', team: 'nobody' });
+    const state = runner.getState();
+    expect(state.step).toBe('FORM');
+    expect(state.fieldErrors).toEqual({
+      team: ['Choose one of the options'],
+      email: ['Enter a valid e-mail address'],
+      'customParams.size': ['Enter a number'],
+    });
+  });
+});
