@@ -108,11 +108,21 @@ function graphqlOperations(dir: string): Set<string> {
   return names;
 }
 
+/** The top-level field names of a form file (none when it cannot be read; its own check reports that). */
+function formFields(file: string): Set<string> {
+  try {
+    const form = JSON.parse(readFileSync(file, 'utf8')) as { schema?: { properties?: Record<string, unknown> } };
+    return new Set(Object.keys(form.schema?.properties ?? {}));
+  } catch {
+    return new Set();
+  }
+}
+
 type Json = unknown;
 type Visit = (value: Json, segments: (string | number)[]) => void;
 
 /** Keys whose values are JSON Logic or free data: never walked for flow references. */
-const DATA_KEYS = new Set(['if', 'disabledIf', 'href', 'input', 'props', 'values', 'query', 'state', 'defaults', 'path', 'fields']);
+const DATA_KEYS = new Set(['collect', 'if', 'disabledIf', 'href', 'input', 'props', 'values', 'query', 'state', 'defaults', 'path', 'fields']);
 
 function walk(value: Json, segments: (string | number)[], visit: Visit): void {
   visit(value, segments);
@@ -206,6 +216,25 @@ export function checkFlows(options: CheckOptions = {}): { problems: Problem[]; f
       if (typeof key === 'string' && TEXT_KEYS.has(key)) checkText(file, segments, value);
       if (parentKey === 'codes' && typeof value === 'string') checkText(file, segments, value);
     });
+    for (const [stepName, step] of Object.entries(steps)) {
+      if (step.collect === undefined) continue;
+      const at = ['steps', stepName, 'collect'];
+      if (typeof step.form !== 'string') {
+        problems.push({ file: display(file), pointer: pointerOf(at), message: `Step "${stepName}" collects values but shows no form.` });
+        continue;
+      }
+      if (!formNames.has(step.form)) continue;
+      const fields = formFields(path.join(formsDir, `${step.form}.json`));
+      for (const field of Object.keys(step.collect as Record<string, unknown>)) {
+        if (!fields.has(field)) {
+          problems.push({
+            file: display(file),
+            pointer: pointerOf([...at, field]),
+            message: `Field "${field}" is not a field of form schema/forms/${step.form}.json, so the server could not check it.`,
+          });
+        }
+      }
+    }
   }
 
   const formFiles = jsonFiles(formsDir);

@@ -60,6 +60,19 @@ describe('flows:check', () => {
     ]);
   });
 
+  it('reports collected fields the step\'s form does not define, and collecting without a form', () => {
+    expect(problemsOf('uncollectable')).toEqual([
+      `${file('uncollectable')}#/steps/FIRST/collect/companySize: Field "companySize" is not a field of form schema/forms/login-username.json, so the server could not check it.`,
+      `${file('uncollectable')}#/steps/SECOND/collect: Step "SECOND" collects values but shows no form.`,
+    ]);
+  });
+
+  it('reports an unknown place to store a collected value', () => {
+    expect(problemsOf('collect-target')).toEqual([
+      `${file('collect-target')}#/steps/FIRST/collect/email: Value must be one of "user", "membership", "tenant".`,
+    ]);
+  });
+
   it('reports a form naming an unregistered custom field', () => {
     const formsDir = path.resolve('tests/fixtures/forms/unknown-field');
     const problems = checkFlows({ flowsDir: path.join(formsDir, 'no-flows'), formsDir }).problems.map(formatProblem);
