@@ -98,13 +98,19 @@ async function checkSignup(db: Database, config: ServerConfig, app: AppRecord, i
   const lastName = checkName(problems, 'lastName', owner.lastName ?? '');
   const password = owner.password ?? null;
   if (password !== null) checkPassword(app, password, problems);
-  const customParams = checkCustomParams(app.settings, owner.customParams ?? [], problems);
+  const custom = checkCustomParams(app.settings, owner.customParams ?? [], problems);
   const name = checkName(problems, 'name', input.name ?? '');
   const logo = checkLogo(problems, 'logo', input.logo ?? null);
   const plan = await checkPlan(db, app, input, problems);
-  const attributes = checkAttributes(attributeCatalog(config), SIGNUP_FLOW_ID, input.attributes, problems);
+  const collected = checkAttributes(attributeCatalog(config), SIGNUP_FLOW_ID, input.attributes, problems);
   problems.throwIfAny();
-  return { email, firstName, lastName, password, customParams, name, logo, plan, attributes };
+  // Custom fields aimed at the person or the workspace are stored as the flow's collected values are.
+  const attributes: SortedAttributes = {
+    user: { ...custom.user, ...collected.user },
+    membership: collected.membership,
+    tenant: { ...custom.tenant, ...collected.tenant },
+  };
+  return { email, firstName, lastName, password, customParams: custom.membership, name, logo, plan, attributes };
 }
 
 async function appHasPlans(db: Database, appId: string): Promise<boolean> {
