@@ -131,4 +131,46 @@ describe('a step added in JSON collects data end to end', () => {
     const [stored] = await foyer.db.select({ total: count() }).from(users).where(eq(users.email, email));
     expect(stored!.total).toBe(0);
   });
+
+  it('gives each step its own address: Back and Forward keep the answers, a reload resumes only where safe', async () => {
+    await page.goto(`${foyer.urls.ui}/auth/signup?plan=ESSENTIAL`);
+    await expectHeading('About your company');
+    await page.getByLabel('Company size').selectOption('51-200');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expectHeading('Sign up');
+    expect(page.url()).toBe(`${foyer.urls.ui}/auth/signup?plan=ESSENTIAL&step=FORM`);
+    await page.getByLabel('Email').fill('back-and-forth@signup.foyer.test');
+
+    await page.goBack();
+    await expectHeading('About your company');
+    expect(page.url()).toBe(`${foyer.urls.ui}/auth/signup?plan=ESSENTIAL`);
+    // The theme's select carries option indexes as values: the chosen option is read by its text.
+    expect(await page.getByLabel('Company size').locator('option:checked').textContent()).toBe('51-200');
+    await expectNoAxeViolations(page);
+
+    await page.goForward();
+    await expectHeading('Sign up');
+    expect(await page.getByLabel('Email').inputValue()).toBe('back-and-forth@signup.foyer.test');
+
+    // Nothing ran before the form: a reload opens it again (what was typed is gone).
+    await page.reload();
+    await expectHeading('Sign up');
+    expect(page.url()).toBe(`${foyer.urls.ui}/auth/signup?plan=ESSENTIAL&step=FORM`);
+
+    // The password step comes after the server's answer about the address: a reload starts over.
+    await page.goto(`${foyer.urls.ui}/auth/login`);
+    await page.getByLabel('Email').fill('owner@demo.foyer.test');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByLabel('Password').waitFor();
+    expect(page.url()).toBe(`${foyer.urls.ui}/auth/login?step=PASSWORD`);
+    await page.goBack();
+    await page.waitForURL(`${foyer.urls.ui}/auth/login`);
+    expect(await page.getByLabel('Email').inputValue()).toBe('owner@demo.foyer.test');
+    await page.goForward();
+    await page.getByLabel('Password').waitFor();
+    await page.reload();
+    await page.waitForURL(`${foyer.urls.ui}/auth/login`);
+    await page.getByLabel('Email').waitFor();
+    expect(await page.getByLabel('Password').count()).toBe(0);
+  });
 });

@@ -119,6 +119,42 @@ export function resolveTarget(target: Target, context: FlowContext): Move {
   return { kind: 'redirect', action: REDIRECT_ACTIONS[target.redirect], input: evaluateMapping(target.input, context) };
 }
 
+/** The steps a step's transitions, error moves and buttons name. */
+function stepTargets(step: Step): string[] {
+  const targets: unknown[] = [
+    ...(step.next ?? []).map((transition) => transition.goto),
+    ...(step.auto ?? []).map((transition) => transition.goto),
+    ...Object.values(step.onError?.goto ?? {}),
+    ...(step.slots ?? []).map((slot) => (slot.type === 'button' ? slot.goto : undefined)),
+  ];
+  return targets.filter((target): target is string => typeof target === 'string');
+}
+
+/**
+ * Whether a fresh start (a reload, an opened link) may open `name` directly: only when the flow
+ * reaches it from its initial step through steps that run no action (no `load`, no submit action,
+ * no `then`), so no step whose server action has not run is ever skipped. Answers typed before the
+ * reload are gone; the server refuses what is missing.
+ */
+export function canResumeAt(flow: Flow, name: string): boolean {
+  if (!Object.hasOwn(flow.steps, name)) return false;
+  const seen = new Set<string>([flow.initial]);
+  const queue = [flow.initial];
+  while (queue.length > 0) {
+    const current = queue.shift()!;
+    if (current === name) return true;
+    const step = flow.steps[current];
+    if (!step || step.load || step.submit?.action || step.submit?.then?.length) continue;
+    for (const target of stepTargets(step)) {
+      if (!seen.has(target)) {
+        seen.add(target);
+        queue.push(target);
+      }
+    }
+  }
+  return false;
+}
+
 /** True while the step's main button must stay disabled. */
 export function submitDisabled(step: Step, context: FlowContext): boolean {
   return step.submit?.disabledIf !== undefined && holds(step.submit.disabledIf, context);
@@ -138,6 +174,8 @@ export class FlowRunner {
   private readonly listeners = new Set<() => void>();
   private readonly options: FlowRunnerOptions;
   private started = false;
+  /** Steps shown to the person (idle) since the flow opened: the ones browser history may return to. */
+  private readonly shown = new Set<string>();
 
   constructor(options: FlowRunnerOptions) {
     this.options = options;
@@ -160,8 +198,11 @@ export class FlowRunner {
     return stepOf(this.flow, this.state.step);
   }
 
-  /** Runs the flow's onEnter entries (actions, or guards that leave), shows the first matching notice, then opens the initial step. */
-  async start(): Promise<void> {
+  /**
+   * Runs the flow's onEnter entries (actions, or guards that leave), shows the first matching notice,
+   * then opens the initial step, or `resume` (the step in the address) where canResumeAt allows it.
+   */
+  async start(resume?: string): Promise<void> {
     if (this.started) return;
     this.started = true;
     try {
@@ -184,7 +225,19 @@ export class FlowRunner {
         alert: { variant: notice.variant ?? 'danger', title: notice.title ?? 'errors.title', message: notice.message },
       });
     }
-    await this.enterStep(this.flow.initial, true);
+    await this.enterStep(resume !== undefined && canResumeAt(this.flow, resume) ? resume : this.flow.initial, true);
+  }
+
+  /**
+   * Shows a step shown before again, with every answer kept and nothing run (browser Back and
+   * Forward). Answers false when that step was never shown or the flow is busy.
+   */
+  revisit(name: string): boolean {
+    if (this.state.status !== 'idle' || !this.shown.has(name)) return false;
+    if (name !== this.state.step) {
+      this.update({ step: name, alert: null, fieldErrors: {}, focusKey: this.state.focusKey + 1 });
+    }
+    return true;
   }
 
   /** New values; a server error about a field goes away once that field changes. */
@@ -332,6 +385,7 @@ export class FlowRunner {
 
   private update(patch: Partial<FlowState>): void {
     this.state = { ...this.state, ...patch };
+    if (this.state.status === 'idle') this.shown.add(this.state.step);
     for (const listener of this.listeners) listener();
   }
 }

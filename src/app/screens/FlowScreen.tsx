@@ -21,6 +21,7 @@ import { FoyerForm } from '../../theme/rjsf/index.ts';
 import { AuthLayout, type AuthLayoutProps } from '../layouts/AuthLayout.tsx';
 import { useAuthChanges, useAppConfig, useRuntime } from '../runtime.tsx';
 import { usePageTitle } from '../page-title.ts';
+import { useOpenedStep, useStepInAddress } from '../step-address.ts';
 
 const FOCUSABLE_FIELD =
   'input:not([type="hidden"]):not([readonly]):not([disabled]), select:not([disabled]), textarea:not([readonly]):not([disabled])';
@@ -81,12 +82,16 @@ function FlowView({ flow, layout: Layout = AuthLayout }: FlowScreenProps) {
     () => createActionRunner({ auth, api, config, assign: (url) => globalThis.location.assign(url) }),
     [auth, api, config],
   );
+  const openedStep = useOpenedStep();
   const { runner, state } = useFlow({
     flow,
     environment,
     runAction,
     navigate: (path, options) => void navigate(path, options),
+    // The preview opens screens by message, never by address.
+    resume: config.preview ? undefined : openedStep,
   });
+  useStepInAddress(runner, state, openedStep, !config.preview);
   const context = runner.context();
   const step = stepOf(flow, state.step);
   const translate: Translate = (text) => {

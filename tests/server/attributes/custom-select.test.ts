@@ -104,7 +104,7 @@ describe('custom select fields and targets', () => {
   });
 
   it('accepts choices only on a select field, and one choice at least', () => {
-    const problemsOf = (field: Record<string, unknown>) => {
+    const problemsOf = (field: object) => {
       try {
         checkAppConfig({ customSignupFields: [field] }, foyer.demo.appId, foyer.urls.api);
         return [];
