@@ -8,8 +8,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { Kind, parse } from 'graphql';
 import {
+  ACTION_NAMES,
   COMPONENT_NAMES,
   FORM_FIELD_NAMES,
+  FORM_WIDGET_NAMES,
   GQL_ACTION_PREFIX,
   REDIRECT_ACTIONS,
   isActionName,
@@ -87,6 +89,79 @@ function schemaProblems(file: string, errors: ErrorObject[]): Problem[] {
   return problems;
 }
 
+/** Edit distance between two names (Levenshtein), for "did you mean" hints. */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_value, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/** ` Did you mean "x"?` for the closest candidate within a quarter of the name's length, or nothing. */
+export function suggestion(name: string, candidates: Iterable<string>): string {
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(name.length / 4)) + 1;
+  for (const candidate of candidates) {
+    const found = distance(name.toLowerCase(), candidate.toLowerCase());
+    if (found < bestDistance) {
+      best = candidate;
+      bestDistance = found;
+    }
+  }
+  return best === undefined ? '' : ` Did you mean "${best}"?`;
+}
+
+/** A suggestion for a dotted key: the closest last part among the keys beside it. */
+function keySuggestion(key: string, keys: readonly string[]): string {
+  const cut = key.lastIndexOf('.');
+  const parent = key.slice(0, cut + 1);
+  const siblings = keys.filter((candidate) => candidate.startsWith(parent) && !candidate.slice(parent.length).includes('.'));
+  const hint = suggestion(key.slice(cut + 1), siblings.map((candidate) => candidate.slice(parent.length)));
+  return hint.replace(/"([^"]*)"/, (_match, last: string) => `"${parent}${last}"`);
+}
+
+/** Every dotted key of a translation file. */
+function textKeys(resources: unknown, prefix = ''): string[] {
+  if (typeof resources !== 'object' || resources === null) return [];
+  return Object.entries(resources).flatMap(([key, value]) => {
+    const path = prefix ? `${prefix}.${key}` : key;
+    return typeof value === 'string' ? [path] : textKeys(value, path);
+  });
+}
+
+/** The roots of the data JSON Logic sees (FlowContext in src/flow/types.ts). */
+const CONTEXT_ROOTS = ['app', 'config', 'query', 'form', 'collected', 'result', 'results', 'user', 'tenant', 'params', 'state', 'path', 'step', 'error'];
+
+/** RJSF's own widgets, which form files may name beside Foyer's (src/theme/rjsf/fields.tsx). */
+const RJSF_WIDGETS = ['text', 'email', 'password', 'textarea', 'select', 'checkbox', 'checkboxes', 'radio', 'hidden', 'updown', 'range', 'uri', 'url', 'date', 'time', 'datetime', 'color', 'file'];
+
+/** JSON Logic operations whose arguments after the first read each item of a list, not the context. */
+const ITEM_SCOPED = new Set(['map', 'filter', 'reduce', 'all', 'none', 'some']);
+
+/** Every `{"var": ...}` of a JSON Logic value that reads the context, with where it is. */
+function varReferences(value: Json, segments: (string | number)[], found: { path: string; segments: (string | number)[] }[] = []) {
+  if (Array.isArray(value)) value.forEach((item, index) => varReferences(item, [...segments, index], found));
+  else if (typeof value === 'object' && value !== null) {
+    for (const [key, child] of Object.entries(value)) {
+      if (key === 'var') {
+        const path = Array.isArray(child) ? child[0] : child;
+        if (typeof path === 'string' && path !== '') found.push({ path, segments: [...segments, 'var'] });
+      } else if (ITEM_SCOPED.has(key) && Array.isArray(child)) {
+        // Only the list is read from the context; the rest runs on each item.
+        varReferences(child[0], [...segments, key, 0], found);
+      } else {
+        varReferences(child, [...segments, key], found);
+      }
+    }
+  }
+  return found;
+}
+
 function lookupText(resources: unknown, key: string): boolean {
   let node: unknown = resources;
   for (const part of key.split('.')) {
@@ -152,12 +227,18 @@ export function checkFlows(options: CheckOptions = {}): { problems: Problem[]; f
   const translations = readJson(translationsFile, problems);
   const operations = graphqlOperations(graphqlDir);
   const formNames = new Set(jsonFiles(formsDir).map((file) => path.basename(file, '.json')));
+  const allTextKeys = textKeys(translations);
+  const translationsName = display(translationsFile);
 
   const checkText = (file: string, segments: (string | number)[], value: unknown) => {
     const key = typeof value === 'string' ? value : (value as { key?: unknown } | null)?.key;
     if (typeof key === 'string' && !lookupText(translations, key)) {
       const at = typeof value === 'string' ? segments : [...segments, 'key'];
-      problems.push({ file: display(file), pointer: pointerOf(at), message: `Translation key "${key}" is missing from ${path.basename(translationsFile)}.` });
+      problems.push({
+        file: display(file),
+        pointer: pointerOf(at),
+        message: `Translation key "${key}" is missing from ${translationsName}.${keySuggestion(key, allTextKeys)}`,
+      });
     }
   };
 
@@ -166,11 +247,15 @@ export function checkFlows(options: CheckOptions = {}): { problems: Problem[]; f
     if (name.startsWith(GQL_ACTION_PREFIX)) {
       const operation = name.slice(GQL_ACTION_PREFIX.length);
       if (!operations.has(operation)) {
-        problems.push({ file: display(file), pointer: pointerOf(segments), message: `Action "${name}" names no GraphQL operation in src/graphql.` });
+        problems.push({
+          file: display(file),
+          pointer: pointerOf(segments),
+          message: `Action "${name}" names no GraphQL operation in src/graphql.${suggestion(operation, operations)}`,
+        });
       }
       return;
     }
-    problems.push({ file: display(file), pointer: pointerOf(segments), message: `Action "${name}" is not registered.` });
+    problems.push({ file: display(file), pointer: pointerOf(segments), message: `Action "${name}" is not registered.${suggestion(name, ACTION_NAMES)}` });
   };
 
   const routes = new Map<string, string>();
@@ -178,10 +263,9 @@ export function checkFlows(options: CheckOptions = {}): { problems: Problem[]; f
   for (const file of flowFiles) {
     const flow = readJson(file, problems) as Record<string, unknown> | undefined;
     if (flow === undefined) continue;
-    if (!validateFlow(flow)) {
-      problems.push(...schemaProblems(file, validateFlow.errors ?? []));
-      continue;
-    }
+    // Schema problems are reported with every other problem of the file, not instead of them.
+    if (!validateFlow(flow)) problems.push(...schemaProblems(file, validateFlow.errors ?? []));
+    if (typeof flow !== 'object' || flow === null || typeof flow.steps !== 'object' || flow.steps === null) continue;
     const steps = flow.steps as Record<string, Record<string, unknown>>;
     if (flow.id !== path.basename(file, '.json')) {
       problems.push({ file: display(file), pointer: '/id', message: `Flow id "${String(flow.id)}" differs from the file name.` });
@@ -189,7 +273,8 @@ export function checkFlows(options: CheckOptions = {}): { problems: Problem[]; f
     if (!(String(flow.initial) in steps)) {
       problems.push({ file: display(file), pointer: '/initial', message: `Step "${String(flow.initial)}" does not exist in this flow.` });
     }
-    (flow.routes as string[]).forEach((route, index) => {
+    (Array.isArray(flow.routes) ? (flow.routes as unknown[]) : []).forEach((route, index) => {
+      if (typeof route !== 'string') return;
       const owner = routes.get(route);
       if (owner) problems.push({ file: display(file), pointer: pointerOf(['routes', index]), message: `Route "${route}" is also claimed by ${owner}.` });
       else routes.set(route, display(file));
@@ -199,7 +284,11 @@ export function checkFlows(options: CheckOptions = {}): { problems: Problem[]; f
       const parentKey = segments[segments.length - 2];
       const isErrorGoto = parentKey === 'goto' && segments[segments.length - 3] === 'onError';
       if ((key === 'goto' || isErrorGoto) && typeof value === 'string' && !(value in steps)) {
-        problems.push({ file: display(file), pointer: pointerOf(segments), message: `Step "${value}" does not exist in this flow.` });
+        problems.push({
+          file: display(file),
+          pointer: pointerOf(segments),
+          message: `Step "${value}" does not exist in this flow.${suggestion(value, Object.keys(steps))}`,
+        });
       }
       if (key === 'redirect' && typeof value === 'string') checkAction(file, segments, REDIRECT_ACTIONS[value as keyof typeof REDIRECT_ACTIONS]);
       if (key === 'action') checkAction(file, segments, value);
@@ -207,17 +296,42 @@ export function checkFlows(options: CheckOptions = {}): { problems: Problem[]; f
         problems.push({
           file: display(file),
           pointer: pointerOf(segments),
-          message: `Component "${value}" is not registered (known: ${COMPONENT_NAMES.join(', ')}).`,
+          message: `Component "${value}" is not registered (known: ${COMPONENT_NAMES.join(', ')}).${suggestion(value, COMPONENT_NAMES)}`,
         });
       }
       if (key === 'form' && typeof value === 'string' && !formNames.has(value)) {
-        problems.push({ file: display(file), pointer: pointerOf(segments), message: `Form "${value}" has no file schema/forms/${value}.json.` });
+        problems.push({
+          file: display(file),
+          pointer: pointerOf(segments),
+          message: `Form "${value}" has no file schema/forms/${value}.json.${suggestion(value, formNames)}`,
+        });
       }
       if (typeof key === 'string' && TEXT_KEYS.has(key)) checkText(file, segments, value);
       if (parentKey === 'codes' && typeof value === 'string') checkText(file, segments, value);
     });
+    // JSON Logic reads: a known context root; a form field some form of this flow (or a step's
+    // defaults) defines, where no registered component may write form values of its own; a step's
+    // answer by a step of this flow.
+    const flowFields = new Set<string>();
+    const componentsWrite = Object.values(steps).some((step) => typeof step === 'object' && step !== null && typeof step.component === 'string');
+    for (const step of Object.values(steps)) {
+      if (typeof step !== 'object' || step === null) continue;
+      if (typeof step.form === 'string' && formNames.has(step.form)) for (const field of formFields(path.join(formsDir, `${step.form}.json`))) flowFields.add(field);
+      for (const field of Object.keys((step.defaults ?? {}) as Record<string, unknown>)) flowFields.add(field);
+    }
+    for (const { path: read, segments } of varReferences(flow, [])) {
+      const [root, second] = read.split('.');
+      const problem = (message: string) => problems.push({ file: display(file), pointer: pointerOf(segments), message });
+      if (!CONTEXT_ROOTS.includes(root!)) {
+        problem(`"${read}" reads "${root}", which flows do not have (known: ${CONTEXT_ROOTS.join(', ')}).${suggestion(root!, CONTEXT_ROOTS)}`);
+      } else if (root === 'form' && second !== undefined && !componentsWrite && !flowFields.has(second)) {
+        problem(`"${read}" reads the form field "${second}", which no form of this flow defines.${suggestion(second, flowFields)}`);
+      } else if (root === 'results' && second !== undefined && !(second in steps)) {
+        problem(`"${read}" reads the answer of step "${second}", which does not exist in this flow.${suggestion(second, Object.keys(steps))}`);
+      }
+    }
     for (const [stepName, step] of Object.entries(steps)) {
-      if (step.collect === undefined) continue;
+      if (typeof step !== 'object' || step === null || step.collect === undefined) continue;
       const at = ['steps', stepName, 'collect'];
       if (typeof step.form !== 'string') {
         problems.push({ file: display(file), pointer: pointerOf(at), message: `Step "${stepName}" collects values but shows no form.` });
@@ -255,6 +369,15 @@ export function checkFlows(options: CheckOptions = {}): { problems: Problem[]; f
       for (const textKey of ['title', 'description']) {
         if (property[textKey] !== undefined) checkText(file, ['schema', 'properties', name, textKey], property[textKey]);
       }
+      // The titles of a choice's options are shown texts too.
+      for (const list of ['oneOf', 'anyOf'] as const) {
+        const options = property[list];
+        if (!Array.isArray(options)) continue;
+        options.forEach((option: unknown, index) => {
+          const title = (option as { title?: unknown } | null)?.title;
+          if (title !== undefined) checkText(file, ['schema', 'properties', name, list, index, 'title'], title);
+        });
+      }
     }
     for (const [name, options] of Object.entries((form.uiSchema ?? {}) as Record<string, unknown>)) {
       if (name.startsWith('ui:') || typeof options !== 'object' || options === null) continue;
@@ -262,12 +385,21 @@ export function checkFlows(options: CheckOptions = {}): { problems: Problem[]; f
         const value = (options as Record<string, unknown>)[textKey];
         if (value !== undefined) checkText(file, ['uiSchema', name, textKey], value);
       }
+      const widget = (options as Record<string, unknown>)['ui:widget'];
+      const widgets = [...FORM_WIDGET_NAMES, ...RJSF_WIDGETS];
+      if (widget !== undefined && !(widgets as unknown[]).includes(widget)) {
+        problems.push({
+          file: display(file),
+          pointer: pointerOf(['uiSchema', name, 'ui:widget']),
+          message: `Widget "${String(widget)}" is not registered (known: ${widgets.join(', ')}).${suggestion(String(widget), widgets)}`,
+        });
+      }
       const customField = (options as Record<string, unknown>)['ui:field'];
       if (customField !== undefined && !(FORM_FIELD_NAMES as readonly unknown[]).includes(customField)) {
         problems.push({
           file: display(file),
           pointer: pointerOf(['uiSchema', name, 'ui:field']),
-          message: `Form field "${String(customField)}" is not registered (known: ${FORM_FIELD_NAMES.join(', ')}).`,
+          message: `Form field "${String(customField)}" is not registered (known: ${FORM_FIELD_NAMES.join(', ')}).${suggestion(String(customField), FORM_FIELD_NAMES)}`,
         });
       }
     }
