@@ -6,7 +6,20 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import { Kind, parse } from 'graphql';
+import {
+  Kind,
+  buildSchema,
+  getNamedType,
+  isInputObjectType,
+  isInputType,
+  parse,
+  typeFromAST,
+  type GraphQLInputField,
+  type GraphQLInputFieldMap,
+  type GraphQLInputType,
+  type GraphQLNamedInputType,
+  type GraphQLSchema,
+} from 'graphql';
 import {
   ACTION_NAMES,
   COMPONENT_NAMES,
@@ -171,16 +184,46 @@ function lookupText(resources: unknown, key: string): boolean {
   return typeof node === 'string';
 }
 
-function graphqlOperations(dir: string): Set<string> {
-  const names = new Set<string>();
-  if (!existsSync(dir)) return names;
+/** The operations of the runtime's documents, by name, with their variables' types in the API schema. */
+function graphqlOperations(dir: string, schema: GraphQLSchema): Map<string, Map<string, GraphQLInputType>> {
+  const operations = new Map<string, Map<string, GraphQLInputType>>();
+  if (!existsSync(dir)) return operations;
   for (const file of readdirSync(dir).filter((name) => name.endsWith('.graphql'))) {
     const document = parse(readFileSync(path.join(dir, file), 'utf8'));
     for (const definition of document.definitions) {
-      if (definition.kind === Kind.OPERATION_DEFINITION && definition.name) names.add(definition.name.value);
+      if (definition.kind !== Kind.OPERATION_DEFINITION || !definition.name) continue;
+      const variables = new Map<string, GraphQLInputType>();
+      for (const variable of definition.variableDefinitions ?? []) {
+        const type = typeFromAST(schema, variable.type);
+        if (type && isInputType(type)) variables.set(variable.variable.name.value, type);
+      }
+      operations.set(definition.name.value, variables);
     }
   }
-  return names;
+  return operations;
+}
+
+/**
+ * Why an action input name (dots build nested objects, src/flow/logic.ts) does not fit the
+ * operation's variables, or null: the first part must be a variable, each further part a field of
+ * the input object before it.
+ */
+function inputProblem(name: string, variables: Map<string, GraphQLInputType>): string | null {
+  const [first, ...rest] = name.split('.');
+  let type: GraphQLInputType | undefined = variables.get(first!);
+  if (!type) {
+    const known = [...variables.keys()];
+    return `the operation has no variable "${first}" (it has ${known.length ? known.map((known) => `$${known}`).join(', ') : 'none'}).${suggestion(first!, known)}`;
+  }
+  for (const part of rest) {
+    const named: GraphQLNamedInputType = getNamedType(type);
+    if (!isInputObjectType(named)) return `${named.name} has no fields, so "${part}" cannot be set.`;
+    const fields: GraphQLInputFieldMap = named.getFields();
+    const field: GraphQLInputField | undefined = fields[part];
+    if (!field) return `${named.name} has no field "${part}".${suggestion(part, Object.keys(fields))}`;
+    type = field.type;
+  }
+  return null;
 }
 
 /** The top-level field names of a form file (none when it cannot be read; its own check reports that). */
@@ -225,7 +268,8 @@ export function checkFlows(options: CheckOptions = {}): { problems: Problem[]; f
   const validateFlow = ajv.getSchema(metaSchema.$id as string) as ValidateFunction;
   const validateForm = ajv.getSchema(`${metaSchema.$id as string}#/definitions/formFile`) as ValidateFunction;
   const translations = readJson(translationsFile, problems);
-  const operations = graphqlOperations(graphqlDir);
+  const apiSchema = buildSchema(readFileSync(path.join(root, 'schema/api.graphql'), 'utf8'));
+  const operations = graphqlOperations(graphqlDir, apiSchema);
   const formNames = new Set(jsonFiles(formsDir).map((file) => path.basename(file, '.json')));
   const allTextKeys = textKeys(translations);
   const translationsName = display(translationsFile);
@@ -250,7 +294,7 @@ export function checkFlows(options: CheckOptions = {}): { problems: Problem[]; f
         problems.push({
           file: display(file),
           pointer: pointerOf(segments),
-          message: `Action "${name}" names no GraphQL operation in src/graphql.${suggestion(operation, operations)}`,
+          message: `Action "${name}" names no GraphQL operation in src/graphql.${suggestion(operation, operations.keys())}`,
         });
       }
       return;
@@ -309,6 +353,25 @@ export function checkFlows(options: CheckOptions = {}): { problems: Problem[]; f
       if (typeof key === 'string' && TEXT_KEYS.has(key)) checkText(file, segments, value);
       if (parentKey === 'codes' && typeof value === 'string') checkText(file, segments, value);
     });
+    // A GraphQL action's input names must fit its operation's variables.
+    const checkInputs = (value: Json, segments: (string | number)[]) => {
+      if (Array.isArray(value)) value.forEach((item, index) => checkInputs(item, [...segments, index]));
+      else if (typeof value === 'object' && value !== null) {
+        const entry = value as Record<string, unknown>;
+        const action = entry.action;
+        const variables = typeof action === 'string' && action.startsWith(GQL_ACTION_PREFIX) ? operations.get(action.slice(GQL_ACTION_PREFIX.length)) : undefined;
+        if (variables && typeof entry.input === 'object' && entry.input !== null) {
+          for (const name of Object.keys(entry.input)) {
+            const problem = inputProblem(name, variables);
+            if (problem) {
+              problems.push({ file: display(file), pointer: pointerOf([...segments, 'input', name]), message: `Input "${name}" does not fit ${String(action)}: ${problem}` });
+            }
+          }
+        }
+        for (const [key, child] of Object.entries(entry)) if (key !== 'input') checkInputs(child, [...segments, key]);
+      }
+    };
+    checkInputs(flow, []);
     // JSON Logic reads: a known context root; a form field some form of this flow (or a step's
     // defaults) defines, where no registered component may write form values of its own; a step's
     // answer by a step of this flow.

@@ -61,6 +61,14 @@ describe('flows:check', () => {
     ]);
   });
 
+  it('checks a GraphQL action\'s input names against its operation\'s variables', () => {
+    expect(problemsOf('action-input')).toEqual([
+      `${file('action-input')}#/steps/FORM/submit/input/tenant.ownr.email: Input "tenant.ownr.email" does not fit gql.CreateTenantAnonymous: CreateTenantInput has no field "ownr". Did you mean "owner"?`,
+      `${file('action-input')}#/steps/FORM/submit/input/tenant.companySize: Input "tenant.companySize" does not fit gql.CreateTenantAnonymous: CreateTenantInput has no field "companySize".`,
+      `${file('action-input')}#/steps/FORM/submit/input/tennant.name: Input "tennant.name" does not fit gql.CreateTenantAnonymous: the operation has no variable "tennant" (it has $tenant). Did you mean "tenant"?`,
+    ]);
+  });
+
   it('reports every problem of a file, a schema error among them', () => {
     expect(problemsOf('schema-and-more')).toEqual([
       `${file('schema-and-more')}#/steps/FIRST: Value has unknown property "colour".`,
