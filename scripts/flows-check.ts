@@ -30,6 +30,7 @@ import {
   isActionName,
   isComponentName,
 } from '../src/flow/registry-names.ts';
+import { RJSF_WIDGETS } from './flow-schema.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -150,8 +151,6 @@ function textKeys(resources: unknown, prefix = ''): string[] {
 /** The roots of the data JSON Logic sees (FlowContext in src/flow/types.ts). */
 const CONTEXT_ROOTS = ['app', 'config', 'query', 'form', 'collected', 'result', 'results', 'user', 'tenant', 'params', 'state', 'path', 'step', 'error'];
 
-/** RJSF's own widgets, which form files may name beside Foyer's (src/theme/rjsf/fields.tsx). */
-const RJSF_WIDGETS = ['text', 'email', 'password', 'textarea', 'select', 'checkbox', 'checkboxes', 'radio', 'hidden', 'updown', 'range', 'uri', 'url', 'date', 'time', 'datetime', 'color', 'file'];
 
 /** JSON Logic operations whose arguments after the first read each item of a list, not the context. */
 const ITEM_SCOPED = new Set(['map', 'filter', 'reduce', 'all', 'none', 'some']);
