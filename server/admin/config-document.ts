@@ -5,8 +5,8 @@
 import type { ServerConfig } from '../config.ts';
 import { seal, sealingKey, unseal } from '../crypto/seal.ts';
 import type { apps } from '../db/schema.ts';
-import type { AppSettings, StoredProviderCredentials } from '../apps/settings.ts';
-import { socialProviders, type AppConfig, type ProviderCredentials, type SocialProvider } from '../../src/policy/app-config.ts';
+import type { AppSettings, StoredProviderCredentials } from '../db/app-settings.ts';
+import { socialProviders, type AppConfig, type ProviderCredentials, type SocialProvider } from '../../common/app-config.ts';
 import { APP_CONFIG_FIELDS } from './validation.ts';
 
 type AppRow = typeof apps.$inferSelect;

@@ -17,8 +17,8 @@ import {
   uniqueIndex,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
-import type { AppSettings } from '../apps/settings.ts';
-import { ROLES } from '../auth/privileges.ts';
+import type { AppSettings } from './app-settings.ts';
+import { ROLES } from '../../common/roles.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -63,7 +63,7 @@ export const tenants = pgTable(
     shouldSetupPayments: boolean('should_setup_payments').notNull().default(false),
     paymentsEnabled: boolean('payments_enabled').notNull().default(false),
     paymentProvider: text('payment_provider').notNull().default('STRIPE'),
-    /** Values flows collect for the workspace (a step's `collect`), checked with their forms (server/attributes). */
+    /** Values flows collect for the workspace (a step's `collect`), checked with their forms (server/graphql/attributes). */
     attributes: jsonb('attributes').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
   },
@@ -94,7 +94,7 @@ export const users = pgTable(
     mfaTotpLastStep: integer('mfa_totp_last_step'),
     /** WebAuthn user handle (base64url of 32 random bytes) every passkey of this user carries; set at the first registration. */
     passkeyUserHandle: text('passkey_user_handle').unique(),
-    /** Values flows collect for the person (a step's `collect`), checked with their forms (server/attributes). */
+    /** Values flows collect for the person (a step's `collect`), checked with their forms (server/graphql/attributes). */
     attributes: jsonb('attributes').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
   },
@@ -126,7 +126,7 @@ export const tenantUsers = pgTable(
     invitationPending: boolean('invitation_pending').notNull().default(false),
     /** Values of the app's custom signup fields, by field label, as this membership's signup collected them. */
     customParams: jsonb('custom_params').$type<Record<string, string>>().notNull().default({}),
-    /** Values flows collect for the membership (a step's `collect`), checked with their forms (server/attributes). */
+    /** Values flows collect for the membership (a step's `collect`), checked with their forms (server/graphql/attributes). */
     attributes: jsonb('attributes').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
     lastSeen: timestamp('last_seen', { withTimezone: true }),
@@ -196,7 +196,7 @@ export const loginSessions = pgTable('login_sessions', {
   authenticatedAt: timestamp('authenticated_at', { withTimezone: true }),
   /**
    * A workspace chosen while no authorization request was bound (a login screen opened directly, a
-   * switch while signed in): the app's next authorization request finishes with it (server/oidc/interactions.ts).
+   * switch while signed in): the app's next authorization request finishes with it (server/auth/oidc/interactions.ts).
    */
   chosenTenantUserId: text('chosen_tenant_user_id'),
   chosenAt: timestamp('chosen_at', { withTimezone: true }),
@@ -362,7 +362,7 @@ export const oidcPayloads = pgTable(
 
 /** Token signing keys, shared by every instance so tokens verify after a restart. */
 /**
- * Token signing keys. The private JWK is sealed under the operator's secret (server/oidc/keys.ts);
+ * Token signing keys. The private JWK is sealed under the operator's secret (server/auth/oidc/keys.ts);
  * `sealedWith` names which secret, so a rotated FOYER_SECRET still opens keys sealed under the last
  * one. `privateJwk` is the plaintext of rows from before sealing, emptied at the next start.
  */

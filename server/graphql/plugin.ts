@@ -11,10 +11,11 @@ import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { FoyerContext } from '../context.ts';
 import { badRequest, HttpError, toErrorBody, type ErrorBody } from '../http/errors.ts';
 import type { GraphQLContext } from './context.ts';
-import { resolveCaller } from './access/caller.ts';
+import { attributeCatalog } from './attributes/catalog.ts';
+import { resolveCaller } from '../auth/callers.ts';
 import { useFieldAuthorization } from './access/authorization.ts';
 import { readRequirements } from './access/requirements.ts';
-import { AccessTokenVerifier } from '../oidc/access-tokens.ts';
+import { AccessTokenVerifier } from '../auth/access-tokens.ts';
 import { useFoyerErrorShape } from './errors.ts';
 import { checkDatabaseCosts, MAX_QUERY_LENGTH, queryLimitPlugins } from './limits.ts';
 import { capabilityResolvers, mergeResolvers } from './resolvers.ts';
@@ -104,6 +105,8 @@ function createFoyerYoga({ config, db, notifier }: FoyerContext, app: FastifyIns
 }
 
 export async function graphqlPlugin(app: FastifyInstance, context: FoyerContext): Promise<void> {
+  // Read now, so flows that collect what their forms do not define stop the start, not a signup.
+  attributeCatalog(context.config);
   const yoga = createFoyerYoga(context, app);
 
   // Only JSON bodies reach /graphql; anything else is 415 from Fastify.

@@ -10,9 +10,9 @@ import { ApiClientProvider } from '../api/context.tsx';
 import type { AuthClient } from '../auth/types.ts';
 import type { ClientConfig } from '../config.ts';
 import { applyTranslations, CUSTOM_CSS_LINK_ID, loadAppTranslations } from '../i18n/index.ts';
-import { createAppConfigStore, withCapabilities, type AppConfigState, type AppConfigStore } from './appConfig.ts';
+import { createAppConfigStore, withCapabilities, type AppConfigState, type AppConfigStore } from '../runtime/app-config.ts';
 import { createRouter } from './router.tsx';
-import { RuntimeContext, type Runtime } from './runtime.tsx';
+import { RuntimeContext, type Runtime } from '../runtime/context.tsx';
 
 export interface AppProps {
   config: ClientConfig;

@@ -35,37 +35,28 @@ export function useStepInAddress(runner: FlowRunner, state: FlowState, opened: s
   const addressStep = stepOfSearch(location.search);
   /** The first step shown and the step parameter its address has (none, or the step it resumed at). */
   const base = useRef<{ step: string; param: string | undefined } | undefined>(undefined);
-  const synced = useRef(false);
+  /** The step the address was last made to follow: a different one now means the flow moved. */
+  const followed = useRef<string | undefined>(undefined);
 
-  const addressOf = (step: string) => (base.current && step === base.current.step ? base.current.param : step);
-
-  // The flow moved: the address follows, in a new history entry (the first time in place, so an
-  // address naming a step the flow could not resume at is corrected rather than kept in history).
   useEffect(() => {
     if (!enabled || state.status !== 'idle') return;
     base.current ??= { step: state.step, param: state.step === opened ? opened : undefined };
-    const wanted = addressOf(state.step);
-    if (wanted !== addressStep) {
-      void navigate(
-        { pathname: location.pathname, search: searchWithStep(location.search, wanted), hash: location.hash },
-        { state: location.state, replace: !synced.current },
-      );
+    const { step: baseStep, param: baseParam } = base.current;
+    const addressOf = (step: string) => (step === baseStep ? baseParam : step);
+    const go = (step: string | undefined, replace: boolean) =>
+      void navigate({ pathname: location.pathname, search: searchWithStep(location.search, step), hash: location.hash }, { state: location.state, replace });
+    if (followed.current !== state.step) {
+      // The flow moved: the address follows, in a new history entry (the first time in place, so an
+      // address naming a step the flow could not resume at is corrected rather than kept in history).
+      const first = followed.current === undefined;
+      followed.current = state.step;
+      if (addressOf(state.step) !== addressStep) go(addressOf(state.step), first);
+      return;
     }
-    synced.current = true;
-    // Only a move of the flow triggers this; address changes are the effect below's.
-  }, [state.step, state.status]);
-
-  // Back or Forward: the flow follows the address to a step shown before; an address naming any
-  // other step is put back to the step shown.
-  useEffect(() => {
-    if (!enabled || !base.current || state.status !== 'idle') return;
-    const target = addressStep === base.current.param ? base.current.step : addressStep;
+    // Back or Forward: the flow follows the address to a step shown before; an address naming any
+    // other step is put back to the step shown.
+    const target = addressStep === baseParam ? baseStep : addressStep;
     if (target === state.step) return;
-    if (target === undefined || !runner.revisit(target)) {
-      void navigate(
-        { pathname: location.pathname, search: searchWithStep(location.search, addressOf(state.step)), hash: location.hash },
-        { state: location.state, replace: true },
-      );
-    }
-  }, [location.key]);
+    if (target === undefined || !runner.revisit(target)) go(addressOf(state.step), true);
+  }, [enabled, opened, runner, state.step, state.status, addressStep, location, navigate]);
 }

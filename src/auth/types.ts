@@ -124,7 +124,7 @@ export type AuthListener = () => void;
 
 /**
  * What a mode may lack. The screens hide the options of a capability their client does not list
- * (src/app/appConfig.ts, src/components/SessionList.tsx); its methods then fail with SPEC.md's message.
+ * (src/runtime/app-config.ts, src/components/SessionList.tsx); its methods then fail with SPEC.md's message.
  */
 export type AuthCapability = 'passkeys' | 'magicLink' | 'federation' | 'sessions';
 

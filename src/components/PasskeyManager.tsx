@@ -3,11 +3,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useRuntime } from '../app/runtime.tsx';
+import { useRuntime } from '../runtime/context.tsx';
 import type { PasskeySummary } from '../auth/types.ts';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import { formatDateTime } from '../i18n/index.ts';
-import { PASSKEY_NAME_MAX_LENGTH } from '../policy/passkeys.ts';
+import { PASSKEY_NAME_MAX_LENGTH } from '../../common/passkeys.ts';
 import { cancelCeremony, registerPasskey } from '../passkeys/ceremonies.ts';
 import { Alert } from '../theme/Alert.tsx';
 import { Button } from '../theme/Button.tsx';

@@ -3,7 +3,7 @@
 // without WebAuthn.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useRuntime } from '../app/runtime.tsx';
+import { useRuntime } from '../runtime/context.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import { cancelCeremony, registerPasskey } from '../passkeys/ceremonies.ts';
 import { Alert } from '../theme/Alert.tsx';

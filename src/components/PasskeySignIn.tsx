@@ -4,7 +4,7 @@
 // login). A failure the person can act on is shown. The configurator's preview runs no ceremony.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useRuntime } from '../app/runtime.tsx';
+import { useRuntime } from '../runtime/context.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import type { Target } from '../flow/types.ts';
 import { autofillAvailable, cancelCeremony, passkeysSupported, signInWithPasskey } from '../passkeys/ceremonies.ts';
@@ -75,7 +75,7 @@ export default function PasskeySignIn({ props, status, setForm, follow }: FlowCo
       autofillRun.current?.abort();
       cancelCeremony();
     };
-    // Started once per mount: a conditional request waits as long as the login screen shows.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- started once per mount: a conditional request waits as long as the login screen shows
   }, []);
 
   const onClick = async () => {

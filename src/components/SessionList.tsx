@@ -4,7 +4,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useRuntime } from '../app/runtime.tsx';
+import { useRuntime } from '../runtime/context.tsx';
 import type { SessionSummary } from '../auth/types.ts';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import { deviceLabel, formatDateTime } from '../i18n/index.ts';

@@ -3,9 +3,9 @@
 // answer works without a pending authorization.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useRuntime } from '../app/runtime.tsx';
+import { useRuntime } from '../runtime/context.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
-import { socialProviders, type SocialProvider } from '../policy/app-config.ts';
+import { socialProviders, type SocialProvider } from '../../common/app-config.ts';
 import { ProviderMark } from '../theme/ProviderMark.tsx';
 
 function providersOf(value: unknown): SocialProvider[] {

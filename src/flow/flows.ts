@@ -4,7 +4,3 @@ import bundled from 'virtual:foyer-flows';
 import type { Flow } from './types.ts';
 
 export const flows: Flow[] = [...bundled].sort((a, b) => a.id.localeCompare(b.id));
-
-export function flowById(id: string): Flow | undefined {
-  return flows.find((flow) => flow.id === id);
-}

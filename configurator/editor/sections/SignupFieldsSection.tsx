@@ -3,7 +3,7 @@
 // type), where the answer is stored and "required".
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CustomSignupField, CustomSignupOption } from '../../../src/policy/app-config.ts';
+import type { CustomSignupField, CustomSignupOption } from '../../../common/app-config.ts';
 import { Button } from '../../../src/theme/Button.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { useEditor } from '../context.ts';

@@ -5,10 +5,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FoyerContext } from '../../context.ts';
 import { HttpError } from '../../http/errors.ts';
-import { socialProviders, type SocialProvider } from '../../../src/policy/app-config.ts';
-import { requireApp, type App } from '../app-lookup.ts';
+import { socialProviders, type SocialProvider } from '../../../common/app-config.ts';
+import { requireApp, type App } from '../../apps/lookup.ts';
 import type { LoginSession } from '../session/service.ts';
-import { enabledSocialProviders } from '../../graphql/apps/service.ts';
+import { enabledSocialProviders } from '../../apps/settings.ts';
 import type { AuthServiceOptions } from '../service-options.ts';
 
 const federationSchema = {

@@ -14,9 +14,10 @@ import { hashPassword } from '../../auth/passwords.ts';
 import { passwordSignInEnabled } from '../../auth/session/sign-in.ts';
 import { issueToken } from '../../auth/tokens/service.ts';
 import { recordAudit } from '../../audit/service.ts';
-import { passwordProblems, passwordProblemTexts } from '../../../src/policy/password-policy.ts';
-import { DEFAULT_LOCALE } from '../../../src/policy/locales.ts';
-import type { AppRecord, GraphQLContext } from '../context.ts';
+import { passwordProblems, passwordProblemTexts } from '../../../common/password-policy.ts';
+import { DEFAULT_LOCALE } from '../../../common/locales.ts';
+import type { GraphQLContext } from '../context.ts';
+import type { App } from '../../apps/lookup.ts';
 import type { CreateTenantInput, Tenant } from '../generated/resolvers.ts';
 import { foyerError, tooManyRequests } from '../errors.ts';
 import { checkLogo, checkName, InputProblems, isEmail } from '../input.ts';
@@ -24,8 +25,8 @@ import { checkCustomParams } from '../custom-params/service.ts';
 import { getTenant } from '../tenants/service.ts';
 import { reserveSignup, SIGNUP_LIMIT } from './throttle.ts';
 import { releaseAttempt } from '../../audit/limits.ts';
-import { attributeCatalog } from '../../attributes/catalog.ts';
-import { checkAttributes, type SortedAttributes } from '../../attributes/check.ts';
+import { attributeCatalog } from '../attributes/catalog.ts';
+import { checkAttributes, type SortedAttributes } from '../attributes/check.ts';
 import type { ServerConfig } from '../../config.ts';
 
 /** The flow whose collecting steps feed createTenantAnonymous (flows/signup.json). */
@@ -47,7 +48,7 @@ interface CheckedSignup {
 }
 
 /** The plan key when it is one of the app's plans and the price offer (if any) one of its prices. */
-async function checkPlan(db: Database, app: AppRecord, input: CreateTenantInput, problems: InputProblems): Promise<string | null> {
+async function checkPlan(db: Database, app: App, input: CreateTenantInput, problems: InputProblems): Promise<string | null> {
   const { plan: key, priceOffer } = input;
   if (!key) {
     if (priceOffer) problems.add('priceOffer', 'A price offer needs a plan');
@@ -79,7 +80,7 @@ async function checkPlan(db: Database, app: AppRecord, input: CreateTenantInput,
   return key;
 }
 
-function checkPassword(app: AppRecord, password: string, problems: InputProblems): void {
+function checkPassword(app: App, password: string, problems: InputProblems): void {
   if (password.length > MAX_PASSWORD_LENGTH) {
     problems.add('password', [`At most ${MAX_PASSWORD_LENGTH} characters`]);
     return;
@@ -89,7 +90,7 @@ function checkPassword(app: AppRecord, password: string, problems: InputProblems
   if (found.length > 0) problems.add('password', found.map((problem) => passwordProblemTexts[problem]));
 }
 
-async function checkSignup(db: Database, config: ServerConfig, app: AppRecord, input: CreateTenantInput): Promise<CheckedSignup> {
+async function checkSignup(db: Database, config: ServerConfig, app: App, input: CreateTenantInput): Promise<CheckedSignup> {
   const problems = new InputProblems();
   const { owner } = input;
   const email = owner.email.trim();
@@ -140,7 +141,7 @@ interface CreatedSignup {
 /** User (when new), workspace, disabled OWNER membership, signup token and audit record: all or nothing. */
 async function createSignup(
   db: Database,
-  app: AppRecord,
+  app: App,
   signup: CheckedSignup,
   pendingPasswordHash: string | undefined,
   clientIp: string,
@@ -209,7 +210,7 @@ async function undoSignup(db: Database, created: CreatedSignup): Promise<void> {
   });
 }
 
-export async function signUp(context: GraphQLContext, app: AppRecord, input: CreateTenantInput): Promise<Tenant> {
+export async function signUp(context: GraphQLContext, app: App, input: CreateTenantInput): Promise<Tenant> {
   const { db, config, notifier, clientIp, log } = context;
   if (!app.settings.tenantSelfSignup) throw foyerError('SELF_SIGNUP_DISABLED', 'Signing up is not open for this app');
   if (!passwordSignInEnabled(app) && input.owner.password != null) {

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { WorkspaceUser } from '../../auth/types.ts';
 import { Button } from '../../theme/Button.tsx';
-import { useAuthChanges } from '../runtime.tsx';
+import { useAuthChanges } from '../../runtime/context.tsx';
 
 type Listing = { status: 'closed' | 'loading' | 'failed' } | { status: 'ready'; workspaces: WorkspaceUser[] };
 

@@ -5,7 +5,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { AuthLayout } from '../layouts/AuthLayout.tsx';
-import { useRuntime } from '../runtime.tsx';
+import { useRuntime } from '../../runtime/context.tsx';
 import { usePageTitle } from '../page-title.ts';
 
 export default function Handover() {

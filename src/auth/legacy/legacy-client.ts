@@ -4,8 +4,8 @@
 // token and the workspace user are stored and the server confirms them. Passkeys, magic links,
 // federation and the OAuth sessions do not exist in this mode: its capabilities list none of them.
 
-import { apiHeaderRules } from '../../api/headers.ts';
-import { requestJson, type JsonRequest } from '../../api/http.ts';
+import { apiHeaderRules } from '../../http/headers.ts';
+import { requestJson, type JsonRequest } from '../../http/transport.ts';
 import type { ClientConfig } from '../../config.ts';
 import { AuthError, AuthErrorKeys } from '../errors.ts';
 import { safeReturnPath } from '../return-path.ts';

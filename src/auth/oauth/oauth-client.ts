@@ -2,8 +2,8 @@
 // tokens verified against its key set, one refresh timer, and the auth origin's session calls.
 
 import type { JWTPayload } from 'jose';
-import { UnauthenticatedError } from '../../api/errors.ts';
-import { apiHeaderRules } from '../../api/headers.ts';
+import { UnauthenticatedError } from '../../http/errors.ts';
+import { apiHeaderRules } from '../../http/headers.ts';
 import type { ClientConfig } from '../../config.ts';
 import { AuthError, AuthErrorKeys } from '../errors.ts';
 import { safeReturnPath } from '../return-path.ts';

@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { errorId, type FieldProps, type WidgetProps } from '@rjsf/utils';
 import type { FormFieldName, FormWidgetName } from '../../flow/registry-names.ts';
-import { customSignupOptionKey } from '../../policy/app-config.ts';
+import { customSignupOptionKey } from '../../../common/app-config.ts';
 
 /** One custom signup parameter as getTenantUserCustomParamsConfigAnonymous describes it. */
 export interface CustomParamConfig {

@@ -8,7 +8,7 @@ import type { TestFoyer } from '../../../server/testing.ts';
 import { startFoyer } from '../../../server/testing.ts';
 import { apiKeys, appDrafts, appOwners, apps, appVersions, auditEvents, outbox, tenants, tenantUsers, users } from '../../../server/db/schema.ts';
 import { openProviderSecret } from '../../../server/admin/config-document.ts';
-import type { AppConfig } from '../../../src/policy/app-config.ts';
+import type { AppConfig } from '../../../common/app-config.ts';
 import { postGraphQL } from '../support/graphql.ts';
 import { admin, consoleOwnerToken, CONSOLE_OWNER_EMAIL, CONSOLE_WORKSPACE } from '../support/console.ts';
 import { Browser } from '../oidc/browser.ts';

@@ -8,7 +8,7 @@ import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { apps, tenants, tenantUsers, users } from '../../../server/db/schema.ts';
 import { checkAppConfig } from '../../../server/admin/validation.ts';
 import { AdminError } from '../../../server/admin/errors.ts';
-import type { CustomSignupField } from '../../../src/policy/app-config.ts';
+import type { CustomSignupField } from '../../../common/app-config.ts';
 import { postGraphQL, type GraphQLAnswer } from '../support/graphql.ts';
 
 const FIELDS: CustomSignupField[] = [

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
-import type { AppSettings } from '../../../server/apps/settings.ts';
+import type { AppSettings } from '../../../server/db/app-settings.ts';
 import { Browser } from '../oidc/browser.ts';
 import { authorizationRequest, callbackUri, relyingParty } from '../oidc/sign-in.ts';
 import { postGraphQL } from '../support/graphql.ts';

@@ -3,7 +3,7 @@
 // credentials as `session: false`, other failures as ApiError.
 
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ApiError, UnauthenticatedError } from '../../../src/api/errors.ts';
+import { ApiError, UnauthenticatedError } from '../../../src/http/errors.ts';
 import { OAuthClient } from '../../../src/auth/oauth/oauth-client.ts';
 import { browserRuntime } from '../../../src/auth/runtime.ts';
 import { StorageKeys } from '../../../src/auth/storage-keys.ts';

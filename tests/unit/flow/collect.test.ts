@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import collectingFlow from '../../fixtures/engine/collecting.json';
 import { FlowRunner } from '../../../src/flow/engine.ts';
-import { ApiError } from '../../../src/api/errors.ts';
+import { ApiError } from '../../../src/http/errors.ts';
 import type { Flow } from '../../../src/flow/types.ts';
 
 const flow = collectingFlow as unknown as Flow;
