@@ -160,8 +160,19 @@ export function submitDisabled(step: Step, context: FlowContext): boolean {
   return step.submit?.disabledIf !== undefined && holds(step.submit.disabledIf, context);
 }
 
+/** A failure the step's error map had no words for: its codes, and server field errors shown nowhere. */
+export interface UnmappedError {
+  flow: string;
+  step: string;
+  codes: string[];
+  fields: string[];
+  error: unknown;
+}
+
 export interface FlowRunnerOptions {
   flow: Flow;
+  /** Told of every failure shown with the step's default text or with field errors placed nowhere (development: logged). */
+  reportUnmapped?: (report: UnmappedError) => void;
   /** Read on every evaluation, so a signed-in user or a loaded app config is seen at once. */
   environment: () => FlowEnvironment;
   runAction: ActionRunner;
@@ -365,6 +376,7 @@ export class FlowRunner {
     const alert = alertFor(error, step.onError);
     // A refused value collected by an earlier step is shown there, at its field.
     const collecting = collectingSteps(this.flow);
+    this.reportUnmapped(error, step, collecting);
     const collectedErrors = Object.entries(serverFieldErrors(error)).filter(([field]) => collecting.has(field));
     const earlier = collectedErrors.map(([field]) => collecting.get(field)!).find((name) => name !== this.state.step);
     if (earlier !== undefined && this.state.status !== 'leaving') {
@@ -381,6 +393,16 @@ export class FlowRunner {
       status: 'idle',
       focusKey: this.state.focusKey + 1,
     });
+  }
+
+  private reportUnmapped(error: unknown, step: Step, collecting: Map<string, string>): void {
+    if (!this.options.reportUnmapped) return;
+    const map = step.onError?.fields ?? {};
+    const fields = Object.keys(serverFieldErrors(error)).filter((name) => !collecting.has(name) && map[name] === undefined && map['*'] === undefined);
+    const mapped = errorCodes(error).some((code) => step.onError?.codes?.[code] !== undefined);
+    if (!mapped || fields.length > 0) {
+      this.options.reportUnmapped({ flow: this.flow.id, step: this.state.step, codes: errorCodes(error), fields, error });
+    }
   }
 
   private update(patch: Partial<FlowState>): void {

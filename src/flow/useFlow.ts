@@ -13,6 +13,7 @@ export function useFlow(options: FlowRunnerOptions & { resume?: string }): { run
         environment: () => optionsRef.current.environment(),
         runAction: (name, input) => optionsRef.current.runAction(name, input),
         navigate: (path, navigation) => optionsRef.current.navigate(path, navigation),
+        reportUnmapped: (report) => optionsRef.current.reportUnmapped?.(report),
       }),
   );
   const state = useSyncExternalStore(runner.subscribe, runner.getState, runner.getState);

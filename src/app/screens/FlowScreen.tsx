@@ -6,7 +6,7 @@ import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import type { ErrorSchema, RJSFValidationError } from '@rjsf/utils';
 import { componentRegistry } from '../../components/registry.ts';
 import { createActionRunner } from '../../flow/actions.ts';
-import { stepOf, submitDisabled, type FlowRunner, type FlowState } from '../../flow/engine.ts';
+import { stepOf, submitDisabled, type FlowRunner, type FlowState, type UnmappedError } from '../../flow/engine.ts';
 import type { FieldErrors } from '../../flow/errors.ts';
 import { loadForm, validationMessageKey } from '../../flow/forms.ts';
 import { evaluate, evaluateMapping, holds, resolveText } from '../../flow/logic.ts';
@@ -54,6 +54,11 @@ function useFlowEnvironment(): () => FlowEnvironment {
   };
 }
 
+function logUnmappedError({ flow, step, codes, fields, error }: UnmappedError): void {
+  const unplaced = fields.length ? `; field errors shown nowhere: ${fields.join(', ')}` : '';
+  console.warn(`Flow ${flow}, step ${step}: no onError entry for ${codes.join(', ') || 'this error'}${unplaced}`, error);
+}
+
 export interface FlowScreenProps {
   flow: Flow;
   /** What frames the step: the /auth card by default, the signed-in page for management screens. */
@@ -89,6 +94,8 @@ function FlowView({ flow, layout: Layout = AuthLayout }: FlowScreenProps) {
     environment,
     runAction,
     navigate: (path, options) => void navigate(path, options),
+    // In development a server code the flow has no words for is logged, never swallowed by the generic text.
+    reportUnmapped: config.env === 'development' ? logUnmappedError : undefined,
     // The preview opens screens by message, never by address.
     resume: config.preview ? undefined : openedStep,
   });

@@ -73,3 +73,67 @@ describe('collected values', () => {
     });
   });
 });
+
+describe('failures the flow has no words for', () => {
+  function reporting(error: unknown) {
+    const reports: { step: string; codes: string[]; fields: string[] }[] = [];
+    const runner = new FlowRunner({
+      flow,
+      environment: () => ({ app: {}, config: {}, query: {}, user: {}, tenant: {} }),
+      runAction: async () => {
+        throw error;
+      },
+      navigate: () => undefined,
+      reportUnmapped: ({ step, codes, fields }) => reports.push({ step, codes, fields }),
+    });
+    return { runner, reports };
+  }
+
+  it('reports a code the step does not map, with every code it carries', async () => {
+    const { runner, reports } = reporting(new ApiError({ message: 'Nope', code: 'BRAND_NEW_CODE', statusCode: 409 }));
+    await runner.start();
+    await runner.submit({ companySize: '1-10' });
+    await runner.submit({ email: 'new@b.test' });
+    expect(runner.getState().alert?.message).toBe('signup.errors.generic');
+    expect(reports).toEqual([{ step: 'FORM', codes: ['BRAND_NEW_CODE', '409'], fields: [] }]);
+  });
+
+  it('reports server field errors that no field shows, even under a mapped code', async () => {
+    const fixture = structuredClone(collectingFlow) as unknown as Flow;
+    fixture.steps.FORM!.onError = { default: 'signup.errors.generic', codes: { BAD_USER_INPUT: 'form.errors.invalid' } };
+    const reports: { codes: string[]; fields: string[] }[] = [];
+    const runner = new FlowRunner({
+      flow: fixture,
+      environment: () => ({ app: {}, config: {}, query: {}, user: {}, tenant: {} }),
+      runAction: async () => {
+        throw refused({ plan: 'This app has no such plan' });
+      },
+      navigate: () => undefined,
+      reportUnmapped: ({ codes, fields }) => reports.push({ codes, fields }),
+    });
+    await runner.start();
+    await runner.submit({ companySize: '1-10' });
+    await runner.submit({ email: 'new@b.test' });
+    expect(reports).toEqual([{ codes: ['BAD_USER_INPUT', '400'], fields: ['plan'] }]);
+  });
+
+  it('stays quiet when the step maps the code and places every field', async () => {
+    const fixture = structuredClone(collectingFlow) as unknown as Flow;
+    fixture.steps.FORM!.onError!.codes = { BAD_USER_INPUT: 'form.errors.invalid' };
+    const reports: unknown[] = [];
+    const runner = new FlowRunner({
+      flow: fixture,
+      environment: () => ({ app: {}, config: {}, query: {}, user: {}, tenant: {} }),
+      runAction: async () => {
+        throw refused({ email: 'Enter a valid e-mail address', size: 'Enter a number' });
+      },
+      navigate: () => undefined,
+      reportUnmapped: (report) => reports.push(report),
+    });
+    await runner.start();
+    await runner.submit({ companySize: '1-10' });
+    await runner.submit({ email: 'x' });
+    expect(runner.getState().alert?.message).toBe('form.errors.invalid');
+    expect(reports).toEqual([]);
+  });
+});
