@@ -37,7 +37,7 @@ function paramConfigs(value: unknown): CustomParamConfig[] {
   );
 }
 
-/** SPEC.md section 3: email → e-mail input, phone → tel, number or integer → number, text or regex → text; select → a list of choices. */
+/** docs/SPEC.md section 3: email → e-mail input, phone → tel, number or integer → number, text or regex → text; select → a list of choices. */
 export function inputTypeOf(type: string): 'email' | 'tel' | 'number' | 'checkbox' | 'select' | 'text' {
   switch (type) {
     case 'select':
