@@ -9,7 +9,7 @@ const config: CodegenConfig = {
     'src/gql/': {
       preset: 'client',
       presetConfig: { fragmentMasking: false },
-      config: { documentMode: 'string', useTypeImports: true, enumsAsTypes: true },
+      config: { documentMode: 'string', useTypeImports: true, enumsAsTypes: true, scalars: { JSONObject: 'Record<string, unknown>' } },
     },
     'server/graphql/generated/resolvers.ts': {
       plugins: ['typescript', 'typescript-resolvers'],
@@ -18,6 +18,7 @@ const config: CodegenConfig = {
         enumsAsTypes: true,
         contextType: '../context.ts#GraphQLContext',
         useIndexSignature: false,
+        scalars: { JSONObject: 'Record<string, unknown>' },
       },
     },
   },

@@ -33,7 +33,15 @@ export type ClientType = (typeof clientTypes)[number];
 export const confidentialAuthMethods = ['client_secret_basic', 'client_secret_post', 'private_key_jwt'] as const;
 export type ConfidentialAuthMethod = (typeof confidentialAuthMethods)[number];
 
-export type CustomSignupFieldType = 'email' | 'phone' | 'number' | 'integer' | 'text' | 'regex' | 'boolean';
+export type CustomSignupFieldType = 'email' | 'phone' | 'number' | 'integer' | 'text' | 'regex' | 'boolean' | 'select';
+
+/** Where a custom signup value is stored: the membership's custom params (default), the person's or the workspace's attributes. */
+export type CustomSignupFieldTarget = 'membership' | 'user' | 'tenant';
+
+export interface CustomSignupOption {
+  value: string;
+  label: string;
+}
 
 export interface CustomSignupField {
   label: string;
@@ -42,6 +50,14 @@ export interface CustomSignupField {
   regex?: string;
   /** Signup is refused without a value; optional by default. */
   required?: boolean;
+  /** The choices of a select field (and only of one). */
+  options?: CustomSignupOption[];
+  target?: CustomSignupFieldTarget;
+}
+
+/** The translation override that translates one option of a select field; the option's label where there is none. */
+export function customSignupOptionKey(field: string, value: string): string {
+  return `customSignupFields.${field}.options.${value}`;
 }
 
 export const brandingColors = ['primary', 'secondary', 'danger', 'text', 'background'] as const;

@@ -166,6 +166,18 @@ describe('configurator', () => {
     await frame.getByLabel('Company size').waitFor();
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('preview-screen');
 
+    // A select field kept on the workspace: its choices show in the preview.
+    await page.getByRole('button', { name: 'Add field' }).click();
+    const team = page.getByRole('group', { name: /^Field 2:/ });
+    await team.getByLabel('Label users see').first().fill('Team');
+    await team.getByLabel('Type', { exact: true }).selectOption('select');
+    const choice = team.getByRole('group', { name: 'Choice 1' });
+    await choice.getByLabel('Label users see').fill('Sales');
+    await choice.getByLabel('Value in your data').fill('sales');
+    await team.getByLabel('Stored on').selectOption('tenant');
+    await expectNoAxeViolations(page);
+    await expect.poll(() => frame.getByLabel('Team').locator('option').allTextContents()).toEqual(['', 'Sales']);
+
     // Translations: the login heading, in English.
     await openSection(page, 'Translations');
     await page.getByLabel('Search texts').fill('login.heading');
@@ -195,7 +207,7 @@ describe('configurator', () => {
         'Google sign-in disabled',
         'Primary colour (none) → #006b47',
         '1 translation changed (en)',
-        'Signup fields: 1 added',
+        'Signup fields: 2 added',
       ]),
     );
     await page.getByText('Version 2 is live.').waitFor();

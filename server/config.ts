@@ -22,6 +22,9 @@ export interface ServerConfig {
   uiDist: string;
   /** `npm run dev` (FOYER_UI_DEV=1): the hosted UI comes from Vite's dev server, with hot reload, not from uiDist. */
   uiDev: boolean;
+  /** The flows and forms the hosted UI was built from (FOYER_FLOWS_DIR, FOYER_FORMS_DIR): the server checks collected values with them. */
+  flowsDir: string;
+  formsDir: string;
   /** SMTP server for outgoing mail (smtp://user:pass@host:port, smtps://...); without it mail goes to the outbox. */
   smtpUrl?: string;
   /** The From address of every mail. */
@@ -79,6 +82,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     trustProxy: (env.FOYER_TRUST_PROXY ?? '').split(',').map((entry) => entry.trim()).filter(Boolean),
     uiDist: path.resolve(env.FOYER_UI_DIST ?? 'dist/ui'),
     uiDev: env.FOYER_UI_DEV === '1',
+    flowsDir: path.resolve(env.FOYER_FLOWS_DIR || 'flows'),
+    formsDir: path.resolve(env.FOYER_FORMS_DIR || 'schema/forms'),
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: env.FOYER_MAIL_FROM || 'Foyer <no-reply@localhost>',
     resetTokenTtlSeconds: positiveSeconds('FOYER_RESET_TOKEN_TTL', env.FOYER_RESET_TOKEN_TTL, 60 * 60),

@@ -78,6 +78,8 @@ export const tenants = pgTable(
     trialEndsAt: timestamp('trial_ends_at', { withTimezone: true }),
     currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    /** Values flows collect for the workspace (a step's `collect`), checked with their forms (server/graphql/attributes). */
+    attributes: jsonb('attributes').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
   },
   (t) => [index('tenants_app_idx').on(t.appId)],
@@ -107,6 +109,8 @@ export const users = pgTable(
     mfaTotpLastStep: integer('mfa_totp_last_step'),
     /** WebAuthn user handle (base64url of 32 random bytes) every passkey of this user carries; set at the first registration. */
     passkeyUserHandle: text('passkey_user_handle').unique(),
+    /** Values flows collect for the person (a step's `collect`), checked with their forms (server/graphql/attributes). */
+    attributes: jsonb('attributes').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('users_app_email_idx').on(t.appId, sql`lower(${t.email})`)],
@@ -137,6 +141,8 @@ export const tenantUsers = pgTable(
     invitationPending: boolean('invitation_pending').notNull().default(false),
     /** Values of the app's custom signup fields, by field label, as this membership's signup collected them. */
     customParams: jsonb('custom_params').$type<Record<string, string>>().notNull().default({}),
+    /** Values flows collect for the membership (a step's `collect`), checked with their forms (server/graphql/attributes). */
+    attributes: jsonb('attributes').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
     lastSeen: timestamp('last_seen', { withTimezone: true }),
     /**

@@ -12,6 +12,7 @@ import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { FoyerContext } from '../context.ts';
 import { badRequest, HttpError, toErrorBody, type ErrorBody } from '../http/errors.ts';
 import type { GraphQLContext } from './context.ts';
+import { attributeCatalog } from './attributes/catalog.ts';
 import { resolveCaller } from '../auth/callers.ts';
 import { useFieldAuthorization } from './access/authorization.ts';
 import { readRequirements } from './access/requirements.ts';
@@ -103,6 +104,8 @@ function createFoyerYoga({ config, db, notifier, payments }: FoyerContext, app: 
 }
 
 export async function graphqlPlugin(app: FastifyInstance, context: FoyerContext): Promise<void> {
+  // Read now, so flows that collect what their forms do not define stop the start, not a signup.
+  attributeCatalog(context.config);
   const yoga = createFoyerYoga(context, app);
 
   // Only JSON bodies reach /graphql; anything else is 415 from Fastify.

@@ -2,6 +2,7 @@
 // service, plus one line here.
 import type { Resolvers } from './generated/resolvers.ts';
 import { activityResolvers } from './activity/resolvers.ts';
+import { attributeResolvers } from './attributes/resolvers.ts';
 import { appResolvers } from './apps/resolvers.ts';
 import { customParamResolvers } from './custom-params/resolvers.ts';
 import { invitationResolvers } from './invitations/resolvers.ts';
@@ -21,6 +22,7 @@ export const capabilityResolvers: Resolvers[] = [
   customParamResolvers,
   activityResolvers,
   paymentResolvers,
+  attributeResolvers,
 ];
 
 /** Merges resolver maps type by type; two capabilities resolving the same field is a startup error. */

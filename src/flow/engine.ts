@@ -1,7 +1,7 @@
 // The flow state machine: pure functions that read a flow, plus FlowRunner, which holds one open flow's
 // state and performs its moves. No markup here; the renderer subscribes to FlowRunner.
 import { safeReturnPath } from '../auth/return-path.ts';
-import { alertFor, errorCodes, fieldErrorsFor, FlowError, type FieldErrors } from './errors.ts';
+import { alertFor, errorCodes, fieldErrorsFor, FlowError, serverFieldErrors, type FieldErrors } from './errors.ts';
 import { evaluate, evaluateMapping, holds } from './logic.ts';
 import { REDIRECT_ACTIONS } from './registry-names.ts';
 import type { Flow, FlowAlert, FlowContext, FlowEnvironment, GuardedAction, Step, Target, Transition } from './types.ts';
@@ -44,13 +44,33 @@ export function initialState(flow: Flow): FlowState {
   };
 }
 
-export function buildContext(environment: FlowEnvironment, state: FlowState): FlowContext {
+/** The step that collects each field (`collect`), by field name. */
+export function collectingSteps(flow: Flow): Map<string, string> {
+  const steps = new Map<string, string>();
+  for (const [name, step] of Object.entries(flow.steps)) {
+    for (const field of Object.keys(step.collect ?? {})) if (!steps.has(field)) steps.set(field, name);
+  }
+  return steps;
+}
+
+/** The entered values of the fields the flow collects; a field left empty is left out. */
+export function collectedValues(flow: Flow, form: Record<string, unknown>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const field of collectingSteps(flow).keys()) {
+    const value = form[field];
+    if (value !== undefined && value !== null && value !== '') values[field] = value;
+  }
+  return values;
+}
+
+export function buildContext(environment: FlowEnvironment, state: FlowState, flow?: Flow): FlowContext {
   return {
     params: {},
     state: {},
     path: '',
     ...environment,
     form: state.form,
+    collected: flow ? collectedValues(flow, state.form) : {},
     result: state.result,
     results: state.results,
     step: state.step,
@@ -99,13 +119,60 @@ export function resolveTarget(target: Target, context: FlowContext): Move {
   return { kind: 'redirect', action: REDIRECT_ACTIONS[target.redirect], input: evaluateMapping(target.input, context) };
 }
 
+/** The steps a step's transitions, error moves and buttons name. */
+function stepTargets(step: Step): string[] {
+  const targets: unknown[] = [
+    ...(step.next ?? []).map((transition) => transition.goto),
+    ...(step.auto ?? []).map((transition) => transition.goto),
+    ...Object.values(step.onError?.goto ?? {}),
+    ...(step.slots ?? []).map((slot) => (slot.type === 'button' ? slot.goto : undefined)),
+  ];
+  return targets.filter((target): target is string => typeof target === 'string');
+}
+
+/**
+ * Whether a fresh start (a reload, an opened link) may open `name` directly: only when the flow
+ * reaches it from its initial step through steps that run no action (no `load`, no submit action,
+ * no `then`), so no step whose server action has not run is ever skipped. Answers typed before the
+ * reload are gone; the server refuses what is missing.
+ */
+export function canResumeAt(flow: Flow, name: string): boolean {
+  if (!Object.hasOwn(flow.steps, name)) return false;
+  const seen = new Set<string>([flow.initial]);
+  const queue = [flow.initial];
+  while (queue.length > 0) {
+    const current = queue.shift()!;
+    if (current === name) return true;
+    const step = flow.steps[current];
+    if (!step || step.load || step.submit?.action || step.submit?.then?.length) continue;
+    for (const target of stepTargets(step)) {
+      if (!seen.has(target)) {
+        seen.add(target);
+        queue.push(target);
+      }
+    }
+  }
+  return false;
+}
+
 /** True while the step's main button must stay disabled. */
 export function submitDisabled(step: Step, context: FlowContext): boolean {
   return step.submit?.disabledIf !== undefined && holds(step.submit.disabledIf, context);
 }
 
+/** A failure the step's error map had no words for: its codes, and server field errors shown nowhere. */
+export interface UnmappedError {
+  flow: string;
+  step: string;
+  codes: string[];
+  fields: string[];
+  error: unknown;
+}
+
 export interface FlowRunnerOptions {
   flow: Flow;
+  /** Told of every failure shown with the step's default text or with field errors placed nowhere (development: logged). */
+  reportUnmapped?: (report: UnmappedError) => void;
   /** Read on every evaluation, so a signed-in user or a loaded app config is seen at once. */
   environment: () => FlowEnvironment;
   runAction: ActionRunner;
@@ -118,6 +185,8 @@ export class FlowRunner {
   private readonly listeners = new Set<() => void>();
   private readonly options: FlowRunnerOptions;
   private started = false;
+  /** Steps shown to the person (idle) since the flow opened: the ones browser history may return to. */
+  private readonly shown = new Set<string>();
 
   constructor(options: FlowRunnerOptions) {
     this.options = options;
@@ -133,15 +202,18 @@ export class FlowRunner {
   };
 
   context(): FlowContext {
-    return buildContext(this.options.environment(), this.state);
+    return buildContext(this.options.environment(), this.state, this.flow);
   }
 
   currentStep(): Step {
     return stepOf(this.flow, this.state.step);
   }
 
-  /** Runs the flow's onEnter entries (actions, or guards that leave), shows the first matching notice, then opens the initial step. */
-  async start(): Promise<void> {
+  /**
+   * Runs the flow's onEnter entries (actions, or guards that leave), shows the first matching notice,
+   * then opens the initial step, or `resume` (the step in the address) where canResumeAt allows it.
+   */
+  async start(resume?: string): Promise<void> {
     if (this.started) return;
     this.started = true;
     try {
@@ -164,7 +236,19 @@ export class FlowRunner {
         alert: { variant: notice.variant ?? 'danger', title: notice.title ?? 'errors.title', message: notice.message },
       });
     }
-    await this.enterStep(this.flow.initial, true);
+    await this.enterStep(resume !== undefined && canResumeAt(this.flow, resume) ? resume : this.flow.initial, true);
+  }
+
+  /**
+   * Shows a step shown before again, with every answer kept and nothing run (browser Back and
+   * Forward). Answers false when that step was never shown or the flow is busy.
+   */
+  revisit(name: string): boolean {
+    if (this.state.status !== 'idle' || !this.shown.has(name)) return false;
+    if (name !== this.state.step) {
+      this.update({ step: name, alert: null, fieldErrors: {}, focusKey: this.state.focusKey + 1 });
+    }
+    return true;
   }
 
   /** New values; a server error about a field goes away once that field changes. */
@@ -289,17 +373,41 @@ export class FlowRunner {
     }
     const form = { ...this.state.form };
     for (const field of step.onError?.clear ?? []) delete form[field];
+    const alert = alertFor(error, step.onError);
+    // A refused value collected by an earlier step is shown there, at its field.
+    const collecting = collectingSteps(this.flow);
+    this.reportUnmapped(error, step, collecting);
+    const collectedErrors = Object.entries(serverFieldErrors(error)).filter(([field]) => collecting.has(field));
+    const earlier = collectedErrors.map(([field]) => collecting.get(field)!).find((name) => name !== this.state.step);
+    if (earlier !== undefined && this.state.status !== 'leaving') {
+      this.update({ form });
+      await this.enterStep(earlier, false);
+      const shown = collectedErrors.filter(([field]) => collecting.get(field) === earlier);
+      this.update({ alert, fieldErrors: Object.fromEntries(shown), focusKey: this.state.focusKey + 1 });
+      return;
+    }
     this.update({
-      alert: alertFor(error, step.onError),
-      fieldErrors: fieldErrorsFor(error, step.onError),
+      alert,
+      fieldErrors: { ...fieldErrorsFor(error, step.onError, new Set(collecting.keys())), ...Object.fromEntries(collectedErrors) },
       form,
       status: 'idle',
       focusKey: this.state.focusKey + 1,
     });
   }
 
+  private reportUnmapped(error: unknown, step: Step, collecting: Map<string, string>): void {
+    if (!this.options.reportUnmapped) return;
+    const map = step.onError?.fields ?? {};
+    const fields = Object.keys(serverFieldErrors(error)).filter((name) => !collecting.has(name) && map[name] === undefined && map['*'] === undefined);
+    const mapped = errorCodes(error).some((code) => step.onError?.codes?.[code] !== undefined);
+    if (!mapped || fields.length > 0) {
+      this.options.reportUnmapped({ flow: this.flow.id, step: this.state.step, codes: errorCodes(error), fields, error });
+    }
+  }
+
   private update(patch: Partial<FlowState>): void {
     this.state = { ...this.state, ...patch };
+    if (this.state.status === 'idle') this.shown.add(this.state.step);
     for (const listener of this.listeners) listener();
   }
 }

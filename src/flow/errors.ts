@@ -86,11 +86,15 @@ export function serverFieldErrors(error: unknown): FieldErrors {
   return found;
 }
 
-/** Server field errors placed on the form's fields through the step's `onError.fields`. */
-export function fieldErrorsFor(error: unknown, map: ErrorMap | undefined): FieldErrors {
+/**
+ * Server field errors placed on the form's fields through the step's `onError.fields`; names in
+ * `skip` (fields the flow collects, placed by the engine) are left out.
+ */
+export function fieldErrorsFor(error: unknown, map: ErrorMap | undefined, skip: ReadonlySet<string> = new Set()): FieldErrors {
   const placed: FieldErrors = {};
   if (!map?.fields) return placed;
   for (const [name, messages] of Object.entries(serverFieldErrors(error))) {
+    if (skip.has(name)) continue;
     const target = map.fields[name] ?? (map.fields['*'] ? `${map.fields['*']}.${name}` : undefined);
     if (target) placed[target] = [...(placed[target] ?? []), ...messages];
   }

@@ -1,6 +1,6 @@
-// Every flow in flows/, bundled as data. Their routes become router entries.
+// Every flow of the flows folder (flows/, or FOYER_FLOWS_DIR at build time; build/flowsPlugin.ts),
+// bundled as data. Their routes become router entries.
+import bundled from 'virtual:foyer-flows';
 import type { Flow } from './types.ts';
 
-const modules = import.meta.glob<Flow>('/flows/*.json', { eager: true, import: 'default' });
-
-export const flows: Flow[] = Object.values(modules).sort((a, b) => a.id.localeCompare(b.id));
+export const flows: Flow[] = [...bundled].sort((a, b) => a.id.localeCompare(b.id));

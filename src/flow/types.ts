@@ -87,11 +87,16 @@ export interface StepSubmit {
   then?: GuardedAction[];
 }
 
+/** Where the server stores a collected value: the person, the workspace membership or the workspace. */
+export type AttributeTarget = 'user' | 'membership' | 'tenant';
+
 export interface Step {
   heading?: TextRef;
   subheading?: TextRef;
   form?: string;
   component?: string;
+  /** Fields of the step's form the server stores, by where they belong. */
+  collect?: Record<string, AttributeTarget>;
   props?: ValueMapping;
   load?: GuardedAction;
   defaults?: ValueMapping;
@@ -118,6 +123,8 @@ export interface FlowContext {
   config: Record<string, unknown>;
   query: Record<string, string>;
   form: Record<string, unknown>;
+  /** The values of every field a step of the flow collects (`collect`), for the action that stores them. */
+  collected: Record<string, unknown>;
   result: unknown;
   results: Record<string, unknown>;
   user: Record<string, unknown>;

@@ -2,7 +2,8 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { FlowRunner, type FlowRunnerOptions, type FlowState } from './engine.ts';
 
-export function useFlow(options: FlowRunnerOptions): { runner: FlowRunner; state: FlowState } {
+/** `resume`: the step the address names when the screen opens (FlowRunner.start). */
+export function useFlow(options: FlowRunnerOptions & { resume?: string }): { runner: FlowRunner; state: FlowState } {
   const optionsRef = useRef(options);
   optionsRef.current = options;
   const [runner] = useState(
@@ -12,11 +13,13 @@ export function useFlow(options: FlowRunnerOptions): { runner: FlowRunner; state
         environment: () => optionsRef.current.environment(),
         runAction: (name, input) => optionsRef.current.runAction(name, input),
         navigate: (path, navigation) => optionsRef.current.navigate(path, navigation),
+        reportUnmapped: (report) => optionsRef.current.reportUnmapped?.(report),
       }),
   );
   const state = useSyncExternalStore(runner.subscribe, runner.getState, runner.getState);
+  const resume = useRef(options.resume);
   useEffect(() => {
-    void runner.start();
+    void runner.start(resume.current);
   }, [runner]);
   return { runner, state };
 }

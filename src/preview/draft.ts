@@ -8,13 +8,14 @@ import {
   socialProviders,
   type AppConfig,
   type CustomSignupField,
+  type CustomSignupOption,
   type CustomSignupFieldType,
 } from '../../common/app-config.ts';
 import { defaultLocaleOf, offeredLocales } from '../../common/locales.ts';
 
 /** As app-config.schema.json allows URLs: http(s) only, nothing that could break out of an attribute. */
 const URL_PATTERN = /^https?:\/\/[^\s<>"']+$/;
-const FIELD_TYPES: readonly CustomSignupFieldType[] = ['email', 'phone', 'number', 'integer', 'text', 'regex', 'boolean'];
+const FIELD_TYPES: readonly CustomSignupFieldType[] = ['email', 'phone', 'number', 'integer', 'text', 'regex', 'boolean', 'select'];
 
 type Draft = Partial<Record<keyof AppConfig, unknown>>;
 
@@ -25,6 +26,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 const flag = (value: unknown, fallback: boolean): boolean => (typeof value === 'boolean' ? value : fallback);
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 const url = (value: unknown): string | null => (typeof value === 'string' && URL_PATTERN.test(value) ? value : null);
+
+function selectOptions(value: unknown): CustomSignupOption[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((option): CustomSignupOption[] =>
+    isRecord(option) && typeof option.value === 'string' && option.value !== ''
+      ? [{ value: option.value, label: typeof option.label === 'string' && option.label ? option.label : option.value }]
+      : [],
+  );
+}
 
 function signupFields(value: unknown): CustomSignupField[] {
   if (!Array.isArray(value)) return [];
@@ -39,6 +49,7 @@ function signupFields(value: unknown): CustomSignupField[] {
         userLabel: typeof item.userLabel === 'string' && item.userLabel ? item.userLabel : item.label,
         ...(typeof item.regex === 'string' && item.regex ? { regex: item.regex } : {}),
         required: item.required === true,
+        ...(type === 'select' ? { options: selectOptions(item.options) } : {}),
       },
     ];
   });

@@ -1,16 +1,19 @@
 // Custom signup fields: the extra inputs of the signup form. Add, reorder (move up/down), remove;
-// each has a machine name, a type, the label users see, a pattern (regex type) and "required".
+// each has a machine name, a type, the label users see, a pattern (regex type), its choices (select
+// type), where the answer is stored and "required".
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CustomSignupField } from '../../../common/app-config.ts';
+import type { CustomSignupField, CustomSignupOption } from '../../../common/app-config.ts';
 import { Button } from '../../../src/theme/Button.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { useEditor } from '../context.ts';
 import { useIssue } from './fields.tsx';
 import { SectionHeading } from './SectionHeading.tsx';
-import { SIGNUP_FIELD_TYPES, moveField, newSignupField, updateField } from './signup-fields.ts';
+import { SIGNUP_FIELD_TARGETS, SIGNUP_FIELD_TYPES, moveField, newOption, newSignupField, updateField } from './signup-fields.ts';
 
 const MAX_FIELDS = 20;
+/** schema/app-config.schema.json: at most 50 choices per select field. */
+const MAX_OPTIONS = 50;
 
 export function SignupFieldsSection() {
   const { t } = useTranslation();
@@ -86,6 +89,8 @@ function SignupFieldEditor({ index, field, count, onChange, onMove, onRemove }: 
   const number = index + 1;
   const name = field.userLabel || field.label;
   const typeId = `signup-field-${index}-type`;
+  const targetId = `signup-field-${index}-target`;
+  const targetHelpId = `${targetId}-help`;
   return (
     <li className="console-signup-field">
       <fieldset className="console-fieldset">
@@ -131,6 +136,30 @@ function SignupFieldEditor({ index, field, count, onChange, onMove, onRemove }: 
               error={regexIssue}
             />
           )}
+          {field.type === 'select' && (
+            <SelectOptionsEditor base={[...base, 'options']} options={field.options ?? []} onChange={(options) => onChange({ options })} />
+          )}
+          <div className="foyer-field">
+            <label className="foyer-label" htmlFor={targetId}>
+              {t('signupFields.target')}
+            </label>
+            <select
+              id={targetId}
+              className="foyer-select"
+              value={field.target ?? 'membership'}
+              aria-describedby={targetHelpId}
+              onChange={(event) => onChange({ target: event.target.value as CustomSignupField['target'] })}
+            >
+              {SIGNUP_FIELD_TARGETS.map((target) => (
+                <option key={target} value={target}>
+                  {t(`signupFields.targets.${target}`)}
+                </option>
+              ))}
+            </select>
+            <p id={targetHelpId} className="foyer-help">
+              {t('signupFields.targetHelp')}
+            </p>
+          </div>
           <label className="foyer-checkbox">
             <input type="checkbox" checked={field.required === true} onChange={(event) => onChange({ required: event.target.checked })} />
             {t('signupFields.required')}
@@ -145,6 +174,85 @@ function SignupFieldEditor({ index, field, count, onChange, onMove, onRemove }: 
           </Button>
           <Button variant="danger" size="sm" aria-label={t('signupFields.removeNamed', { name })} onClick={onRemove}>
             {t('signupFields.remove')}
+          </Button>
+        </div>
+      </fieldset>
+    </li>
+  );
+}
+
+/** The choices of a select field: a value and the label users see each; at least one stays. */
+function SelectOptionsEditor({ base, options, onChange }: {
+  base: (string | number)[];
+  options: CustomSignupOption[];
+  onChange(options: CustomSignupOption[]): void;
+}) {
+  const { t } = useTranslation();
+  const listRef = useRef<HTMLOListElement>(null);
+  const change = (at: number, patch: Partial<CustomSignupOption>) =>
+    onChange(options.map((option, index) => (index === at ? { ...option, ...patch } : option)));
+  return (
+    <fieldset className="console-fieldset">
+      <legend className="foyer-label">{t('signupFields.options')}</legend>
+      <ol className="foyer-plain-list foyer-stack" ref={listRef}>
+        {options.map((option, at) => (
+          <OptionEditor
+            key={at}
+            base={[...base, at]}
+            number={at + 1}
+            option={option}
+            removable={options.length > 1}
+            onChange={(patch) => change(at, patch)}
+            onRemove={() => onChange(options.filter((_option, index) => index !== at))}
+          />
+        ))}
+      </ol>
+      <Button
+        variant="secondary"
+        size="sm"
+        className="console__inline-button"
+        disabled={options.length >= MAX_OPTIONS}
+        onClick={() => {
+          onChange([...options, newOption(options)]);
+          requestAnimationFrame(() => listRef.current?.lastElementChild?.querySelector<HTMLInputElement>('input')?.focus());
+        }}
+      >
+        {t('signupFields.addOption')}
+      </Button>
+    </fieldset>
+  );
+}
+
+function OptionEditor({ base, number, option, removable, onChange, onRemove }: {
+  base: (string | number)[];
+  number: number;
+  option: CustomSignupOption;
+  removable: boolean;
+  onChange(patch: Partial<CustomSignupOption>): void;
+  onRemove(): void;
+}) {
+  const { t } = useTranslation();
+  const valueIssue = useIssue([...base, 'value']);
+  const labelIssue = useIssue([...base, 'label']);
+  return (
+    <li>
+      <fieldset className="console-fieldset">
+        <legend className="foyer-label">{t('signupFields.optionLegend', { number })}</legend>
+        <div className="console-signup-field__grid">
+          <TextField label={t('signupFields.optionLabel')} value={option.label} onChange={(label) => onChange({ label })} maxLength={100} error={labelIssue} />
+          <TextField
+            label={t('signupFields.optionValue')}
+            value={option.value}
+            onChange={(value) => onChange({ value })}
+            help={t('signupFields.optionValueHelp')}
+            maxLength={50}
+            spellCheck={false}
+            error={valueIssue}
+          />
+        </div>
+        <div className="foyer-inline-actions">
+          <Button variant="danger" size="sm" disabled={!removable} aria-label={t('signupFields.removeOptionNamed', { name: option.label || option.value })} onClick={onRemove}>
+            {t('signupFields.removeOption')}
           </Button>
         </div>
       </fieldset>

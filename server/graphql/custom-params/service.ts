@@ -1,6 +1,6 @@
 // An app's custom signup fields (app settings customSignupFields): the form's configuration, the
 // check of submitted values by type and regex, and the stored values as a user's custom params.
-import type { CustomSignupField } from '../../../common/app-config.ts';
+import type { CustomSignupField, CustomSignupFieldTarget } from '../../../common/app-config.ts';
 import type { AppSettings } from '../../db/app-settings.ts';
 import type { CustomParam, CustomParamInput, CustomParamsConfigGraphql } from '../generated/resolvers.ts';
 import { isEmail, type InputProblems } from '../input.ts';
@@ -19,6 +19,7 @@ export function customParamsConfig(settings: AppSettings): CustomParamsConfigGra
       userLabel: field.userLabel,
       regex: field.regex ?? '',
       required: field.required ?? false,
+      options: field.options ?? [],
     })),
   };
 }
@@ -47,6 +48,9 @@ function problemOf(field: CustomSignupField, value: string): string | null {
     case 'boolean':
       if (value !== 'true' && value !== 'false') return 'Answer true or false';
       break;
+    case 'select':
+      if (!(field.options ?? []).some((option) => option.value === value)) return 'Choose one of the options';
+      break;
     case 'text':
     case 'regex':
       break;
@@ -55,15 +59,18 @@ function problemOf(field: CustomSignupField, value: string): string | null {
   return null;
 }
 
+/** Checked values by where they are stored (a field's `target`, the membership by default), by label. */
+export type CustomValues = Record<CustomSignupFieldTarget, Record<string, string>>;
+
 /**
- * Checks submitted values against the app's fields and answers the values to store, by label.
- * Problems go under the field's label; values for fields the form does not have are refused.
+ * Checks submitted values against the app's fields and answers the values to store, by target and
+ * label. Problems go under the field's label; values for fields the form does not have are refused.
  */
 export function checkCustomParams(
   settings: AppSettings,
   submitted: readonly CustomParamInput[],
   problems: InputProblems,
-): Record<string, string> {
+): CustomValues {
   const fields = new Map(fieldsOf(settings).map((field) => [field.label, field]));
   const given = new Map<string, string>();
   for (const { label, value } of submitted) {
@@ -76,7 +83,7 @@ export function checkCustomParams(
       given.set(label, value.trim());
     }
   }
-  const values: [string, string][] = [];
+  const values: CustomValues = { membership: {}, user: {}, tenant: {} };
   for (const field of fields.values()) {
     const value = given.get(field.label) ?? '';
     // A required checkbox must be ticked; any other required field must have a value.
@@ -88,15 +95,15 @@ export function checkCustomParams(
     if (value === '') continue;
     const problem = problemOf(field, value);
     if (problem) problems.add(field.label, problem);
-    else values.push([field.label, value]);
+    else values[field.target ?? 'membership'][field.label] = value;
   }
-  return Object.fromEntries(values);
+  return values;
 }
 
-/** A user's stored values with their field's configuration; values of fields since removed are left out. */
+/** A membership's stored values with their field's configuration; values of fields since removed are left out. */
 export function customParamsOf(settings: AppSettings, stored: Record<string, string>): CustomParam[] {
   return fieldsOf(settings)
-    .filter((field) => Object.hasOwn(stored, field.label))
+    .filter((field) => (field.target ?? 'membership') === 'membership' && Object.hasOwn(stored, field.label))
     .map((field) => ({
       label: field.label,
       type: field.type,

@@ -3,6 +3,8 @@
 // already has an identity; only the mail differs, and only the address's owner reads it. An existing
 // identity is never changed here: its password, names and custom values stay as they are. An app with
 // passwords off refuses a password (403 PASSWORD_SIGN_IN_DISABLED); its signup link only confirms.
+// Values the signup flow's steps collect (`collect`) are checked with their forms and stored on the
+// workspace, the membership and (for a new identity only) the user.
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
@@ -24,6 +26,12 @@ import { checkCustomParams } from '../custom-params/service.ts';
 import { getTenant } from '../tenants/service.ts';
 import { reserveSignup, SIGNUP_LIMIT } from './throttle.ts';
 import { releaseAttempt } from '../../audit/limits.ts';
+import { attributeCatalog } from '../attributes/catalog.ts';
+import { checkAttributes, type SortedAttributes } from '../attributes/check.ts';
+import type { ServerConfig } from '../../config.ts';
+
+/** The flow whose collecting steps feed createTenantAnonymous (flows/signup.json). */
+export const SIGNUP_FLOW_ID = 'signup';
 
 /** Longer passwords are refused before hashing, so no request can make the server hash megabytes. */
 export const MAX_PASSWORD_LENGTH = 1024;
@@ -37,6 +45,7 @@ interface CheckedSignup {
   name: string;
   logo: string | null;
   offer: Offer | null;
+  attributes: SortedAttributes;
 }
 
 /**
@@ -83,7 +92,7 @@ function checkPassword(app: App, password: string, problems: InputProblems): voi
   if (found.length > 0) problems.add('password', found.map((problem) => passwordProblemTexts[problem]));
 }
 
-function checkSignup(app: App, input: CreateTenantInput): CheckedSignup {
+function checkSignup(config: ServerConfig, app: App, input: CreateTenantInput): CheckedSignup {
   const problems = new InputProblems();
   const { owner } = input;
   const email = owner.email.trim();
@@ -92,12 +101,19 @@ function checkSignup(app: App, input: CreateTenantInput): CheckedSignup {
   const lastName = checkName(problems, 'lastName', owner.lastName ?? '');
   const password = owner.password ?? null;
   if (password !== null) checkPassword(app, password, problems);
-  const customParams = checkCustomParams(app.settings, owner.customParams ?? [], problems);
+  const custom = checkCustomParams(app.settings, owner.customParams ?? [], problems);
   const name = checkName(problems, 'name', input.name ?? '');
   const logo = checkLogo(problems, 'logo', input.logo ?? null);
   const offer = checkPlan(app, input, problems);
+  const collected = checkAttributes(attributeCatalog(config), SIGNUP_FLOW_ID, input.attributes, problems);
   problems.throwIfAny();
-  return { email, firstName, lastName, password, customParams, name, logo, offer };
+  // Custom fields aimed at the person or the workspace are stored as the flow's collected values are.
+  const attributes: SortedAttributes = {
+    user: { ...custom.user, ...collected.user },
+    membership: collected.membership,
+    tenant: { ...custom.tenant, ...collected.tenant },
+  };
+  return { email, firstName, lastName, password, customParams: custom.membership, name, logo, offer, attributes };
 }
 
 type Identity = { id: string; locale: string | null };
@@ -140,6 +156,7 @@ async function createSignup(
           email: signup.email,
           firstName: signup.firstName || null,
           lastName: signup.lastName || null,
+          attributes: signup.attributes.user,
         })
         // A concurrent signup with the same address won the insert: it is an existing identity now.
         .onConflictDoNothing()
@@ -157,12 +174,13 @@ async function createSignup(
       logo: signup.logo,
       ...planColumns(app, signup.offer),
       onboarded: false,
+      attributes: signup.attributes.tenant,
     });
     const tenantUserId = randomUUID();
     // Disabled until the mailed link is used: nobody can sign in to the workspace before that.
     await tx
       .insert(tenantUsers)
-      .values({ id: tenantUserId, tenantId, userId, role: 'OWNER', enabled: false, onboarded: false, customParams: signup.customParams });
+      .values({ id: tenantUserId, tenantId, userId, role: 'OWNER', enabled: false, onboarded: false, customParams: signup.customParams, attributes: signup.attributes.membership });
     const token = await issueToken(tx, {
       appId: app.id,
       userId,
@@ -200,7 +218,7 @@ export async function signUp(context: GraphQLContext, app: App, input: CreateTen
   let created: CreatedSignup;
   let signup: CheckedSignup;
   try {
-    signup = checkSignup(app, input);
+    signup = checkSignup(config, app, input);
     // Hashed whether or not the address is known, so the answer takes as long either way.
     const pendingPasswordHash = signup.password === null ? undefined : await hashPassword(signup.password);
     created = await createSignup(db, app, signup, pendingPasswordHash, clientIp, reservation);

@@ -42,6 +42,7 @@ export async function getTenant(payments: PaymentsRuntime, db: Database, app: Ap
     onboarded: tenant.onboarded,
     trial: trialOf(tenant, payments.clock.now()).trial,
     paymentStatus: paymentStatusOf(payments, app, tenant),
+    attributes: tenant.attributes,
   };
 }
 

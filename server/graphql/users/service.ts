@@ -33,6 +33,7 @@ export const memberColumns = {
   lastName: shownLastName,
   consentsToPrivacyPolicy: sql<boolean>`${joined} and ${users.consentsToPrivacyPolicy}`,
   customParams: tenantUsers.customParams,
+  attributes: tenantUsers.attributes,
 };
 
 export interface MemberRow {
@@ -48,6 +49,7 @@ export interface MemberRow {
   lastName: string | null;
   consentsToPrivacyPolicy: boolean;
   customParams: Record<string, string>;
+  attributes: Record<string, unknown>;
 }
 
 /** First and last name joined by a space, or null when both are blank (the table shows 'Invited user'). */
@@ -74,6 +76,7 @@ export function toUser(app: App, row: MemberRow): User {
     // Teams have no storage yet: nobody belongs to one.
     teams: [],
     customParams: customParamsOf(app.settings, row.customParams),
+    attributes: row.attributes,
   };
 }
 

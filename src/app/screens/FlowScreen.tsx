@@ -7,7 +7,7 @@ import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import type { ErrorSchema, RJSFValidationError } from '@rjsf/utils';
 import { componentRegistry } from '../../components/registry.ts';
 import { createActionRunner } from '../../flow/actions.ts';
-import { stepOf, submitDisabled, type FlowRunner, type FlowState } from '../../flow/engine.ts';
+import { stepOf, submitDisabled, type FlowRunner, type FlowState, type UnmappedError } from '../../flow/engine.ts';
 import type { FieldErrors } from '../../flow/errors.ts';
 import { loadForm, validationMessageKey } from '../../flow/forms.ts';
 import { evaluate, evaluateMapping, holds, resolveText } from '../../flow/logic.ts';
@@ -23,6 +23,7 @@ import { AuthLayout, type AuthLayoutProps } from '../layouts/AuthLayout.tsx';
 import { useAuthChanges, useAppConfig, useRuntime } from '../../runtime/context.tsx';
 import { createRedirect } from '../../runtime/redirect.ts';
 import { usePageTitle } from '../page-title.ts';
+import { useOpenedStep, useStepInAddress } from '../step-address.ts';
 
 const FOCUSABLE_FIELD =
   'input:not([type="hidden"]):not([readonly]):not([disabled]), select:not([disabled]), textarea:not([readonly]):not([disabled])';
@@ -54,6 +55,11 @@ function useFlowEnvironment(): () => FlowEnvironment {
   };
 }
 
+function logUnmappedError({ flow, step, codes, fields, error }: UnmappedError): void {
+  const unplaced = fields.length ? `; field errors shown nowhere: ${fields.join(', ')}` : '';
+  console.warn(`Flow ${flow}, step ${step}: no onError entry for ${codes.join(', ') || 'this error'}${unplaced}`, error);
+}
+
 export interface FlowScreenProps {
   flow: Flow;
   /** What frames the step: the /auth card by default, the signed-in page for management screens. */
@@ -83,12 +89,18 @@ function FlowView({ flow, layout: Layout = AuthLayout }: FlowScreenProps) {
     () => createActionRunner({ auth, api, config, assign: createRedirect(config).assign }),
     [auth, api, config],
   );
+  const openedStep = useOpenedStep();
   const { runner, state } = useFlow({
     flow,
     environment,
     runAction,
     navigate: (path, options) => void navigate(path, options),
+    // In development a server code the flow has no words for is logged, never swallowed by the generic text.
+    reportUnmapped: config.env === 'development' ? logUnmappedError : undefined,
+    // The preview opens screens by message, never by address.
+    resume: config.preview ? undefined : openedStep,
   });
+  useStepInAddress(runner, state, openedStep, !config.preview);
   const context = runner.context();
   const step = stepOf(flow, state.step);
   const translate: Translate = (text) => {

@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { errorId, type FieldProps, type WidgetProps } from '@rjsf/utils';
 import type { FormFieldName, FormWidgetName } from '../../flow/registry-names.ts';
+import { customSignupOptionKey } from '../../../common/app-config.ts';
 
 /** One custom signup parameter as getTenantUserCustomParamsConfigAnonymous describes it. */
 export interface CustomParamConfig {
@@ -15,6 +16,8 @@ export interface CustomParamConfig {
   regex?: string | null;
   /** A required checkbox must be ticked; any other required field must have a value (the server checks). */
   required?: boolean | null;
+  /** The choices of a select field. */
+  options?: { value: string; label: string }[] | null;
 }
 
 export interface CustomParamValue {
@@ -35,9 +38,11 @@ function paramConfigs(value: unknown): CustomParamConfig[] {
   );
 }
 
-/** docs/SPEC.md section 3: email → e-mail input, phone → tel, number or integer → number, text or regex → text. */
-export function inputTypeOf(type: string): 'email' | 'tel' | 'number' | 'checkbox' | 'text' {
+/** docs/SPEC.md section 3: email → e-mail input, phone → tel, number or integer → number, text or regex → text; select → a list of choices. */
+export function inputTypeOf(type: string): 'email' | 'tel' | 'number' | 'checkbox' | 'select' | 'text' {
   switch (type) {
+    case 'select':
+      return 'select';
     case 'email':
       return 'email';
     case 'phone':
@@ -91,6 +96,35 @@ export function CustomParamsField({ formData, onChange, fieldPathId, registry, e
             ))}
           </ul>
         ) : null;
+        if (type === 'select') {
+          return (
+            <div key={param.label} className="foyer-field">
+              <label className="foyer-label" htmlFor={id}>
+                {param.userLabel || param.label}
+              </label>
+              <select
+                id={id}
+                name={param.label}
+                className="foyer-select"
+                value={valueOf(param.label)}
+                required={param.required === true}
+                aria-required={param.required === true || undefined}
+                disabled={disabled || readonly}
+                aria-invalid={errors.length ? true : undefined}
+                aria-describedby={describedBy}
+                onChange={(event) => change(param.label, event.target.value)}
+              >
+                <option value="" />
+                {(param.options ?? []).map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {i18n.t(customSignupOptionKey(param.label, option.value), { defaultValue: option.label })}
+                  </option>
+                ))}
+              </select>
+              {errorList}
+            </div>
+          );
+        }
         if (type === 'checkbox') {
           return (
             <div key={param.label} className="foyer-field">

@@ -188,7 +188,13 @@ function inputValue(type: GraphQLInputType, depth = 0): fc.Arbitrary<unknown> {
     return fc.oneof({ weight: 3, arbitrary: fc.tuple(record, fc.dictionary(fc.string({ maxLength: 8 }), scalar, { maxKeys: 2 })).map(([known, unknown]) => ({ ...unknown, ...known })) }, { weight: 1, arbitrary: wrong });
   }
   if (isScalarType(type)) {
-    const right = type.name === 'Int' ? fc.integer({ min: -5, max: 500 }) : type.name === 'Float' ? fc.double() : type.name === 'Boolean' ? fc.boolean() : nastyString;
+    const right =
+      type.name === 'Int' ? fc.integer({ min: -5, max: 500 })
+      : type.name === 'Float' ? fc.double()
+      : type.name === 'Boolean' ? fc.boolean()
+      // Collected attributes: any object, with the names flows collect among the keys.
+      : type.name === 'JSONObject' ? fc.dictionary(fc.oneof(fc.constantFrom('companySize', 'jobTitle', 'team'), key), jsonValue, { maxKeys: 6 })
+      : nastyString;
     return fc.oneof({ weight: 3, arbitrary: right }, { weight: 1, arbitrary: wrong });
   }
   return wrong;

@@ -138,6 +138,7 @@ describe('signup flow', () => {
       name: 'gql.CreateTenantAnonymous',
       input: {
         tenant: {
+          attributes: {},
           name: '',
           owner: { email: 'new@b.test', password: 'Correct-Horse-9', customParams: [{ label: 'companySize', value: '12' }] },
           plan: 'ESSENTIAL',
@@ -152,7 +153,7 @@ describe('signup flow', () => {
     const { runner, calls } = run(signup, answers(), environment({ query: { currency: 'USD' } }));
     await runner.start();
     await runner.submit({ email: 'new@b.test', password: 'Correct-Horse-9', consent: true });
-    expect(calls.at(-1)!.input).toEqual({ tenant: { name: '', owner: { email: 'new@b.test', password: 'Correct-Horse-9' } } });
+    expect(calls.at(-1)!.input).toEqual({ tenant: { name: '', attributes: {}, owner: { email: 'new@b.test', password: 'Correct-Horse-9' } } });
   });
 
   it('keeps the button disabled while the e-mail is empty or the password fails the policy', async () => {
@@ -206,7 +207,7 @@ describe('signup flow', () => {
     await runner.submit({ email: 'new@b.test', consent: true, customParams: [{ label: 'companySize', value: '12' }] });
     expect(calls.at(-1)).toEqual({
       name: 'gql.CreateTenantAnonymous',
-      input: { tenant: { name: '', owner: { email: 'new@b.test', customParams: [{ label: 'companySize', value: '12' }] } } },
+      input: { tenant: { name: '', attributes: {}, owner: { email: 'new@b.test', customParams: [{ label: 'companySize', value: '12' }] } } },
     });
     expect(runner.getState().step).toBe('SENT');
   });
@@ -232,7 +233,7 @@ describe('signup flow', () => {
     expect(runner.getState()).toMatchObject({ step: 'FORM-WITHOUT-PASSWORD', status: 'idle', form: { email: 'new@b.test', consent: true } });
     await runner.submit();
     expect(calls.at(-1)!.input).toEqual({
-      tenant: { name: '', owner: { email: 'new@b.test', customParams: [{ label: 'companySize', value: '12' }] } },
+      tenant: { name: '', attributes: {}, owner: { email: 'new@b.test', customParams: [{ label: 'companySize', value: '12' }] } },
     });
     expect(runner.getState().step).toBe('SENT');
   });

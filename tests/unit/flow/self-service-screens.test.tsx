@@ -15,7 +15,7 @@ import PasswordPolicy from '../../../src/components/PasswordPolicy.tsx';
 import { loadConfig } from '../../../src/config.ts';
 import { loadForm } from '../../../src/flow/forms.ts';
 import type { Flow } from '../../../src/flow/types.ts';
-import { createI18n } from '../../../src/i18n/index.ts';
+import { applyTranslations, createI18n } from '../../../src/i18n/index.ts';
 import { FoyerForm } from '../../../src/theme/rjsf/index.ts';
 
 afterEach(cleanup);
@@ -76,6 +76,40 @@ describe('signup form', () => {
     expect(consent).toBeTruthy();
     expect(screen.getByRole('link', { name: 'privacy policy' }).getAttribute('href')).toBe('https://x.test/privacy');
     expect(screen.getByRole('link', { name: 'terms of service' }).getAttribute('href')).toBe('https://x.test/terms');
+  });
+
+  it('renders a select field with its choices, an app\'s translation of a choice replacing its label', async () => {
+    const form = await loadForm('signup');
+    const i18n = createI18n('sv');
+    applyTranslations(i18n, { sv: { customSignupFields: { size: { options: { '200+': 'Fler än 200' } } } } });
+    let latest: Record<string, unknown> = {};
+    const sizes = [
+      { value: '1-10', label: '1 to 10' },
+      { value: '11-50', label: '11 to 50' },
+      { value: '200+', label: 'More than 200' },
+    ];
+    render(
+      <I18nextProvider i18n={i18n}>
+        <FoyerForm
+          schema={form.schema}
+          uiSchema={form.uiSchema}
+          validator={form.validator}
+          formContext={{ props: { customParams: [{ label: 'size', type: 'select', userLabel: 'Company size', regex: '', required: true, options: sizes }] } }}
+          onChange={(event) => (latest = event.formData as Record<string, unknown>)}
+        />
+      </I18nextProvider>,
+    );
+    const select = screen.getByLabelText('Company size') as HTMLSelectElement;
+    expect(select.tagName).toBe('SELECT');
+    expect(select.getAttribute('aria-required')).toBe('true');
+    expect([...select.options].map((option) => [option.value, option.textContent])).toEqual([
+      ['', ''],
+      ['1-10', '1 to 10'],
+      ['11-50', '11 to 50'],
+      ['200+', 'Fler än 200'],
+    ]);
+    fireEvent.change(select, { target: { value: '11-50' } });
+    await waitFor(() => expect(latest.customParams).toEqual([{ label: 'size', value: '11-50' }]));
   });
 
   it('renders no custom fields when the app has none', async () => {
@@ -222,6 +256,6 @@ describe('signup screen', () => {
     });
     await screen.findByText('We sent an invite link to new@b.test.');
     const created = sent.find((request) => request.operationName === 'CreateTenantAnonymous');
-    expect(created?.variables).toEqual({ tenant: { name: '', owner: { email: 'new@b.test' } } });
+    expect(created?.variables).toEqual({ tenant: { name: '', attributes: {}, owner: { email: 'new@b.test' } } });
   });
 });
