@@ -31,6 +31,7 @@ import {
   isComponentName,
 } from '../src/flow/registry-names.ts';
 import { RJSF_WIDGETS } from './flow-schema.ts';
+import { isSupportedLocale, LOCALES } from '../common/locales.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -436,8 +437,10 @@ export function checkFlows(options: CheckOptions = {}): { problems: Problem[]; f
         const options = property[list];
         if (!Array.isArray(options)) continue;
         options.forEach((option: unknown, index) => {
-          const title = (option as { title?: unknown } | null)?.title;
-          if (title !== undefined) checkText(file, ['schema', 'properties', name, list, index, 'title'], title);
+          const { title, const: value } = (option ?? {}) as { title?: unknown; const?: unknown };
+          // A language is named in itself, the same in every language (common/locales.ts), not by a key.
+          const ownName = typeof value === 'string' && isSupportedLocale(value) && LOCALES[value].endonym === title;
+          if (title !== undefined && !ownName) checkText(file, ['schema', 'properties', name, list, index, 'title'], title);
         });
       }
     }

@@ -76,11 +76,12 @@ describe('flows:check', () => {
     ]);
   });
 
-  it('reports unregistered widgets with a suggestion, and option titles missing from en.json', () => {
+  it('reports unregistered widgets with a suggestion, and option titles missing from en.json (a language may be named in itself)', () => {
     const formsDir = path.resolve('tests/fixtures/forms/widget-typo');
     const problems = checkFlows({ flowsDir: path.join(formsDir, 'no-flows'), formsDir }).problems.map(formatProblem);
     expect(problems).toEqual([
       'tests/fixtures/forms/widget-typo/broken.json#/schema/properties/size/oneOf/1/title: Translation key "sizes.large" is missing from src/i18n/locales/en.json.',
+      'tests/fixtures/forms/widget-typo/broken.json#/schema/properties/language/oneOf/1/title: Translation key "Svenska" is missing from src/i18n/locales/en.json.',
       `tests/fixtures/forms/widget-typo/broken.json#/uiSchema/secret/ui:widget: Widget "pasword" is not registered (known: ${WIDGET_LIST}). Did you mean "password"?`,
     ]);
   });
