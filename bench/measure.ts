@@ -45,3 +45,34 @@ export async function compareMs(
   }
   return { value: median(workSamples), floor: median(floorSamples), spread: spreadOf(workSamples) };
 }
+
+/** CPU milliseconds (user + system, every thread of this process) that `work` takes, over `batch` calls in a row. */
+async function cpuMs(work: () => Promise<unknown>, batch: number): Promise<number> {
+  const before = process.cpuUsage();
+  for (let i = 0; i < batch; i += 1) await work();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000 / batch;
+}
+
+/**
+ * Like compareMs, but CPU time per call instead of elapsed time: what the work costs the machine,
+ * which other processes on a busy machine change far less than they change elapsed time. Each
+ * sample is a batch of calls, since one call takes about a millisecond.
+ */
+export async function compareCpuMs(
+  work: () => Promise<unknown>,
+  floor: () => Promise<unknown>,
+  { runs = 15, warmup = 3, batch = 5 }: TimingOptions & { batch?: number } = {},
+): Promise<{ value: number; floor: number; spread: number }> {
+  for (let i = 0; i < warmup; i += 1) {
+    await work();
+    await floor();
+  }
+  const workSamples: number[] = [];
+  const floorSamples: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    workSamples.push(await cpuMs(work, batch));
+    floorSamples.push(await cpuMs(floor, batch));
+  }
+  return { value: median(workSamples), floor: median(floorSamples), spread: spreadOf(workSamples) };
+}
