@@ -76,3 +76,33 @@ export async function compareCpuMs(
   }
   return { value: median(workSamples), floor: median(floorSamples), spread: spreadOf(workSamples) };
 }
+
+/**
+ * Calls per second of `work` and of `floor` with `inFlight` calls running at once, `total` calls
+ * each, `rounds` times taking turns; the medians, and the spread of `work`'s rates. Each call is
+ * told its slot (0 to inFlight - 1), so that concurrent calls can act for different people.
+ */
+export async function compareRate(
+  work: (slot: number) => Promise<unknown>,
+  floor: (slot: number) => Promise<unknown>,
+  { inFlight, total, rounds = 3 }: { inFlight: number; total: number; rounds?: number },
+): Promise<{ value: number; floor: number; spread: number }> {
+  const rate = async (call: (slot: number) => Promise<unknown>) => {
+    let started = 0;
+    const worker = async (slot: number) => {
+      while (started < total) {
+        started += 1;
+        await call(slot);
+      }
+    };
+    const elapsed = await timed(() => Promise.all(Array.from({ length: inFlight }, (_, slot) => worker(slot))));
+    return total / (elapsed / 1000);
+  };
+  const workRates: number[] = [];
+  const floorRates: number[] = [];
+  for (let i = 0; i < rounds; i += 1) {
+    workRates.push(await rate(work));
+    floorRates.push(await rate(floor));
+  }
+  return { value: median(workRates), floor: median(floorRates), spread: spreadOf(workRates) };
+}
