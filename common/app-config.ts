@@ -80,7 +80,7 @@ export interface AppConfig {
   passwordEnabled?: boolean;
   passkeysEnabled?: boolean;
   magicLinkEnabled?: boolean;
-  /** The legacy auth mode (SPEC.md section 7): the runtime signs in through /auth-proxy on the API host. */
+  /** The legacy auth mode (docs/SPEC.md section 7): the runtime signs in through /auth-proxy on the API host. */
   authLegacy?: boolean;
   mfaEnabled?: boolean;
   tenantSelfSignup?: boolean;

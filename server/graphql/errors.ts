@@ -1,4 +1,4 @@
-// GraphQL errors as Foyer's clients read them (SPEC.md section 8): extensions.code is the machine
+// GraphQL errors as Foyer's clients read them (docs/SPEC.md section 8): extensions.code is the machine
 // code and extensions.response.statusCode the HTTP status the runtime maps (401 → sign out, 403 →
 // forbidden handler). The HTTP response carries the highest status among its errors, so plain HTTP
 // tooling sees the same answer.

@@ -13,6 +13,7 @@ import { applyTranslations, CUSTOM_CSS_LINK_ID, loadAppTranslations } from '../i
 import { createAppConfigStore, withCapabilities, type AppConfigState, type AppConfigStore } from '../runtime/app-config.ts';
 import { createRouter } from './router.tsx';
 import { RuntimeContext, type Runtime } from '../runtime/context.tsx';
+import { capabilitiesOf } from '../auth/capabilities.ts';
 
 export interface AppProps {
   config: ClientConfig;
@@ -29,7 +30,7 @@ export interface StartedRuntime extends Omit<Runtime, 'appConfig'> {
 
 export async function startRuntime({ config, auth, api, i18n, appConfig }: AppProps): Promise<StartedRuntime> {
   await Promise.all([
-    // A failed start-up check means signed out (SPEC.md section 4).
+    // A failed start-up check means signed out (docs/SPEC.md section 4).
     auth.init().catch(() => undefined),
     loadAppTranslations(config.apiUrl, config.appId).then((resources) => applyTranslations(i18n, resources)),
   ]);
@@ -40,7 +41,7 @@ export async function startRuntime({ config, auth, api, i18n, appConfig }: AppPr
 export function RuntimeProvider({ started, children }: { started: StartedRuntime; children: ReactNode }) {
   const appConfig = useSyncExternalStore(started.appConfig.subscribe, started.appConfig.get);
   const runtime = useMemo<Runtime>(
-    () => ({ config: started.config, auth: started.auth, api: started.api, appConfig: withCapabilities(appConfig, started.auth.capabilities) }),
+    () => ({ config: started.config, auth: started.auth, api: started.api, appConfig: withCapabilities(appConfig, capabilitiesOf(started.auth)) }),
     [started, appConfig],
   );
   return <RuntimeContext value={runtime}>{children}</RuntimeContext>;

@@ -22,7 +22,7 @@ export function useSessionCheck(): void {
       api
         .request(GetMeDocument)
         .catch((error: unknown) => {
-          if (error instanceof ApiError && error.code === 'MEMBERSHIP_ENDED') return auth.restartSignIn();
+          if (error instanceof ApiError && error.code === 'MEMBERSHIP_ENDED') return auth.signIn.restart();
         })
         .catch(() => undefined)
         .finally(() => {

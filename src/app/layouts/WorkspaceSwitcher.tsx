@@ -21,7 +21,7 @@ export function WorkspaceSwitcher() {
   useEffect(() => {
     if (listing.status !== 'loading') return;
     let live = true;
-    auth.tenantUsers().then(
+    auth.signIn.tenantUsers().then(
       (workspaces) => live && setListing({ status: 'ready', workspaces }),
       () => live && setListing({ status: 'failed' }),
     );
@@ -71,7 +71,7 @@ export function WorkspaceSwitcher() {
                         loading={switching === workspace.id}
                         onClick={() => {
                           setSwitching(workspace.id);
-                          void auth.switchWorkspace(workspace.id);
+                          void auth.signIn.switchWorkspace(workspace.id);
                         }}
                       >
                         {name}

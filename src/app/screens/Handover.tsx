@@ -1,4 +1,4 @@
-// /handover/*: an app hands a user over to the hosted runtime. The app id switch (SPEC.md: a different
+// /handover/*: an app hands a user over to the hosted runtime. The app id switch (docs/SPEC.md: a different
 // ?appId is stored) happens at page load for every address (src/app/launch.ts); the named handover
 // flows come later and until then every handover continues to the handover route.
 import { useEffect } from 'react';

@@ -12,19 +12,19 @@ import { WorkspaceSwitcher } from './WorkspaceSwitcher.tsx';
 import { useSignInGuard } from '../sign-in-guard.ts';
 
 /** The management pages a signed-in user may open, by the privilege each needs (none: everyone). */
-export const ADMIN_PAGES = [
-  // The users table is also served at /user/list (SPEC.md section 2).
-  { to: '/user-management/users', label: 'admin.nav.users', alsoAt: '/user/' },
-  { to: '/user-management/workspace', label: 'admin.nav.workspace', privilege: 'TENANT_WRITE' },
-  { to: '/user-management/activity', label: 'admin.nav.activity', privilege: 'TENANT_WRITE' },
-  { to: '/user-management/profile', label: 'admin.nav.profile' },
+export const MANAGEMENT_PAGES = [
+  // The users table is also served at /user/list (docs/SPEC.md section 2).
+  { to: '/user-management/users', label: 'management.nav.users', alsoAt: '/user/' },
+  { to: '/user-management/workspace', label: 'management.nav.workspace', privilege: 'TENANT_WRITE' },
+  { to: '/user-management/activity', label: 'management.nav.activity', privilege: 'TENANT_WRITE' },
+  { to: '/user-management/profile', label: 'management.nav.profile' },
 ] as const;
 
-function isCurrentPage(page: (typeof ADMIN_PAGES)[number], pathname: string): boolean {
+function isCurrentPage(page: (typeof MANAGEMENT_PAGES)[number], pathname: string): boolean {
   return pathname.startsWith(page.to) || ('alsoAt' in page && pathname.startsWith(page.alsoAt));
 }
 
-export function AdminLayout() {
+export function WorkspaceLayout() {
   const { t } = useTranslation();
   const auth = useAuthChanges();
   const app = useAppConfig();
@@ -46,16 +46,16 @@ export function AdminLayout() {
   return (
     <div className="foyer-admin">
       <a className="foyer-skip-link" href="#foyer-main">
-        {t('admin.skipToContent')}
+        {t('management.skipToContent')}
       </a>
       <header className="foyer-admin__header">
         <div className="foyer-admin__brand">
           <BrandMark className="foyer-admin__logo" src={logo} name={workspace} alt={t('workspace.logoAlt', { name: workspace })} />
           <span className="foyer-admin__workspace">{workspace}</span>
         </div>
-        <nav aria-label={t('admin.nav.label')}>
+        <nav aria-label={t('management.nav.label')}>
           <ul className="foyer-admin__nav">
-            {ADMIN_PAGES.filter((page) => !('privilege' in page) || privileges.includes(page.privilege)).map((page) => (
+            {MANAGEMENT_PAGES.filter((page) => !('privilege' in page) || privileges.includes(page.privilege)).map((page) => (
               <li key={page.to}>
                 <Link to={page.to} className="foyer-admin__link" aria-current={isCurrentPage(page, location.pathname) ? 'page' : undefined}>
                   {t(page.label)}
@@ -79,7 +79,7 @@ export function AdminLayout() {
   );
 }
 
-/** One management page inside AdminLayout: the heading (focus target of a new step) and the content. */
+/** One management page inside WorkspaceLayout: the heading (focus target of a new step) and the content. */
 export function AdminPage({ heading, subheading, headingRef, children }: AuthLayoutProps): ReactNode {
   return (
     <div className="foyer-panel">
