@@ -23,8 +23,8 @@ export default mergeConfig(
             name: 'server',
             environment: 'node',
             include: ['tests/server/**/*.test.ts'],
-            // The start command always runs on embedded PGlite; the PostgreSQL pass skips it.
-            exclude: process.env.FOYER_TEST_DB === 'postgres' ? ['tests/server/start.test.ts'] : [],
+            // The start commands always run on embedded PGlite; the PostgreSQL pass skips them.
+            exclude: process.env.FOYER_TEST_DB === 'postgres' ? ['tests/server/start.test.ts', 'tests/server/production-build.test.ts'] : [],
             // Migrates one template database per run; every test file clones it.
             globalSetup: ['tests/server/global-setup.ts'],
             testTimeout: 30_000,

@@ -45,3 +45,64 @@ export async function compareMs(
   }
   return { value: median(workSamples), floor: median(floorSamples), spread: spreadOf(workSamples) };
 }
+
+/** CPU milliseconds (user + system, every thread of this process) that `work` takes, over `batch` calls in a row. */
+async function cpuMs(work: () => Promise<unknown>, batch: number): Promise<number> {
+  const before = process.cpuUsage();
+  for (let i = 0; i < batch; i += 1) await work();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000 / batch;
+}
+
+/**
+ * Like compareMs, but CPU time per call instead of elapsed time: what the work costs the machine,
+ * which other processes on a busy machine change far less than they change elapsed time. Each
+ * sample is a batch of calls, since one call takes about a millisecond.
+ */
+export async function compareCpuMs(
+  work: () => Promise<unknown>,
+  floor: () => Promise<unknown>,
+  { runs = 15, warmup = 3, batch = 5 }: TimingOptions & { batch?: number } = {},
+): Promise<{ value: number; floor: number; spread: number }> {
+  for (let i = 0; i < warmup; i += 1) {
+    await work();
+    await floor();
+  }
+  const workSamples: number[] = [];
+  const floorSamples: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    workSamples.push(await cpuMs(work, batch));
+    floorSamples.push(await cpuMs(floor, batch));
+  }
+  return { value: median(workSamples), floor: median(floorSamples), spread: spreadOf(workSamples) };
+}
+
+/**
+ * Calls per second of `work` and of `floor` with `inFlight` calls running at once, `total` calls
+ * each, `rounds` times taking turns; the medians, and the spread of `work`'s rates. Each call is
+ * told its slot (0 to inFlight - 1), so that concurrent calls can act for different people.
+ */
+export async function compareRate(
+  work: (slot: number) => Promise<unknown>,
+  floor: (slot: number) => Promise<unknown>,
+  { inFlight, total, rounds = 3 }: { inFlight: number; total: number; rounds?: number },
+): Promise<{ value: number; floor: number; spread: number }> {
+  const rate = async (call: (slot: number) => Promise<unknown>) => {
+    let started = 0;
+    const worker = async (slot: number) => {
+      while (started < total) {
+        started += 1;
+        await call(slot);
+      }
+    };
+    const elapsed = await timed(() => Promise.all(Array.from({ length: inFlight }, (_, slot) => worker(slot))));
+    return total / (elapsed / 1000);
+  };
+  const workRates: number[] = [];
+  const floorRates: number[] = [];
+  for (let i = 0; i < rounds; i += 1) {
+    workRates.push(await rate(work));
+    floorRates.push(await rate(floor));
+  }
+  return { value: median(workRates), floor: median(floorRates), spread: spreadOf(workRates) };
+}

@@ -5,7 +5,8 @@ export interface Figure {
   /** What was measured, e.g. "listUsers: search + sort + page (GraphQL)". */
   name: string;
   value: number;
-  unit: 'ms' | 'KiB';
+  /** A rate (`/s`) is better higher: its ratio to the floor is a share of the floor's rate. */
+  unit: 'ms' | 'KiB' | '/s';
   /** The floor measured beside it, e.g. the same query on an ideal index. */
   floor: { name: string; value: number };
   /** How much the timed runs of the figure vary: their interquartile range over their median (0.1 = 10 %). */

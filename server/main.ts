@@ -1,5 +1,6 @@
 // `npm start`: open and migrate the database, seed the demo on first start (development only),
-// start the three listeners, and shut down cleanly on Ctrl-C / SIGTERM.
+// start the three listeners, and shut down cleanly on Ctrl-C / SIGTERM. In production it runs as
+// the bundle scripts/build-server.ts makes (`npm run start:prod`).
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { asc, ne } from 'drizzle-orm';
@@ -7,9 +8,7 @@ import lockfile from 'proper-lockfile';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { apps } from './db/schema.ts';
-import { createFoyer } from './app.ts';
-import { seedDemo, type DemoData } from './seed/demo.ts';
-import { CONSOLE_APP_ID, ensureConsoleApp } from './apps/console.ts';
+import type { DemoData } from './seed/demo.ts';
 
 const config = loadConfig();
 await mkdir(config.dataDir, { recursive: true });
@@ -27,7 +26,14 @@ if (!config.databaseUrl) {
     process.exit(1);
   }
 }
-const database = await openDatabase(config);
+// The embedded database's start runs partly off the main thread (compiling its WebAssembly, reading
+// its files): the listeners' modules load meanwhile (bench/server-start.bench.ts).
+const [database, { createFoyer }, { seedDemo }, { CONSOLE_APP_ID, ensureConsoleApp }] = await Promise.all([
+  openDatabase(config),
+  import('./app.ts'),
+  import('./seed/demo.ts'),
+  import('./apps/console.ts'),
+]);
 await database.migrate();
 
 const demoFile = path.join(config.dataDir, 'demo.json');

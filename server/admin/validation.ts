@@ -1,7 +1,8 @@
 // Every config document written through the admin API passes schema/app-config.schema.json (ajv,
-// JSON Schema 2020-12, compiled once) and the custom CSS rule. Refusals name each problem by JSON
+// JSON Schema 2020-12, compiled once, on first use: compiling takes a few hundred milliseconds that
+// the server's start should not wait for) and the custom CSS rule. Refusals name each problem by JSON
 // pointer, so the configurator can show it at its field, and read the same for every kind of caller.
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import appConfigSchema from '../../schema/app-config.schema.json' with { type: 'json' };
 import { languageSettingsProblem } from '../../common/locales.ts';
@@ -11,11 +12,18 @@ import { socialProviderFlags, type AppConfig } from '../../common/app-config.ts'
 import { AdminError, type ProblemDetail } from './errors.ts';
 import { assetsBaseOf } from './logo.ts';
 
-const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
-addFormats(ajv);
-// Owner patterns run on RE2 (common/owner-pattern.ts): one it cannot run is refused here.
-ajv.addFormat('regex', isOwnerPattern);
-const validateAppConfig = ajv.compile<AppConfig>(appConfigSchema);
+let compiledValidator: ValidateFunction<AppConfig> | undefined;
+
+function appConfigValidator(): ValidateFunction<AppConfig> {
+  if (!compiledValidator) {
+    const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+    addFormats(ajv);
+    // Owner patterns run on RE2 (common/owner-pattern.ts): one it cannot run is refused here.
+    ajv.addFormat('regex', isOwnerPattern);
+    compiledValidator = ajv.compile<AppConfig>(appConfigSchema);
+  }
+  return compiledValidator;
+}
 
 /** The top-level fields the schema knows; anything else in stored settings is not part of the document. */
 export const APP_CONFIG_FIELDS: readonly string[] = Object.keys(appConfigSchema.properties);
@@ -100,6 +108,7 @@ function unofferedDefaultLanguage(config: AppConfig): ProblemDetail[] {
  * problem. The logo and the CSS may load only `appId`'s own uploaded assets, served from `apiUrl`.
  */
 export function checkAppConfig(document: unknown, appId: string, apiUrl: string): AppConfig {
+  const validateAppConfig = appConfigValidator();
   if (!validateAppConfig(document)) {
     throw validationFailed(distinct((validateAppConfig.errors ?? []).map(detailOf)));
   }

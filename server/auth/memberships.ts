@@ -1,6 +1,7 @@
 // Workspace memberships (tenant users) as the auth service sees them: who may sign in to which
 // workspace of which app. Only enabled memberships count anywhere, and an invitation counts once accepted.
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../db/client.ts';
 import { tenants, tenantUsers, users } from '../db/schema.ts';
 
@@ -30,6 +31,16 @@ function toMembership(row: {
   };
 }
 
+const enabled = and(eq(tenantUsers.enabled, true), eq(tenantUsers.invitationPending, false));
+
+/** The checks every lookup by id makes once the row is read. */
+function acceptable(membership: Membership, expect: { userId?: string; appId?: string }): boolean {
+  if (expect.userId !== undefined && membership.user.id !== expect.userId) return false;
+  if (expect.appId !== undefined && membership.appId !== expect.appId) return false;
+  // A user belongs to one app; a membership crossing apps would be corrupt data.
+  return membership.user.appId === membership.appId;
+}
+
 /** An enabled membership by id, optionally required to belong to a user and an app. */
 export async function findEnabledMembership(
   db: Database,
@@ -41,15 +52,37 @@ export async function findEnabledMembership(
     .from(tenantUsers)
     .innerJoin(users, eq(users.id, tenantUsers.userId))
     .innerJoin(tenants, eq(tenants.id, tenantUsers.tenantId))
-    .where(and(eq(tenantUsers.id, tenantUserId), eq(tenantUsers.enabled, true), eq(tenantUsers.invitationPending, false)))
+    .where(and(eq(tenantUsers.id, tenantUserId), enabled))
     .limit(1);
   if (!row) return undefined;
   const membership = toMembership(row);
-  if (expect.userId !== undefined && membership.user.id !== expect.userId) return undefined;
-  if (expect.appId !== undefined && membership.appId !== expect.appId) return undefined;
-  // A user belongs to one app; a membership crossing apps would be corrupt data.
-  if (membership.user.appId !== membership.appId) return undefined;
-  return membership;
+  return acceptable(membership, expect) ? membership : undefined;
+}
+
+const others = alias(tenantUsers, 'others');
+
+/**
+ * The same, with how many enabled memberships its user has (the `multi_tenant` claim), in one
+ * statement: the token endpoint asks for both on every refresh.
+ */
+export async function findEnabledMembershipCounted(
+  db: Database,
+  tenantUserId: string,
+  expect: { userId?: string; appId?: string } = {},
+): Promise<{ membership: Membership; workspaceCount: number } | undefined> {
+  const [row] = await db
+    .select({
+      ...selection,
+      workspaceCount: sql<number>`(select count(*) from ${tenantUsers} as ${others} where ${others.userId} = ${tenantUsers.userId} and ${others.enabled} and not ${others.invitationPending})`.mapWith(Number),
+    })
+    .from(tenantUsers)
+    .innerJoin(users, eq(users.id, tenantUsers.userId))
+    .innerJoin(tenants, eq(tenants.id, tenantUsers.tenantId))
+    .where(and(eq(tenantUsers.id, tenantUserId), enabled))
+    .limit(1);
+  if (!row) return undefined;
+  const membership = toMembership(row);
+  return acceptable(membership, expect) ? { membership, workspaceCount: row.workspaceCount } : undefined;
 }
 
 /** A user's enabled memberships in an app, in the order the workspace picker shows them. */
@@ -59,17 +92,9 @@ export async function listEnabledMemberships(db: Database, userId: string, appId
     .from(tenantUsers)
     .innerJoin(users, eq(users.id, tenantUsers.userId))
     .innerJoin(tenants, eq(tenants.id, tenantUsers.tenantId))
-    .where(and(eq(tenantUsers.userId, userId), eq(tenantUsers.enabled, true), eq(tenantUsers.invitationPending, false), eq(tenants.appId, appId)))
+    .where(and(eq(tenantUsers.userId, userId), enabled, eq(tenants.appId, appId)))
     .orderBy(asc(tenants.name), asc(tenants.createdAt), asc(tenants.id));
   return rows.map(toMembership);
-}
-
-export async function countEnabledMemberships(db: Database, userId: string): Promise<number> {
-  const [row] = await db
-    .select({ total: count() })
-    .from(tenantUsers)
-    .where(and(eq(tenantUsers.userId, userId), eq(tenantUsers.enabled, true), eq(tenantUsers.invitationPending, false)));
-  return row?.total ?? 0;
 }
 
 export function fullNameOf(user: { firstName: string | null; lastName: string | null }): string | undefined {

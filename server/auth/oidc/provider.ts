@@ -13,9 +13,9 @@ import Provider, {
 import type { FoyerContext } from '../../context.ts';
 import { ERROR_PAGE_PATH, isNavigation } from '../../http/errors.ts';
 import { privilegesOf, PRIVILEGES } from '../../../common/roles.ts';
-import { countEnabledMemberships, findEnabledMembership, fullNameOf, type Membership } from '../memberships.ts';
+import { findEnabledMembershipCounted, fullNameOf, type Membership } from '../memberships.ts';
 import { accountClaimsOf, CLAIMS_BY_SCOPE, SCOPES } from './claims.ts';
-import { createAdapterFactory } from './adapter.ts';
+import { createAdapterFactory, withReadAhead } from './adapter.ts';
 import { appResource } from '../access-tokens.ts';
 import { loadSigningKeys } from './keys.ts';
 import { recordAudit } from '../../audit/service.ts';
@@ -40,9 +40,10 @@ export interface FoyerAccount extends Account {
 // A tenant user is the account: `sub` is the membership id, so every token names one workspace.
 async function loadAccount(context: FoyerContext, ctx: KoaContextWithOIDC, tenantUserId: string) {
   const appId = ctx.oidc.client?.clientId;
-  const membership = await findEnabledMembership(context.db, tenantUserId, appId ? { appId } : {});
-  if (!membership) return undefined;
-  const claims = accountClaimsOf(membership, await countEnabledMemberships(context.db, membership.user.id));
+  const found = await findEnabledMembershipCounted(context.db, tenantUserId, appId ? { appId } : {});
+  if (!found) return undefined;
+  const { membership, workspaceCount } = found;
+  const claims = accountClaimsOf(membership, workspaceCount);
   const account: FoyerAccount = { accountId: membership.id, membership, claims: () => claims };
   return account;
 }
@@ -241,6 +242,8 @@ export async function createOidcProvider(context: FoyerContext, hooks: ProviderH
   const provider = new Provider(config.urls.auth, configuration);
   // Behind a configured TLS-terminating proxy the forwarded protocol decides whether cookies are Secure.
   provider.proxy = config.trustProxy.length > 0;
+  // Outermost: every read of the request shares one read-ahead (server/auth/oidc/adapter.ts).
+  provider.use((_ctx, next) => withReadAhead(next));
   provider.use(async (ctx, next) => {
     // Set before the route runs, so oidc-provider can add the hash of the one inline script it
     // writes (its self-submitting form page) to script-src. Forms may post on to any registered app.

@@ -2,7 +2,7 @@
 // membership an access token names, for the OpenID scopes its grant holds. oidc-provider's own
 // endpoint refuses access tokens with an audience, and every Foyer access token names its app.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { countEnabledMemberships, findEnabledMembership } from '../memberships.ts';
+import { findEnabledMembershipCounted } from '../memberships.ts';
 import type { AuthServiceOptions } from '../service-options.ts';
 import { AccessTokenVerifier } from '../access-tokens.ts';
 import { liveOpenIdScopes } from './adapter.ts';
@@ -33,9 +33,9 @@ export async function userinfoRoutes(app: FastifyInstance, { context }: AuthServ
     const { sub, aid, gid } = verified.claims;
     const scopes = gid ? await liveOpenIdScopes(db, gid, sub, aid) : new Set<string>();
     if (!scopes.has('openid')) return invalidToken(reply, 'The sign-in behind this access token has ended');
-    const membership = await findEnabledMembership(db, sub, { appId: aid });
-    if (!membership) return invalidToken(reply, 'The workspace membership behind this access token has ended');
-    const claims: Record<string, unknown> = accountClaimsOf(membership, await countEnabledMemberships(db, membership.user.id));
+    const found = await findEnabledMembershipCounted(db, sub, { appId: aid });
+    if (!found) return invalidToken(reply, 'The workspace membership behind this access token has ended');
+    const claims: Record<string, unknown> = accountClaimsOf(found.membership, found.workspaceCount);
     const released = SCOPES.filter((scope) => scopes.has(scope)).flatMap((scope) => CLAIMS_BY_SCOPE[scope]);
     return reply
       .header('cache-control', 'no-store')

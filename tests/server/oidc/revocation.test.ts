@@ -6,7 +6,8 @@ import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { authorizationRequest, callbackUri, relyingParty, signIn } from './sign-in.ts';
 import { call, createMember, NEW_PASSWORD, tokenOf, waitForMail, type Member } from '../password/helpers.ts';
 import { Browser } from './browser.ts';
-import { eq } from 'drizzle-orm';
+import { createHash } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
 import { oidcPayloads } from '../../../server/db/schema.ts';
 import { bearer, postGraphQL } from '../support/graphql.ts';
 import { findMembership, mintAccessToken } from '../support/tokens.ts';
@@ -103,5 +104,47 @@ describe('artifacts at rest', () => {
     expect(sessionIds.length).toBeGreaterThan(0);
     for (const id of sessionIds) expect(id).toMatch(/^[0-9a-f]{64}$/);
     expect(await refreshes(refreshToken)).toBe(true);
+  });
+});
+
+// A refresh reads its token and the token's Grant in one statement (server/auth/oidc/adapter.ts):
+// the Grant must still decide, exactly as a read of its own would.
+describe('the Grant behind a refresh token', () => {
+  /** The stored row of a refresh token (its id is the SHA-256 of the token) names its grant. */
+  async function grantIdOf(refreshToken: string): Promise<string> {
+    const id = createHash('sha256').update(refreshToken).digest('hex');
+    const [row] = await foyer.db
+      .select({ grantId: oidcPayloads.grantId })
+      .from(oidcPayloads)
+      .where(and(eq(oidcPayloads.id, id), eq(oidcPayloads.type, 'RefreshToken')));
+    return row!.grantId!;
+  }
+
+  it('refuses the token once its Grant is gone, though the token itself is still stored', async () => {
+    const member = await createMember(foyer, { workspaces: ['Acme'] });
+    const refreshToken = await refreshTokenOf(member, 'Acme');
+    await foyer.db.delete(oidcPayloads).where(and(eq(oidcPayloads.type, 'Grant'), eq(oidcPayloads.grantId, await grantIdOf(refreshToken))));
+    expect(await refreshes(refreshToken)).toBe(false);
+  });
+
+  it('refuses the token once its Grant has expired', async () => {
+    const member = await createMember(foyer, { workspaces: ['Acme'] });
+    const refreshToken = await refreshTokenOf(member, 'Acme');
+    await foyer.db
+      .update(oidcPayloads)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(and(eq(oidcPayloads.type, 'Grant'), eq(oidcPayloads.grantId, await grantIdOf(refreshToken))));
+    expect(await refreshes(refreshToken)).toBe(false);
+  });
+
+  it('rotates again and again under a live Grant, each access token naming the workspaces as before', async () => {
+    const member = await createMember(foyer, { workspaces: ['Acme', 'Globex'] });
+    const rp = await relyingParty(foyer);
+    let refreshToken = await refreshTokenOf(member, 'Acme');
+    for (let i = 0; i < 3; i += 1) {
+      const tokens = await client.refreshTokenGrant(rp, refreshToken);
+      expect(tokens.claims()).toMatchObject({ sub: member.memberships.Acme, multi_tenant: true });
+      refreshToken = tokens.refresh_token!;
+    }
   });
 });

@@ -28,11 +28,14 @@ export interface ChildOptions {
   /** The same ports as a previous run on this data: its demo.json names them. */
   ports?: { auth: number; api: number; ui: number };
   env?: Record<string, string>;
+  /** The production bundle (dist/server/main.js, scripts/build-server.ts) under plain node, instead of server/main.ts under tsx. */
+  built?: boolean;
 }
 
 export async function spawnFoyer(options: ChildOptions): Promise<ChildFoyer & { ports: { auth: number; api: number; ui: number } }> {
   const ports = options.ports ?? { auth: await freePort(), api: await freePort(), ui: await freePort() };
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const args = options.built ? ['dist/server/main.js'] : ['--import', 'tsx', 'server/main.ts'];
+  const child: ChildProcess = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {
       ...process.env,

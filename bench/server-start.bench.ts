@@ -1,0 +1,101 @@
+// Start to first answer of the production server (`npm run start:prod`: dist/server/main.js under
+// plain node) on an existing data folder, beside its floor, a bare Fastify process answering on one
+// port. Both are new processes timed from spawn until a request to their last listener answers;
+// they take turns. The data folder is made once, by a first start that migrates and seeds.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { buildServer } from '../scripts/build-server.ts';
+import { freePort } from '../server/testing.ts';
+import { median, spreadOf } from './measure.ts';
+import type { BenchEntry } from './types.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RUNS = 5;
+
+const BARE_FASTIFY = `
+import Fastify from 'fastify';
+const app = Fastify();
+app.get('/', async () => 'ok');
+await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
+`;
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    await (await fetch(url)).arrayBuffer();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Milliseconds from spawning `args` until `url` answers; then SIGTERM and wait for the exit. */
+async function startToFirstAnswer(args: string[], env: Record<string, string>, url: string): Promise<number> {
+  const started = performance.now();
+  const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let errors = '';
+  child.stderr!.on('data', (chunk) => (errors += chunk));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    while (!(await answers(url))) {
+      if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}: ${errors}`);
+      if (performance.now() - started > 60_000) throw new Error(`${args.join(' ')} did not answer within 60 s`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    return performance.now() - started;
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+const entry: BenchEntry = {
+  title: 'server start',
+  async run() {
+    await buildServer();
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'foyer-bench-start-'));
+    try {
+      const ports = { auth: await freePort(), api: await freePort(), ui: await freePort() };
+      const env = {
+        FOYER_ENV: 'development',
+        NODE_ENV: '',
+        DATABASE_URL: '',
+        FOYER_DATA_DIR: dataDir,
+        FOYER_AUTH_PORT: String(ports.auth),
+        FOYER_API_PORT: String(ports.api),
+        FOYER_UI_PORT: String(ports.ui),
+        LOG_LEVEL: 'error',
+      };
+      // The UI listener is the last to listen (server/app.ts).
+      const foyerUrl = `http://127.0.0.1:${ports.ui}/`;
+      const start = () => startToFirstAnswer(['dist/server/main.js'], env, foyerUrl);
+      const barePort = await freePort();
+      const bare = () => startToFirstAnswer(['--input-type=module', '-e', BARE_FASTIFY], { PORT: String(barePort) }, `http://127.0.0.1:${barePort}/`);
+
+      await start(); // migrates and seeds: every timed start finds an existing data folder
+      await bare();
+      const values: number[] = [];
+      const floors: number[] = [];
+      for (let i = 0; i < RUNS; i += 1) {
+        values.push(await start());
+        floors.push(await bare());
+      }
+      return [
+        {
+          name: 'start to first answer, built server, existing data folder',
+          value: median(values),
+          unit: 'ms',
+          spread: spreadOf(values),
+          floor: { name: 'bare Fastify process', value: median(floors) },
+        },
+      ];
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  },
+};
+
+export default entry;
