@@ -30,7 +30,7 @@ export function consoleRoutes(): RouteObject[] {
               element: <EditorLayout />,
               children: [
                 { index: true, element: <Navigate to={EDITOR_SECTIONS[0].path} replace /> },
-                ...EDITOR_SECTIONS.map(({ path, Component }) => ({ path, element: <Component /> })),
+                ...EDITOR_SECTIONS.map(({ path, load }) => ({ path, lazy: async () => ({ Component: await load() }) })),
               ],
             },
             { path: '*', element: <NotFound /> },

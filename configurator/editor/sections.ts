@@ -1,30 +1,22 @@
-// The editor's sections, in navigation order; each is a route under /apps/:appId.
+// The editor's sections, in navigation order; each is a route under /apps/:appId, loaded when it is
+// first opened, so the console's first load carries none of them.
 import type { ComponentType } from 'react';
-import { ApiKeySection } from './sections/ApiKeySection.tsx';
-import { AuditLogSection } from './sections/AuditLogSection.tsx';
-import { ClientSection } from './sections/ClientSection.tsx';
-import { BrandingSection } from './sections/BrandingSection.tsx';
-import { PlansSection } from './sections/PlansSection.tsx';
-import { SignInSection } from './sections/SignInSection.tsx';
-import { SignupFieldsSection } from './sections/SignupFieldsSection.tsx';
-import { TranslationsSection } from './sections/TranslationsSection.tsx';
-import { VersionsSection } from './sections/VersionsSection.tsx';
 
 export interface EditorSection {
   path: string;
   /** Translation key of its navigation label and heading. */
   label: string;
-  Component: ComponentType;
+  load(): Promise<ComponentType>;
 }
 
 export const EDITOR_SECTIONS = [
-  { path: 'sign-in', label: 'sections.signIn', Component: SignInSection },
-  { path: 'client', label: 'sections.client', Component: ClientSection },
-  { path: 'branding', label: 'sections.branding', Component: BrandingSection },
-  { path: 'signup-fields', label: 'sections.signupFields', Component: SignupFieldsSection },
-  { path: 'plans', label: 'sections.plans', Component: PlansSection },
-  { path: 'translations', label: 'sections.translations', Component: TranslationsSection },
-  { path: 'versions', label: 'sections.versions', Component: VersionsSection },
-  { path: 'api-key', label: 'sections.apiKey', Component: ApiKeySection },
-  { path: 'audit-log', label: 'sections.auditLog', Component: AuditLogSection },
+  { path: 'sign-in', label: 'sections.signIn', load: () => import('./sections/SignInSection.tsx').then((module) => module.SignInSection) },
+  { path: 'client', label: 'sections.client', load: () => import('./sections/ClientSection.tsx').then((module) => module.ClientSection) },
+  { path: 'branding', label: 'sections.branding', load: () => import('./sections/BrandingSection.tsx').then((module) => module.BrandingSection) },
+  { path: 'signup-fields', label: 'sections.signupFields', load: () => import('./sections/SignupFieldsSection.tsx').then((module) => module.SignupFieldsSection) },
+  { path: 'plans', label: 'sections.plans', load: () => import('./sections/PlansSection.tsx').then((module) => module.PlansSection) },
+  { path: 'translations', label: 'sections.translations', load: () => import('./sections/TranslationsSection.tsx').then((module) => module.TranslationsSection) },
+  { path: 'versions', label: 'sections.versions', load: () => import('./sections/VersionsSection.tsx').then((module) => module.VersionsSection) },
+  { path: 'api-key', label: 'sections.apiKey', load: () => import('./sections/ApiKeySection.tsx').then((module) => module.ApiKeySection) },
+  { path: 'audit-log', label: 'sections.auditLog', load: () => import('./sections/AuditLogSection.tsx').then((module) => module.AuditLogSection) },
 ] as const satisfies readonly EditorSection[];
