@@ -13,6 +13,12 @@ const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
  * an untranslated text.
  */
 const LOANWORDS = new Set([
+  'Stripe',
+  'Plan',
+  'Taxes',
+  'Description',
+  'VAT',
+  'wk',
   'Apple',
   'Facebook',
   'GitHub',
