@@ -42,13 +42,6 @@ export async function paymentsPlugin(app: FastifyInstance, options: PaymentsPlug
   const verifier = new AccessTokenVerifier(db, config.urls.auth);
   const secure = config.urls.api.startsWith('https:');
   await app.register(cookie);
-  await app.register(cors, {
-    origin: config.urls.ui,
-    credentials: true,
-    methods: ['POST'],
-    allowedHeaders: ['content-type', 'authorization', 'x-app-id'],
-    maxAge: 600,
-  });
 
   const errorPage = (code: string) => `${config.urls.ui}/auth/error?${new URLSearchParams({ error: code }).toString()}`;
   const planPage = (query?: Record<string, string>) =>
@@ -84,19 +77,32 @@ export async function paymentsPlugin(app: FastifyInstance, options: PaymentsPlug
     }
   }
 
-  app.post('/security/setCookie', async (request, reply) => {
-    const token = /^Bearer +([A-Za-z0-9\-_.]+) *$/i.exec(request.headers.authorization ?? '')?.[1];
-    const member = await memberFrom(token);
-    if (!member) throw new HttpError(401, 'UNAUTHENTICATED', 'Sign in first');
-    reply.setCookie(PAYMENTS_COOKIE, token!, { httpOnly: true, secure, sameSite: 'lax', path: '/', maxAge: COOKIE_MAX_AGE_SECONDS });
-    return reply.status(204).send();
-  });
-
-  app.get('/security/handoverToApp', async (request, reply) => {
-    const member = await memberFrom(request.cookies[PAYMENTS_COOKIE]);
-    if (!member) return reply.redirect(errorPage('UNAUTHENTICATED'), 303);
-    return reply.redirect(signInStartUrl(member.app, config.urls.ui), 303);
-  });
+  // The cookie is set by a call from the hosted UI; CORS is scoped to /security, so its preflight
+  // route does not claim the API host's other paths (GraphQL, the legacy mode have their own).
+  await app.register(
+    async (security) => {
+      await security.register(cors, {
+        origin: config.urls.ui,
+        credentials: true,
+        methods: ['POST'],
+        allowedHeaders: ['content-type', 'authorization', 'x-app-id'],
+        maxAge: 600,
+      });
+      security.post('/setCookie', async (request, reply) => {
+        const token = /^Bearer +([A-Za-z0-9\-_.]+) *$/i.exec(request.headers.authorization ?? '')?.[1];
+        const member = await memberFrom(token);
+        if (!member) throw new HttpError(401, 'UNAUTHENTICATED', 'Sign in first');
+        reply.setCookie(PAYMENTS_COOKIE, token!, { httpOnly: true, secure, sameSite: 'lax', path: '/', maxAge: COOKIE_MAX_AGE_SECONDS });
+        return reply.status(204).send();
+      });
+      security.get('/handoverToApp', async (request, reply) => {
+        const member = await memberFrom(request.cookies[PAYMENTS_COOKIE]);
+        if (!member) return reply.redirect(errorPage('UNAUTHENTICATED'), 303);
+        return reply.redirect(signInStartUrl(member.app, config.urls.ui), 303);
+      });
+    },
+    { prefix: '/security' },
+  );
 
   app.get('/payments/anonymousCheckoutView', async (_request, reply) =>
     reply.redirect(`${config.urls.ui}/auth/login?${new URLSearchParams({ returnPath: '/onboard' }).toString()}`, 303),
