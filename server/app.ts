@@ -16,6 +16,7 @@ import { createNotifier } from './notify/service.ts';
 import { mailboxPlugin } from './notify/mailbox.ts';
 import { authServicePlugin } from './auth/plugin.ts';
 import { bindKeySecrets } from './oidc/keys.ts';
+import { createDevIdentityProvider } from './dev-idp/server.ts';
 
 export interface Foyer {
   auth: FastifyInstance;
@@ -49,6 +50,8 @@ export async function createFoyer(options: { config: ServerConfig; db: Database;
   await ui.register(uiPlugin, { ...context, appId: options.appId });
 
   const listeners = { auth, api, ui };
+  // Stands in for the social providers of apps without credentials; never in production.
+  const devIdp = config.env === 'production' ? undefined : createDevIdentityProvider(config);
   return {
     ...listeners,
     async listen(host = process.env.FOYER_HOST ?? '127.0.0.1') {
@@ -56,10 +59,11 @@ export async function createFoyer(options: { config: ServerConfig; db: Database;
       for (const name of ['auth', 'api', 'ui'] as const) {
         bound[name] = await listeners[name].listen({ port: config.ports[name], host });
       }
+      await devIdp?.listen(host);
       return bound;
     },
     async close() {
-      await Promise.all([auth.close(), api.close(), ui.close()]);
+      await Promise.all([auth.close(), api.close(), ui.close(), devIdp?.close()]);
       await notifier.close();
     },
   };

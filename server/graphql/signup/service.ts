@@ -97,7 +97,7 @@ async function checkSignup(db: Database, app: AppRecord, input: CreateTenantInpu
   return { email, firstName, lastName, password, customParams, name, logo, plan };
 }
 
-async function appHasPlans(db: Database, appId: string): Promise<boolean> {
+export async function appHasPlans(db: Database, appId: string): Promise<boolean> {
   const [row] = await db.select({ total: count() }).from(plans).where(eq(plans.appId, appId));
   return (row?.total ?? 0) > 0;
 }
