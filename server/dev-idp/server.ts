@@ -5,7 +5,7 @@
 // test identities of server/dev-idp/identities.ts; choosing one is the consent.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createHash, generateKeyPairSync } from 'node:crypto';
-import Provider, { type Configuration } from 'oidc-provider';
+import Provider, { interactionPolicy, type Configuration } from 'oidc-provider';
 import type { ServerConfig } from '../config.ts';
 import { federationTypes } from '../../src/policy/app-config.ts';
 import { DEV_IDENTITIES, devIdentity } from './identities.ts';
@@ -27,6 +27,13 @@ export interface DevIdentityProvider {
   url: string;
   listen(host: string): Promise<string>;
   close(): Promise<void>;
+}
+
+/** The pick screen every time (no single sign-on), so a developer can switch identities freely. */
+function alwaysPick() {
+  const policy = interactionPolicy.base();
+  policy.get('login')!.checks.add(new interactionPolicy.Check('always_pick', 'the development provider asks every time', 'login_required', (ctx) => !ctx.oidc.result?.login));
+  return policy;
 }
 
 function createProvider(config: ServerConfig): Provider {
@@ -65,7 +72,7 @@ function createProvider(config: ServerConfig): Provider {
       keys: [devIdpClientSecret(config)],
       names: { session: 'dev_idp_session', interaction: 'dev_idp_interaction', resume: 'dev_idp_resume' },
     },
-    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}`, policy: alwaysPick() },
     features: { devInteractions: { enabled: false } },
     pkce: { required: () => true },
     ttl: { AccessToken: 600, AuthorizationCode: 60, IdToken: 600, Interaction: 600, Session: 3600, Grant: 3600 },
@@ -90,7 +97,9 @@ function sendPage(response: ServerResponse, status: number, html: string) {
   response.writeHead(status, {
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
-    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    // No form-action: it would cover the whole redirect chain after a pick (the provider, Foyer's
+    // callback, the hosted UI), and the page's forms post only to itself.
+    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
   });
   response.end(html);
 }

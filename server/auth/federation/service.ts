@@ -119,6 +119,8 @@ async function signUpFederated(context: FoyerContext, app: App, type: string, pr
         firstName: profile.firstName,
         lastName: profile.lastName,
         emailVerifiedAt: profile.emailVerified ? new Date() : null,
+        // The provider gave the profile onboarding would ask for.
+        onboarded: Boolean(profile.firstName && profile.lastName),
       })
       .returning();
     const tenantId = randomUUID();

@@ -17,6 +17,8 @@ const MESSAGES: Record<string, string> = {
   invalid_client: 'unknownApp',
   NOT_FOUND: 'notFound',
   BAD_REQUEST: 'badAddress',
+  FEDERATION_STATE_INVALID: 'expired',
+  FEDERATION_FAILED: 'federationFailed',
 };
 
 export default function ErrorPage() {

@@ -107,9 +107,9 @@ describe('an app from creation to a restored version', () => {
       refreshTokenTtl: 604800,
       publishedVersion: 1,
     });
+    // No social provider: one switches on together with its credentials.
     expect(row!.settings).toEqual({
       passwordEnabled: true,
-      googleSsoEnabled: true,
       magicLinkEnabled: false,
       passkeysEnabled: false,
       mfaEnabled: false,
@@ -137,7 +137,8 @@ describe('an app from creation to a restored version', () => {
     expect(JSON.stringify(read.body)).not.toContain(apiKey);
     expect(read.body.apiKeyCreatedAt).toEqual(expect.any(String));
     expect(read.body.draft).toBeNull();
-    expect(read.body.live).toMatchObject({ name: 'Shop', googleSsoEnabled: true, magicLinkEnabled: false, redirectUris: [`${foyer.urls.ui}/auth/oauth-callback`] });
+    expect(read.body.live).toMatchObject({ name: 'Shop', magicLinkEnabled: false, redirectUris: [`${foyer.urls.ui}/auth/oauth-callback`] });
+    expect(read.body.live.googleSsoEnabled).toBeUndefined();
 
     const byKey = await admin<AppAnswer>(foyer, 'GET', `/apps/${appId}`, { apiKey });
     expect(byKey.status).toBe(200);
@@ -163,6 +164,7 @@ describe('an app from creation to a restored version', () => {
     const config: AppConfig = {
       ...live,
       branding: { colors: { primary: '#1f42dd' } },
+      googleSsoEnabled: true,
       socialProviders: { google: { clientId: 'google-client', clientSecret: 'google-s3cret-value' } },
     };
     const saved = await admin<{ draft: NonNullable<AppAnswer['draft']> }>(foyer, 'PUT', `/apps/${appId}/draft`, { token, body: { config } });
