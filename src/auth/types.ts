@@ -158,6 +158,11 @@ export interface AuthClient {
   /** Finishes /auth/oauth-callback: exchanges the code and answers the path to go to next. */
   handleCallback(query: URLSearchParams): Promise<string>;
   /**
+   * A hosted handover (/handover/*): exchanges the one-time code the app's back end got from
+   * /handover/code/{appId} for a session of that person. Fails with "Can't init auth without a code".
+   */
+  exchangeHandoverCode(code: string | null | undefined): Promise<void>;
+  /**
    * Clears everything held locally, revokes what the server holds, then leaves for the logout URL,
    * which returns to `postLogoutRedirectUri` (one of the app's registered post-logout URIs) when given.
    */

@@ -245,7 +245,7 @@ describe('signup flow', () => {
   });
 
   it('keeps the signup form without both error and federation in the query', async () => {
-    for (const query of [{ error: 'missing_user' }, { federation: 'google' }]) {
+    for (const query of [{ error: 'missing_user' }, { federation: 'google' }] as Record<string, string>[]) {
       const { runner } = run(signup, answers(), environment({ query, app: { tenantSelfSignup: true, googleSsoEnabled: true } }));
       await runner.start();
       expect(runner.getState().step).toBe('FORM');
