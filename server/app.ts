@@ -17,6 +17,7 @@ import { mailboxPlugin } from './notify/mailbox.ts';
 import { authServicePlugin } from './auth/plugin.ts';
 import { bindKeySecrets } from './oidc/keys.ts';
 import { createDevIdentityProvider } from './dev-idp/server.ts';
+import { securityPlugin, SECURITY_PREFIX } from './security/plugin.ts';
 
 export interface Foyer {
   auth: FastifyInstance;
@@ -44,6 +45,7 @@ export async function createFoyer(options: { config: ServerConfig; db: Database;
   await api.register(adminPlugin, { ...context, prefix: ADMIN_PREFIX });
   await api.register(workspaceLogoPlugin, { ...context, prefix: WORKSPACE_PREFIX });
   await api.register(authProxyPlugin, context);
+  await api.register(securityPlugin, { ...context, prefix: SECURITY_PREFIX });
 
   // Before the UI's page fallback, which would otherwise answer /dev/mailbox with the runtime.
   await ui.register(mailboxPlugin, context);
