@@ -237,7 +237,7 @@ describe('configurator', () => {
     await real.getByRole('heading', { name: 'Welcome to Acme portal' }).waitFor();
 
     const revert = await publish(page, 'Back to the start');
-    expect(revert).toEqual(expect.arrayContaining(['Magic link sign-in disabled', 'Google sign-in enabled']));
+    expect(revert).toEqual(expect.arrayContaining(['Magic link sign-in disabled', 'Google sign-in disabled']));
     await page.getByText('Version 3 is live.').waitFor();
     await real.reload();
     await real.getByRole('heading', { name: 'Login' }).waitFor();
