@@ -9,6 +9,7 @@ import { openProviderSecret } from '../../admin/config-document.ts';
 import { DEV_IDP_CLIENT_ID, devIdpClientSecret, federationCallbackUrl } from '../../dev-idp/server.ts';
 import { socialProviderOf, type FederationType, type SocialProvider } from '../../../src/policy/app-config.ts';
 import type { App } from '../app-lookup.ts';
+import { HttpError } from '../../http/errors.ts';
 
 /** What Foyer learns of a person from a provider, whatever the provider's own shape. */
 export interface FederatedProfile {
@@ -148,8 +149,13 @@ const discovered = new Map<string, { metadata: client.ServerMetadata; at: number
 async function serverMetadata(issuer: string, insecure: boolean): Promise<client.ServerMetadata> {
   const cached = discovered.get(issuer);
   if (cached && Date.now() - cached.at < DISCOVERY_TTL_MS) return cached.metadata;
-  const configuration = await client.discovery(new URL(issuer), 'discovery', undefined, undefined, insecure ? { execute: [client.allowInsecureRequests] } : undefined);
-  const metadata = configuration.serverMetadata();
+  let metadata: client.ServerMetadata;
+  try {
+    const configuration = await client.discovery(new URL(issuer), 'discovery', undefined, undefined, insecure ? { execute: [client.allowInsecureRequests] } : undefined);
+    metadata = configuration.serverMetadata();
+  } catch (error) {
+    throw Object.assign(new HttpError(502, 'FEDERATION_PROVIDER_UNAVAILABLE', 'The sign-in provider cannot be reached; try again later'), { cause: error });
+  }
   discovered.set(issuer, { metadata, at: Date.now() });
   return metadata;
 }

@@ -19,6 +19,7 @@ const MESSAGES: Record<string, string> = {
   BAD_REQUEST: 'badAddress',
   FEDERATION_STATE_INVALID: 'expired',
   FEDERATION_FAILED: 'federationFailed',
+  FEDERATION_PROVIDER_UNAVAILABLE: 'providerUnavailable',
 };
 
 export default function ErrorPage() {

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
+import { freePort, startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import type { AppSettings } from '../../../server/apps/settings.ts';
 import { federatedIdentities, federationStates, tenantUsers, users } from '../../../server/db/schema.ts';
 import { hashPassword } from '../../../server/auth/passwords.ts';
@@ -240,6 +240,21 @@ describe('which provider serves an app', () => {
     expect((await open(`${foyer.urls.auth}/federated/azureAd/login?appId=${foyer.demo.appId}`)).status).toBe(400);
     expect(JSON.parse((await open(`${foyer.urls.auth}/federated/google/login`)).body)).toMatchObject({ error: 'APP_REQUIRED' });
     expect((await open(`${foyer.urls.auth}/federated/google/login?appId=${randomUUID()}`)).status).toBe(404);
+  });
+});
+
+describe('an unreachable provider', () => {
+  it('answers 502 FEDERATION_PROVIDER_UNAVAILABLE, never a 500, when discovery fails', async () => {
+    const unused = await freePort();
+    const cut = await startFoyer({ devIdp: { port: 0, url: `http://localhost:${unused}` } });
+    try {
+      const appId = await insertApp(cut, { settings: ALL_ON });
+      const answer = await open(`${cut.urls.auth}/federated/google/login?appId=${appId}`);
+      expect(answer.status).toBe(502);
+      expect(JSON.parse(answer.body)).toMatchObject({ error: 'FEDERATION_PROVIDER_UNAVAILABLE' });
+    } finally {
+      await cut.close();
+    }
   });
 });
 
