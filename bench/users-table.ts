@@ -9,7 +9,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { startFoyer } from '../server/testing.ts';
 import { tenants, tenantUsers, users } from '../server/db/schema.ts';
 import { hashPassword } from '../server/auth/passwords.ts';
-import type { Role } from '../server/apps/settings.ts';
+import type { Role } from '../common/roles.ts';
 import type { QueryListUsersArgs } from '../server/graphql/generated/resolvers.ts';
 import { mintAccessToken } from '../tests/server/support/tokens.ts';
 import { compareMs } from './measure.ts';

@@ -6,12 +6,12 @@ import { Suspense, use, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { RouterProvider } from 'react-router';
 import { createQueryClient } from '../src/api/react.tsx';
-import { AdminApiError } from './api/client.ts';
+import { ApiError } from '../src/http/errors.ts';
 import { createConsoleRouter } from './router.tsx';
 import { ConsoleContext, type ConsoleSession } from './session.tsx';
 
-/** Answers of the server are not retried; network failures (status 0) are. */
-const isServerAnswer = (error: unknown) => error instanceof AdminApiError && error.statusCode !== 0;
+/** Answers of the server are not retried; failures without an answer are. */
+const isServerAnswer = (error: unknown) => error instanceof ApiError;
 
 function Started({ starting }: { starting: Promise<ConsoleSession> }) {
   const session = use(starting);

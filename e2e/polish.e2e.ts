@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apps, tenantUsers, users } from '../server/db/schema.ts';
 import { DEMO_PASSWORD } from '../server/seed/demo.ts';
-import { socialProviderFlags } from '../src/policy/app-config.ts';
+import { socialProviderFlags } from '../common/app-config.ts';
 import { expectNoAxeViolations } from './support/browser.ts';
 import { signInToWorkspace } from './support/sign-in.ts';
 import { browserSuite } from './support/suite.ts';

@@ -1,7 +1,7 @@
 // `npm test`: every check the project has, in order, ending with one "N passed, N failed" line.
-// Steps: typecheck (after codegen), flow definitions, unit + server integration tests on PGlite, the
-// server integration tests again on a throwaway PostgreSQL 15, then the browser tests against a built
-// UI. `npm run test:unit|test:server|test:e2e` run one part (node scripts/test.mjs unit|server|e2e).
+// Steps: typecheck (after codegen), lint (ESLint and the import boundaries), flow definitions, unit +
+// server integration tests on PGlite, the server integration tests again on a throwaway PostgreSQL 15,
+// then the browser tests against a built UI. `npm run test:unit|test:server|test:e2e` run one part (node scripts/test.mjs unit|server|e2e).
 // What the steps need beyond npm (Debian's Chromium, PostgreSQL 15's server binaries) is installed
 // here when missing and apt can run as root; otherwise the run says what to install.
 import { spawnSync } from 'node:child_process';
@@ -90,6 +90,7 @@ if (wants('server') && !existsSync(path.join(authJs, 'node_modules'))) {
   check('Auth.js test package', 'npm', ['ci', '--prefix', authJs, '--no-audit', '--no-fund']);
 }
 check('typecheck', 'npm', ['run', '-s', 'typecheck']);
+check('lint (ESLint and the import boundaries)', 'npm', ['run', '-s', 'lint']);
 if (only === undefined) check('flows:check', 'npm', ['run', '-s', 'flows:check']);
 if (wants('unit') && wants('server')) vitest('unit and server (PGlite)', ['--project', 'unit', '--project', 'server']);
 else if (wants('unit')) vitest('unit', ['--project', 'unit']);

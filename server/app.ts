@@ -15,7 +15,7 @@ import { uiPlugin } from './ui/plugin.ts';
 import { createNotifier } from './notify/service.ts';
 import { mailboxPlugin } from './notify/mailbox.ts';
 import { authServicePlugin } from './auth/plugin.ts';
-import { bindKeySecrets } from './oidc/keys.ts';
+import { bindKeySecrets } from './auth/oidc/keys.ts';
 import { createDevIdentityProvider } from './dev-idp/server.ts';
 import { securityPlugin, SECURITY_PREFIX } from './security/plugin.ts';
 

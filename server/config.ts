@@ -20,6 +20,8 @@ export interface ServerConfig {
   trustProxy: string[];
   /** Where the hosted UI's built files live. */
   uiDist: string;
+  /** `npm run dev` (FOYER_UI_DEV=1): the hosted UI comes from Vite's dev server, with hot reload, not from uiDist. */
+  uiDev: boolean;
   /** SMTP server for outgoing mail (smtp://user:pass@host:port, smtps://...); without it mail goes to the outbox. */
   smtpUrl?: string;
   /** The From address of every mail. */
@@ -81,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: env.LOG_LEVEL ?? (mode === 'production' ? 'info' : 'warn'),
     trustProxy: (env.FOYER_TRUST_PROXY ?? '').split(',').map((entry) => entry.trim()).filter(Boolean),
     uiDist: path.resolve(env.FOYER_UI_DIST ?? 'dist/ui'),
+    uiDev: env.FOYER_UI_DEV === '1',
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: env.FOYER_MAIL_FROM || 'Foyer <no-reply@localhost>',
     resetTokenTtlSeconds: positiveSeconds('FOYER_RESET_TOKEN_TTL', env.FOYER_RESET_TOKEN_TTL, 60 * 60),
@@ -89,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (config.env === 'production' && (config.secret === DEFAULT_SECRET || config.secret.length < 32)) {
     throw new Error('FOYER_ENV=production needs FOYER_SECRET set to a random value of at least 32 characters');
   }
+  if (config.env === 'production' && config.uiDev) throw new Error('FOYER_UI_DEV is for development: production serves the built UI');
   return config;
 }
 

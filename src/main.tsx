@@ -1,11 +1,12 @@
 import { createRoot } from 'react-dom/client';
 import { createApiClient } from './api/client.ts';
 import { App } from './app/App.tsx';
-import { loadAppConfigAnonymously, withAuthMode } from './app/appConfig.ts';
+import { loadAppConfigAnonymously, withAuthMode } from './runtime/app-config.ts';
 import { addressWithoutAppId, launchConfig } from './app/launch.ts';
 import { browserRuntime, createAuthClient } from './auth/index.ts';
 import { createI18n, loadCustomCss } from './i18n/index.ts';
 import { previewBrowserRuntime } from './preview/storage.ts';
+import { createRedirect } from './runtime/redirect.ts';
 import './theme/tokens.css';
 import './theme/foyer.css';
 
@@ -21,7 +22,7 @@ const root = createRoot(container);
 
 // The app config names the app's auth mode, so it is read first; the mode is chosen here, once.
 void loadAppConfigAnonymously(config).then(async (appConfig) => {
-  const auth = await createAuthClient(withAuthMode(config, appConfig), config.preview ? previewBrowserRuntime() : browserRuntime());
+  const auth = await createAuthClient(withAuthMode(config, appConfig), config.preview ? previewBrowserRuntime() : browserRuntime(createRedirect(config).replace));
   const api = createApiClient(config, auth);
   root.render(<App config={config} auth={auth} api={api} i18n={i18n} appConfig={appConfig} />);
 });

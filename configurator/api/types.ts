@@ -1,5 +1,5 @@
 // The admin API's answers (docs/configurator.md "Admin API"): what the configurator reads and sends.
-import type { AppConfig } from '../../src/policy/app-config.ts';
+import type { AppConfig } from '../../common/app-config.ts';
 
 export interface AppSummary {
   id: string;
@@ -52,13 +52,7 @@ export type Change =
   | { kind: 'list'; path: string; added: number; removed: number; changed: number }
   | { kind: 'secret'; path: string };
 
-/** A refused value: `path` is a JSON pointer into the config ('/branding/colors/primary'). */
-export interface FieldIssue {
-  path: string;
-  message: string;
-}
-
-export { LOGO_MAX_BYTES, LOGO_TYPES } from '../../src/policy/logos.ts';
+export { LOGO_MAX_BYTES, LOGO_TYPES } from '../../common/logos.ts';
 export const CUSTOM_CSS_MAX_LENGTH = 50_000;
 export const PUBLISH_NOTE_MAX_LENGTH = 500;
 

@@ -1,7 +1,7 @@
 // How a failed admin call reads on screen: the translated text for the server's machine code when
-// the console knows it, else the given fallback key.
+// the console knows it, else the given fallback key. A failure without an answer reads as NETWORK.
 import type { TFunction } from 'i18next';
-import { AdminApiError } from '../api/client.ts';
+import { ApiError } from '../../src/http/errors.ts';
 
 const KNOWN_CODES = new Set([
   'UNKNOWN_APP',
@@ -21,5 +21,5 @@ export function errorTextForCode(t: TFunction, code: string | undefined, fallbac
 }
 
 export function errorText(t: TFunction, error: unknown, fallbackKey: string): string {
-  return errorTextForCode(t, error instanceof AdminApiError ? error.error : undefined, fallbackKey);
+  return errorTextForCode(t, error instanceof ApiError ? error.code : 'NETWORK', fallbackKey);
 }

@@ -8,7 +8,7 @@ import { NavLink, Outlet, useParams } from 'react-router';
 import { Alert } from '../../src/theme/Alert.tsx';
 import { Button } from '../../src/theme/Button.tsx';
 import { ConfirmDialog } from '../../src/theme/Dialog.tsx';
-import type { AppConfig } from '../../src/policy/app-config.ts';
+import type { AppConfig } from '../../common/app-config.ts';
 import type { AppDetail, VersionSummary } from '../api/types.ts';
 import { errorText, errorTextForCode } from '../components/errors.ts';
 import { PageTitle } from '../layout/usePageTitle.ts';

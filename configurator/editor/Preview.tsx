@@ -2,8 +2,8 @@
 // soon as it says it is ready and after every edit; its screen, language and width are the owner's.
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SUPPORTED_LOCALES } from '../../src/policy/locales.ts';
-import type { AppConfig } from '../../src/policy/app-config.ts';
+import { SUPPORTED_LOCALES } from '../../common/locales.ts';
+import type { AppConfig } from '../../common/app-config.ts';
 import { Button } from '../../src/theme/Button.tsx';
 import { LanguageSelect } from '../components/LanguageSelect.tsx';
 import { postToPreview, previewScreens, previewUrl, runtimeSignal, type PreviewScreen } from './preview-protocol.ts';

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert } from '../../src/theme/Alert.tsx';
 import { Button } from '../../src/theme/Button.tsx';
 import { Dialog } from '../../src/theme/Dialog.tsx';
-import { AdminApiError } from '../api/client.ts';
+import { ApiError } from '../../src/http/errors.ts';
 import { PUBLISH_NOTE_MAX_LENGTH, type VersionSummary } from '../api/types.ts';
 import { errorText } from '../components/errors.ts';
 import { useConsole } from '../session.tsx';
@@ -29,7 +29,7 @@ export function PublishDialog({ onClose, onPublished }: { onClose(): void; onPub
     onSuccess: ({ version }) => onPublished(version),
     // Another owner published or edited meanwhile: list the changes as they stand now.
     onError: (error) => {
-      if (error instanceof AdminApiError && error.error === 'CHANGED_SINCE_REVIEW') void changes.refetch();
+      if (error instanceof ApiError && error.code === 'CHANGED_SINCE_REVIEW') void changes.refetch();
     },
   });
 

@@ -1,7 +1,7 @@
 // The publish dialog's list: each change of the draft against the live version as a readable
 // sentence ("Google sign-in enabled", "Primary colour #1f42dd → #00aa77", "3 translations changed (sv)").
 import type { i18n as I18n } from 'i18next';
-import { socialProviderFlags, socialProviders, type SocialProvider } from '../../src/policy/app-config.ts';
+import { socialProviderFlags, socialProviders, type SocialProvider } from '../../common/app-config.ts';
 import type { Change } from '../api/types.ts';
 
 /** Values longer than this read as "changed" without quoting them (custom CSS, long URLs lists). */

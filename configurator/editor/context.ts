@@ -1,6 +1,6 @@
 // What every editor section reads and edits: the app, the draft, the refused fields and the preview.
 import { createContext, useContext } from 'react';
-import type { AppConfig } from '../../src/policy/app-config.ts';
+import type { AppConfig } from '../../common/app-config.ts';
 import type { AppDetail } from '../api/types.ts';
 import type { PathSegment } from './config-path.ts';
 import type { DraftAction, DraftState, DraftStatus } from './draft-state.ts';

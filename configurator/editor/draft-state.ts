@@ -1,8 +1,8 @@
 // The editor's draft: the working copy of the config, edited locally at once and saved to the server
 // in the background. Revisions number the edits, so a save answer is matched to the edit it carried
 // and an answer for an older edit never overrides newer typing.
-import { socialProviders, type AppConfig } from '../../src/policy/app-config.ts';
-import type { FieldIssue } from '../api/types.ts';
+import { socialProviders, type AppConfig } from '../../common/app-config.ts';
+import type { FieldIssue } from '../../src/http/errors.ts';
 
 export interface SaveFailure {
   code: string;

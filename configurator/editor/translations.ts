@@ -1,7 +1,7 @@
 // Translation overrides: the runtime's texts are nested like src/i18n/locales/en.json, the editor
 // works on flat dotted keys ('login.heading'). Foyer ships texts for `en`; a key of another language
 // is missing until the app overrides it.
-import type { TranslationTexts, Translations } from '../../src/policy/app-config.ts';
+import type { TranslationTexts, Translations } from '../../common/app-config.ts';
 
 export type FlatTexts = Record<string, string>;
 

@@ -2,14 +2,15 @@
 // the server always ends up with the newest edit; refusals come back as field issues.
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
-import { AdminApiError, type AdminApi } from '../api/client.ts';
+import { ApiError } from '../../src/http/errors.ts';
+import type { AdminApi } from '../api/client.ts';
 import { appsQueryKey } from '../screens/AppsList.tsx';
 import type { DraftAction, DraftState, SaveFailure } from './draft-state.ts';
 
 export const SAVE_DELAY_MS = 400;
 
 export function saveFailure(error: unknown): SaveFailure {
-  if (error instanceof AdminApiError) return { code: error.error, message: error.message, issues: error.details };
+  if (error instanceof ApiError) return { code: error.code ?? `HTTP_${error.statusCode}`, message: error.message, issues: error.issues };
   return { code: 'NETWORK', message: error instanceof Error ? error.message : String(error), issues: [] };
 }
 

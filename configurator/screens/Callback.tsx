@@ -1,9 +1,8 @@
 // /configurator/callback: finishes the console's OAuth sign-in, then opens the page the owner asked
 // for (a same-origin path under /configurator) or the apps list.
-import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
-import { AuthError } from '../../src/auth/index.ts';
+import { useNavigate } from 'react-router';
+import { useOAuthCallback } from '../../src/auth/use-oauth-callback.ts';
 import { Alert } from '../../src/theme/Alert.tsx';
 import { Button } from '../../src/theme/Button.tsx';
 import { CONSOLE_BASE_PATH } from '../config.ts';
@@ -19,21 +18,9 @@ export function routerPath(fullPath: string): string {
 export function Callback() {
   const { t } = useTranslation();
   const { auth } = useConsole();
-  const location = useLocation();
   const navigate = useNavigate();
-  const [failure, setFailure] = useState<string | null>(null);
-  const started = useRef(false);
   usePageTitle(t('callback.signingIn'));
-
-  useEffect(() => {
-    // The code is single-use: exchange it once even if the effect runs twice.
-    if (started.current) return;
-    started.current = true;
-    auth
-      .handleCallback(new URLSearchParams(location.search))
-      .then((path) => void navigate(routerPath(path), { replace: true }))
-      .catch((error: unknown) => setFailure(error instanceof AuthError ? error.key : 'auth.errors.loginFailed'));
-  }, [auth, location.search, navigate]);
+  const failure = useOAuthCallback(auth, (path) => void navigate(routerPath(path), { replace: true }), 'auth.errors.loginFailed');
 
   return (
     <main className="foyer-auth">

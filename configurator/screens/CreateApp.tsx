@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Alert } from '../../src/theme/Alert.tsx';
 import { Button } from '../../src/theme/Button.tsx';
-import { AdminApiError } from '../api/client.ts';
+import { ApiError } from '../../src/http/errors.ts';
 import type { CreatedApp, Workspace } from '../api/types.ts';
 import { CopyField } from '../components/CopyField.tsx';
 import { TextField } from '../components/TextField.tsx';
@@ -16,8 +16,8 @@ import { appsQueryKey } from './AppsList.tsx';
 
 /** The refused field of a create-app answer, by the JSON pointer the server names. */
 function issueAt(error: unknown, prefix: string): string | undefined {
-  if (!(error instanceof AdminApiError)) return undefined;
-  return error.details.find((issue) => issue.path === prefix || issue.path.startsWith(`${prefix}/`))?.message;
+  if (!(error instanceof ApiError)) return undefined;
+  return error.issues.find((issue) => issue.path === prefix || issue.path.startsWith(`${prefix}/`))?.message;
 }
 
 export function CreateApp() {

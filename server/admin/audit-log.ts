@@ -1,12 +1,12 @@
 // An app's audit log for its owners (GET /admin/apps/{appId}/audit-log): the events of
-// src/policy/app-log.ts recorded for that app, newest first, filtered by event type and by person
+// common/app-log.ts recorded for that app, newest first, filtered by event type and by person
 // (the e-mail of who the event is about or who acted), one page at a time.
 import { and, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { auditEvents, users } from '../db/schema.ts';
 import type { AuditType } from '../audit/service.ts';
 import { deviceOf } from '../audit/device.ts';
-import { APP_LOG_EVENTS, APP_LOG_MAX_PAGE_SIZE } from '../../src/policy/app-log.ts';
+import { APP_LOG_EVENTS, APP_LOG_MAX_PAGE_SIZE } from '../../common/app-log.ts';
 import type { AppRow } from './caller.ts';
 
 const APP_LOG_TYPES: readonly AuditType[] = APP_LOG_EVENTS;

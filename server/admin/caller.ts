@@ -8,10 +8,10 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Database } from '../db/client.ts';
 import { appOwners, apps, users } from '../db/schema.ts';
-import type { Privilege } from '../auth/privileges.ts';
+import type { Privilege } from '../../common/roles.ts';
 import { CONSOLE_APP_ID } from '../apps/console.ts';
-import { resolveCaller } from '../graphql/access/caller.ts';
-import type { AccessTokenVerifier } from '../oidc/access-tokens.ts';
+import { resolveCaller } from '../auth/callers.ts';
+import type { AccessTokenVerifier } from '../auth/access-tokens.ts';
 import { appOfApiKey } from '../apps/api-keys.ts';
 import { forbidden, unauthenticated, unknownApp } from './errors.ts';
 

@@ -2,7 +2,7 @@
 // (docs/configurator.md "Change"). Unset values count as their schema defaults, so saving a form
 // that merely spells out a default shows no change. Secrets are compared sealed and never shown.
 import { isDeepStrictEqual } from 'node:util';
-import { brandingColors, socialProviders, type CustomSignupField, type TranslationTexts } from '../../src/policy/app-config.ts';
+import { brandingColors, socialProviders, type CustomSignupField, type TranslationTexts } from '../../common/app-config.ts';
 import type { StoredAppConfig } from './config-document.ts';
 
 export type Change =

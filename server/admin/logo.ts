@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/client.ts';
 import { appAssets } from '../db/schema.ts';
 import { AdminError } from './errors.ts';
-import { LOGO_MAX_BYTES } from '../../src/policy/logos.ts';
+import { LOGO_MAX_BYTES } from '../../common/logos.ts';
 
 export const MAX_LOGO_BYTES = LOGO_MAX_BYTES;
 

@@ -7,7 +7,7 @@
 import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FoyerContext } from '../context.ts';
-import { AccessTokenVerifier } from '../oidc/access-tokens.ts';
+import { AccessTokenVerifier } from '../auth/access-tokens.ts';
 import { appFor, resolveAdminCaller, type Access, type WriteOrigin } from './caller.ts';
 import { installAdminErrors } from './errors.ts';
 import { MAX_LOGO_BYTES } from './logo.ts';

@@ -8,7 +8,7 @@ import { appDrafts, appOwners, apps, appVersions } from '../db/schema.ts';
 import { recordAudit, type AuditType } from '../audit/service.ts';
 import { confirmAttempt, releaseAttempt, reserveAttempt, type Limit } from '../audit/limits.ts';
 import { withinAppCreationLimits } from './limits.ts';
-import type { AppConfig } from '../../src/policy/app-config.ts';
+import type { AppConfig } from '../../common/app-config.ts';
 import { actorOf, authorOf, requirePrivilege, type AdminCaller, type AppRow, type WriteOrigin } from './caller.ts';
 import {
   appColumnsOf,

@@ -4,15 +4,15 @@
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import appConfigSchema from '../../schema/app-config.schema.json' with { type: 'json' };
-import { checkCustomCss, customCssProblemTexts } from '../../src/policy/custom-css.ts';
-import { isOwnerPattern } from '../../src/policy/owner-pattern.ts';
-import { socialProviderFlags, type AppConfig } from '../../src/policy/app-config.ts';
+import { checkCustomCss, customCssProblemTexts } from '../../common/custom-css.ts';
+import { isOwnerPattern } from '../../common/owner-pattern.ts';
+import { socialProviderFlags, type AppConfig } from '../../common/app-config.ts';
 import { AdminError, type ProblemDetail } from './errors.ts';
 import { assetsBaseOf } from './logo.ts';
 
 const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
 addFormats(ajv);
-// Owner patterns run on RE2 (src/policy/owner-pattern.ts): one it cannot run is refused here.
+// Owner patterns run on RE2 (common/owner-pattern.ts): one it cannot run is refused here.
 ajv.addFormat('regex', isOwnerPattern);
 const validateAppConfig = ajv.compile<AppConfig>(appConfigSchema);
 

@@ -9,7 +9,7 @@ import type { Database } from '../db/client.ts';
 import { tenants, tenantUsers, users } from '../db/schema.ts';
 import { issueToken } from '../auth/tokens/service.ts';
 import { isEmail, MAX_NAME_LENGTH } from '../graphql/input.ts';
-import { DEFAULT_LOCALE } from '../../src/policy/locales.ts';
+import { DEFAULT_LOCALE } from '../../common/locales.ts';
 import type { AppRow, WriteOrigin } from './caller.ts';
 import { AdminError, type ProblemDetail } from './errors.ts';
 import { bodyObject, recordAppAudit } from './service.ts';

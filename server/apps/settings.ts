@@ -1,22 +1,8 @@
 // How the server stores an app's config: name, redirect URIs and token lifetimes in apps columns
 // (oidc-provider reads them), everything else in apps.settings, with provider secrets sealed.
-import { defaultPasswordPolicy, type PasswordPolicy } from '../../src/policy/password-policy.ts';
-import type { AppConfig, SocialProvider } from '../../src/policy/app-config.ts';
-
-export type { CustomSignupField, Role, PasswordPolicySettings } from '../../src/policy/app-config.ts';
-
-/** A provider's credentials at rest: the secret only sealed under config.secret. */
-export interface StoredProviderCredentials {
-  clientId?: string;
-  clientSecretSealed?: string;
-}
-
-/** The AppConfig fields kept in their own apps columns. */
-export type AppColumnFields = 'name' | 'redirectUris' | 'postLogoutRedirectUris' | 'accessTokenTtl' | 'refreshTokenTtl';
-
-export interface AppSettings extends Omit<AppConfig, AppColumnFields | 'socialProviders'> {
-  socialProviders?: Partial<Record<SocialProvider, StoredProviderCredentials>>;
-}
+import { defaultPasswordPolicy, type PasswordPolicy } from '../../common/password-policy.ts';
+import { socialProviderFlags, socialProviders } from '../../common/app-config.ts';
+import type { AppSettings } from '../db/app-settings.ts';
 
 /** The policy every new password of the app is checked with, on the server and in the runtime. */
 export function passwordPolicyOf(settings: AppSettings): PasswordPolicy {
@@ -25,4 +11,9 @@ export function passwordPolicyOf(settings: AppSettings): PasswordPolicy {
     enabled: configured.enabled ?? defaultPasswordPolicy.enabled,
     complexityRegex: configured.complexityRegex || null,
   };
+}
+
+/** The providers whose sign-in flag is on, in the order the login screen lists them. */
+export function enabledSocialProviders(settings: AppSettings): string[] {
+  return socialProviders.filter((provider) => settings[socialProviderFlags[provider]] === true);
 }

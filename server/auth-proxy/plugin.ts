@@ -6,7 +6,7 @@ import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import type { FoyerContext } from '../context.ts';
 import { DeferredWork } from '../auth/deferred.ts';
-import { AccessTokenVerifier } from '../oidc/access-tokens.ts';
+import { AccessTokenVerifier } from '../auth/access-tokens.ts';
 import { authProxyRoutes, currentUserRoute, type AuthProxyOptions } from './routes.ts';
 
 export async function authProxyPlugin(app: FastifyInstance, context: FoyerContext): Promise<void> {

@@ -1,15 +1,15 @@
 // The legacy auth mode's REST calls on the API host (SPEC.md section 7 "Legacy mode",
 // ORIGINAL-CONTRACT 2.3 "Legacy auth-proxy REST"), for apps that switched it on (AppConfig.authLegacy).
 // Each call reuses the auth service's own steps — password check and attempt limits, two-factor,
-// reset links, audit — with a legacy token (server/auth-proxy/tokens.ts) where the OAuth mode has the
+// reset links, audit — with a legacy token (server/auth/legacy-tokens.ts) where the OAuth mode has the
 // login session cookie. Calls about a workspace resolve the caller where GraphQL does
-// (server/graphql/access/caller.ts), so the headers prove the same things there and here.
+// (server/auth/callers.ts), so the headers prove the same things there and here.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import type { FoyerContext } from '../context.ts';
 import { HttpError, unauthorized } from '../http/errors.ts';
 import { recordAudit } from '../audit/service.ts';
-import { requireApp, type App } from '../auth/app-lookup.ts';
+import { requireApp, type App } from '../apps/lookup.ts';
 import type { DeferredWork } from '../auth/deferred.ts';
 import { findEnabledMembership, listEnabledMemberships, tenantUserAnswer } from '../auth/memberships.ts';
 import { secondFactorRoutes } from '../auth/mfa/routes.ts';
@@ -18,11 +18,11 @@ import { describePasswordLink, refusePassword, requestResetLink, setPasswordSche
 import { tokenParamsSchema } from '../auth/tokens/service.ts';
 import { authenticateSchema } from '../auth/session/routes.ts';
 import { checkPasswordSignIn, firstFactorOutcome, firstFactorPassed, usernameBodySchema, type SignInMethod, type User } from '../auth/session/sign-in.ts';
-import { resolveCaller } from '../graphql/access/caller.ts';
-import type { Caller, MemberCaller } from '../graphql/context.ts';
+import { resolveCaller } from '../auth/callers.ts';
+import type { Caller, MemberCaller } from '../auth/callers.ts';
 import { updateMe } from '../graphql/users/service.ts';
-import type { AccessTokenVerifier } from '../oidc/access-tokens.ts';
-import { issueLegacyToken, legacyCaller, legacyModeEnabled, passSecondFactor, readLegacyToken, revokeLegacyToken, type HeldToken } from './tokens.ts';
+import type { AccessTokenVerifier } from '../auth/access-tokens.ts';
+import { issueLegacyToken, legacyCaller, legacyModeEnabled, passSecondFactor, readLegacyToken, revokeLegacyToken, type HeldToken } from '../auth/legacy-tokens.ts';
 
 export interface AuthProxyOptions {
   context: FoyerContext;

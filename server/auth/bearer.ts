@@ -6,9 +6,9 @@ import { decodeJwt } from 'jose';
 import type { Database } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { unauthorized } from '../http/errors.ts';
-import type { AccessTokenVerifier } from '../oidc/access-tokens.ts';
-import { resolveCaller } from '../graphql/access/caller.ts';
-import { requireApp, type App } from './app-lookup.ts';
+import type { AccessTokenVerifier } from './access-tokens.ts';
+import { resolveCaller } from './callers.ts';
+import { requireApp, type App } from '../apps/lookup.ts';
 import type { User } from './session/sign-in.ts';
 
 export interface BearerUser {

@@ -8,7 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FoyerContext } from '../context.ts';
 import { appAssets, apps } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
-import { brandingStylesheet } from '../../src/policy/branding-css.ts';
+import { brandingStylesheet } from '../../common/branding-css.ts';
 
 function strongEtag(body: string): string {
   return `"${createHash('sha256').update(body).digest('base64url')}"`;

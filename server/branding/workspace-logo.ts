@@ -8,8 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import type { FoyerContext } from '../context.ts';
 import { tenants } from '../db/schema.ts';
 import { confirmAttempt, releaseAttempt, reserveAttempt, type Limit } from '../audit/limits.ts';
-import { AccessTokenVerifier } from '../oidc/access-tokens.ts';
-import { resolveCaller } from '../graphql/access/caller.ts';
+import { AccessTokenVerifier } from '../auth/access-tokens.ts';
+import { resolveCaller } from '../auth/callers.ts';
 import { AdminError, installAdminErrors } from '../admin/errors.ts';
 import { assetUrl, checkLogo, MAX_LOGO_BYTES, storeLogo } from '../admin/logo.ts';
 
@@ -24,7 +24,7 @@ export const WORKSPACE_LOGO_UPLOADS: Limit = { type: 'tenant.logo_uploaded', max
 export async function workspaceLogoPlugin(app: FastifyInstance, { config, db }: FoyerContext): Promise<void> {
   const verifier = new AccessTokenVerifier(db, config.urls.auth);
   // x-app-id: the runtime's API client sends it on every call; the workspace comes from the token
-  // alone (or, in the legacy mode, from the legacy headers as server/graphql/access/caller.ts reads them).
+  // alone (or, in the legacy mode, from the legacy headers as server/auth/callers.ts reads them).
   const credentialHeaders = ['authorization', 'x-auth-token', 'x-tenant-user-id', 'x-app-id'];
   await app.register(cors, { origin: config.urls.ui, methods: ['POST'], allowedHeaders: ['content-type', ...credentialHeaders], maxAge: 600 });
   // Same refusals and shape as the configurator's upload (FILE_TOO_LARGE past the body limit).

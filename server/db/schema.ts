@@ -17,8 +17,8 @@ import {
   uniqueIndex,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
-import type { AppSettings } from '../apps/settings.ts';
-import { ROLES } from '../auth/privileges.ts';
+import type { AppSettings } from './app-settings.ts';
+import { ROLES } from '../../common/roles.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -190,7 +190,7 @@ export const loginSessions = pgTable('login_sessions', {
   authenticatedAt: timestamp('authenticated_at', { withTimezone: true }),
   /**
    * A workspace chosen while no authorization request was bound (a login screen opened directly, a
-   * switch while signed in): the app's next authorization request finishes with it (server/oidc/interactions.ts).
+   * switch while signed in): the app's next authorization request finishes with it (server/auth/oidc/interactions.ts).
    */
   chosenTenantUserId: text('chosen_tenant_user_id'),
   chosenAt: timestamp('chosen_at', { withTimezone: true }),
@@ -356,7 +356,7 @@ export const oidcPayloads = pgTable(
 
 /** Token signing keys, shared by every instance so tokens verify after a restart. */
 /**
- * Token signing keys. The private JWK is sealed under the operator's secret (server/oidc/keys.ts);
+ * Token signing keys. The private JWK is sealed under the operator's secret (server/auth/oidc/keys.ts);
  * `sealedWith` names which secret, so a rotated FOYER_SECRET still opens keys sealed under the last
  * one. `privateJwk` is the plaintext of rows from before sealing, emptied at the next start.
  */
@@ -489,7 +489,7 @@ export const federatedIdentities = pgTable(
     id: text('id').primaryKey(),
     appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
     userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    /** The federation type (src/policy/app-config.ts federationTypes). */
+    /** The federation type (common/app-config.ts federationTypes). */
     provider: text('provider').notNull(),
     subject: text('subject').notNull(),
     /** The e-mail the provider gave at the last sign-in. */

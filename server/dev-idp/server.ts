@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import Provider, { interactionPolicy, type Configuration } from 'oidc-provider';
 import type { ServerConfig } from '../config.ts';
-import { federationTypes } from '../../src/policy/app-config.ts';
+import { federationTypes } from '../../common/app-config.ts';
 import { DEV_IDENTITIES, devIdentity } from './identities.ts';
 import { renderPickPage } from './page.ts';
 

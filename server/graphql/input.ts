@@ -1,7 +1,7 @@
 // Checks on what callers type, shared by the mutations. Each check records its message under the
 // field's name and answers the cleaned value; a mutation throws all collected messages at once, so a
 // form can show every problem at its input (errors.ts fieldErrors).
-import { isSupportedLocale, SUPPORTED_LOCALES } from '../../src/policy/locales.ts';
+import { isSupportedLocale, SUPPORTED_LOCALES } from '../../common/locales.ts';
 import { fieldErrors, type FieldErrors } from './errors.ts';
 
 export const MAX_NAME_LENGTH = 100;

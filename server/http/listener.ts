@@ -39,7 +39,7 @@ export function createListener(config: ServerConfig, name: keyof ServerConfig['u
     },
   });
   if (config.urls[name].startsWith('https:')) {
-    // On the raw response, so the answers oidc-provider writes itself (server/oidc/mount.ts) carry it too.
+    // On the raw response, so the answers oidc-provider writes itself (server/auth/oidc/mount.ts) carry it too.
     app.addHook('onRequest', async (_request, reply) => {
       reply.raw.setHeader('strict-transport-security', HSTS);
     });

@@ -1,7 +1,7 @@
 // An app's look in a mail: its name, its logo (only an absolute http(s) image; otherwise the name
 // stands in as text), and its primary colour on the button with the more legible of black or white
 // text on it, which always reaches WCAG's 4.5:1.
-import type { AppSettings } from '../apps/settings.ts';
+import type { AppSettings } from '../db/app-settings.ts';
 
 /** Foyer's own primary colour (src/theme/tokens.css), for apps without one. */
 export const DEFAULT_PRIMARY = '#1f42dd';

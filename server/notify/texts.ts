@@ -4,7 +4,7 @@
 // to English. Texts are plain text: the HTML renderer escapes whole sentences, values included.
 import en from './locales/en.json' with { type: 'json' };
 import sv from './locales/sv.json' with { type: 'json' };
-import type { Translations } from '../../src/policy/app-config.ts';
+import type { Translations } from '../../common/app-config.ts';
 
 type Texts = Record<string, string>;
 

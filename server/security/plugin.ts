@@ -9,8 +9,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { decodeJwt } from 'jose';
 import type { FoyerContext } from '../context.ts';
 import { unauthorized } from '../http/errors.ts';
-import { AccessTokenVerifier } from '../oidc/access-tokens.ts';
-import { resolveCaller } from '../graphql/access/caller.ts';
+import { AccessTokenVerifier } from '../auth/access-tokens.ts';
+import { resolveCaller } from '../auth/callers.ts';
 import { signInStartUrl } from '../apps/sign-in-start.ts';
 
 export const SECURITY_PREFIX = '/security';

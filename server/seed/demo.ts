@@ -7,7 +7,7 @@ import { appOwners, apps, appVersions, plans, prices, tenants, tenantUsers, user
 import { liveConfigOf } from '../admin/config-document.ts';
 import { CONSOLE_APP_ID, ensureConsoleApp } from '../apps/console.ts';
 import { hashPassword } from '../auth/passwords.ts';
-import type { Role } from '../apps/settings.ts';
+import type { Role } from '../../common/roles.ts';
 import { HOSTED_CALLBACK_PATH } from '../apps/sign-in-start.ts';
 
 export interface DemoUser {

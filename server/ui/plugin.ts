@@ -1,14 +1,15 @@
 // The hosted UI origin: the built runtime (dist/ui) with a single-page fallback, and the owners'
-// configurator under /configurator (dist/ui/configurator). Each page gets the deployment's client
-// config injected as JSON (not script), so it runs under a strict CSP.
-import { existsSync, readFileSync } from 'node:fs';
+// configurator under /configurator (dist/ui/configurator); with `npm run dev`, both from Vite's dev
+// server instead. Each page gets the deployment's client config injected as JSON (not script), so it
+// runs under a strict CSP.
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CONSOLE_APP_ID } from '../apps/console.ts';
 import { isNavigation } from '../http/errors.ts';
-import { SIGN_OUT_SCREEN } from '../oidc/logout.ts';
+import { SIGN_OUT_SCREEN } from '../auth/oidc/logout.ts';
 import type { FoyerContext } from '../context.ts';
+import { builtPages, type PageFile, type PageSource } from './pages.ts';
 
 export interface UiOptions extends FoyerContext {
   /** The app the hosted screens serve unless a handover names another. */
@@ -42,11 +43,13 @@ export function contentSecurityPolicy(
   urls: { auth: string; api: string },
   frameAncestors: "'self'" | "'none'" = "'self'",
   formRedirectsAnywhere = false,
+  nonce?: string,
 ): string {
+  const allowNonce = nonce ? ` 'nonce-${nonce}'` : '';
   return [
     "default-src 'self'",
-    "script-src 'self'",
-    `style-src 'self' ${urls.api}`,
+    `script-src 'self'${allowNonce}`,
+    `style-src 'self' ${urls.api}${allowNonce}`,
     `img-src 'self' data: ${urls.api}`,
     `connect-src 'self' ${urls.auth} ${urls.api}`,
     formRedirectsAnywhere ? 'form-action *' : `form-action 'self' ${urls.auth}`,
@@ -69,21 +72,20 @@ function notBuiltPage(title: string): string {
   );
 }
 
-/** A built page with `clientConfig` in place of the marker, or a "not built" page. */
-function page(file: string, clientConfig: unknown, title: string): string {
-  if (!existsSync(file)) return notBuiltPage(title);
-  return readFileSync(file, 'utf8').replace(
-    CONFIG_MARKER,
-    `<script id="foyer-config" type="application/json">${escapeJsonForHtml(clientConfig)}</script>`,
-  );
+/** The page with `clientConfig` in place of the marker. */
+function withClientConfig(html: string, clientConfig: unknown): string {
+  return html.replace(CONFIG_MARKER, `<script id="foyer-config" type="application/json">${escapeJsonForHtml(clientConfig)}</script>`);
 }
 
 export async function uiPlugin(app: FastifyInstance, options: UiOptions): Promise<void> {
   const { config } = options;
-  const built = existsSync(path.join(config.uiDist, 'index.html'));
-  const runtimeHtml = page(
-    path.join(config.uiDist, 'index.html'),
-    {
+  const pages: PageSource = config.uiDev
+    ? await (await import('./dev-pages.ts')).viteDevPages(app, process.cwd())
+    : builtPages(config.uiDist);
+  const runtimePage = {
+    file: 'index.html',
+    title: 'Foyer',
+    clientConfig: {
       appId: options.appId,
       authUrl: config.urls.auth,
       apiUrl: config.urls.api,
@@ -91,26 +93,20 @@ export async function uiPlugin(app: FastifyInstance, options: UiOptions): Promis
       env: config.env,
       passwordValidation: true,
     },
-    'Foyer',
-  );
-  const configuratorHtml = page(
-    path.join(config.uiDist, 'configurator', 'index.html'),
-    {
+  } as const;
+  const configuratorPage = {
+    file: 'configurator/index.html',
+    title: 'Foyer console',
+    clientConfig: {
       consoleAppId: CONSOLE_APP_ID,
       authUrl: config.urls.auth,
       apiUrl: config.urls.api,
       uiUrl: config.urls.ui,
       env: config.env,
     },
-    'Foyer console',
-  );
-  const runtimeCsp = contentSecurityPolicy(config.urls, "'self'");
-  const configuratorCsp = contentSecurityPolicy(config.urls, "'none'");
-  const signOutCsp = contentSecurityPolicy(config.urls, "'self'", true);
-  const cspFor = (url: string) => {
-    if (isConfiguratorPath(url)) return configuratorCsp;
-    return url.split(/[?#]/)[0] === SIGN_OUT_SCREEN ? signOutCsp : runtimeCsp;
-  };
+  } as const;
+  const cspFor = (url: string) =>
+    contentSecurityPolicy(config.urls, isConfiguratorPath(url) ? "'none'" : "'self'", url.split(/[?#]/)[0] === SIGN_OUT_SCREEN, pages.cspNonce);
 
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('content-security-policy', cspFor(request.url));
@@ -119,7 +115,7 @@ export async function uiPlugin(app: FastifyInstance, options: UiOptions): Promis
     return payload;
   });
 
-  if (built) {
+  if (pages.servesBuiltFiles) {
     await app.register(fastifyStatic, {
       root: config.uiDist,
       index: false,
@@ -137,10 +133,15 @@ export async function uiPlugin(app: FastifyInstance, options: UiOptions): Promis
       },
     });
   }
-  const sendHtml = (reply: FastifyReply, html: string) =>
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
-  app.get('/', (_request, reply) => sendHtml(reply, runtimeHtml));
-  app.get(CONFIGURATOR_PATH, (_request, reply) => sendHtml(reply, configuratorHtml));
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply, page: { file: PageFile; title: string; clientConfig: unknown }) => {
+    const html = await pages.html(page.file, request.url);
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .send(html === undefined ? notBuiltPage(page.title) : withClientConfig(html, page.clientConfig));
+  };
+  app.get('/', (request, reply) => sendPage(request, reply, runtimePage));
+  app.get(CONFIGURATOR_PATH, (request, reply) => sendPage(request, reply, configuratorPage));
   const fallback = (request: FastifyRequest, reply: FastifyReply) => {
     // Missing files keep a real 404; every other path, and any address a person opens, is a runtime
     // or configurator route (the runtime sends unknown ones to the login).
@@ -148,7 +149,7 @@ export async function uiPlugin(app: FastifyInstance, options: UiOptions): Promis
     if (request.method !== 'GET' || missingFile) {
       return reply.status(404).send({ statusCode: 404, message: 'Not found', error: 'NOT_FOUND' });
     }
-    return sendHtml(reply, isConfiguratorPath(request.url) ? configuratorHtml : runtimeHtml);
+    return sendPage(request, reply, isConfiguratorPath(request.url) ? configuratorPage : runtimePage);
   };
   // Pages as a route, not only as the not-found answer: @fastify/compress compresses routes only
   // (server/http/listener.ts). The built files' own routes (above) come before this wildcard.

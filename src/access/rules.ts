@@ -1,7 +1,7 @@
 // Role and plan gating as plain data checks (SPEC.md section 6): content may require one of a role
 // list and/or one of a plan list; both lists together require both; no list lets everyone through.
-// The member-authority table mirrors the server's (server/auth/privileges.ts) for comfort only: the
-// server enforces it again on every mutation.
+// Who may manage whom is the shared roles table (common/roles.ts), which the server enforces again on
+// every mutation.
 
 export interface AccessRule {
   /** The user must hold one of these roles (OWNER, ADMIN, MANAGER, VIEWER). */
@@ -25,28 +25,3 @@ export function allows(rule: AccessRule, facts: AccessFacts): boolean {
   const planHeld = !needsPlan(rule) || (typeof facts.plan === 'string' && rule.plans!.includes(facts.plan));
   return roleHeld && planHeld;
 }
-
-/** From the most to the least powerful. */
-export const ROLES = ['OWNER', 'ADMIN', 'MANAGER', 'VIEWER'] as const;
-
-const authority: Record<string, { manages: readonly string[]; grants: readonly string[] }> = {
-  OWNER: { manages: ROLES, grants: ROLES },
-  ADMIN: { manages: ['ADMIN', 'MANAGER', 'VIEWER'], grants: ['ADMIN', 'MANAGER', 'VIEWER'] },
-  MANAGER: { manages: ['MANAGER', 'VIEWER'], grants: ['MANAGER', 'VIEWER'] },
-  VIEWER: { manages: [], grants: [] },
-};
-
-/** Whether a member with role `actor` may edit, reset or delete a member with role `target`. */
-export function mayManage(actor: string, target: string): boolean {
-  return authority[actor]?.manages.includes(target) ?? false;
-}
-
-/** The roles of `offered` a member with role `actor` may hand out. */
-export function grantableRoles(actor: string, offered: readonly string[]): string[] {
-  const grants = authority[actor]?.grants ?? [];
-  return offered.filter((role) => grants.includes(role));
-}
-
-/** Privileges are the access token's scope (server/auth/privileges.ts names them). */
-export const USER_WRITE = 'USER_WRITE';
-export const TENANT_WRITE = 'TENANT_WRITE';

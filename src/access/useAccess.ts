@@ -2,9 +2,10 @@
 // from the workspace itself (GetTenant), since a token issued before a plan change still names the
 // old one. Until everything the rule needs has loaded the answer is 'pending', never a guess.
 import { useGraphQL } from '../api/react.tsx';
-import { useAuthChanges } from '../app/runtime.tsx';
+import { useAuthChanges } from '../runtime/context.tsx';
 import { GetTenantDocument } from '../gql/graphql.ts';
 import { allows, needsPlan, type AccessRule } from './rules.ts';
+import type { Privilege } from '../../common/roles.ts';
 
 export type AccessAnswer = 'pending' | 'allowed' | 'denied';
 
@@ -22,7 +23,7 @@ export function useAccess(rule: AccessRule): AccessAnswer {
 }
 
 /** Whether the signed-in user's token grants a privilege (USER_WRITE, TENANT_WRITE …). */
-export function useHasPrivilege(privilege: string): boolean {
+export function useHasPrivilege(privilege: Privilege): boolean {
   const auth = useAuthChanges();
   return auth.isAuthenticated() && (auth.currentUser().privileges ?? []).includes(privilege);
 }

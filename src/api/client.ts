@@ -4,8 +4,8 @@
 import type { AuthClient } from '../auth/types.ts';
 import type { ClientConfig } from '../config.ts';
 import type { TypedDocumentString } from '../gql/graphql.ts';
-import { ApiError, ForbiddenError, UnauthenticatedError, errorForStatus } from './errors.ts';
-import { errorFromResponse, readJsonBody, requestJson, type FetchFn, type JsonRequest } from './http.ts';
+import { ApiError, ForbiddenError, UnauthenticatedError, errorForStatus } from '../http/errors.ts';
+import { errorFromResponse, readJsonBody, requestJson, type FetchFn, type JsonRequest } from '../http/transport.ts';
 
 export type ForbiddenHandler = (error: ForbiddenError) => void;
 

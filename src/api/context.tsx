@@ -1,5 +1,5 @@
 // The API client as React context, apart from the TanStack Query helpers (src/api/react.tsx), so the
-// runtime's first load provides it without loading TanStack Query (src/api/query-scope.tsx).
+// runtime's first load provides it without loading TanStack Query (src/runtime/query-scope.tsx).
 import { createContext, useContext, type ReactNode } from 'react';
 import type { ApiClient } from './client.ts';
 

@@ -1,11 +1,8 @@
-// The API client's public face (src/api): GraphQL and REST calls to the API host, errors, header
-// rules and the TanStack Query helpers.
+// The API client's public face (src/api): GraphQL and REST calls to the API host and the TanStack
+// Query helpers. The transport, its errors and the header rules are src/http's.
 
 export { createApiClient, operationNameOf, graphQLErrorStatus } from './client.ts';
 export type { ApiClient, ApiClientOptions, ApiLogger, ForbiddenHandler } from './client.ts';
-export { ApiError, ForbiddenError, UnauthenticatedError, errorForStatus, type ApiErrorInit } from './errors.ts';
-export { apiHeaderRules, type HeaderCredentials } from './headers.ts';
-export { requestJson, type FetchFn, type JsonRequest } from './http.ts';
 export {
   ApiClientProvider,
   createQueryClient,

@@ -6,7 +6,7 @@ import { QueryClient, useMutation, useQuery, type UseMutationOptions, type UseQu
 import type { AuthClient } from '../auth/types.ts';
 import type { TypedDocumentString } from '../gql/graphql.ts';
 import { operationNameOf } from './client.ts';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../http/errors.ts';
 import { useApiClient } from './context.tsx';
 
 /** Network failures are retried; answers from the server (any ApiError) are not. */

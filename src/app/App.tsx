@@ -10,9 +10,10 @@ import { ApiClientProvider } from '../api/context.tsx';
 import type { AuthClient } from '../auth/types.ts';
 import type { ClientConfig } from '../config.ts';
 import { applyTranslations, CUSTOM_CSS_LINK_ID, loadAppTranslations } from '../i18n/index.ts';
-import { createAppConfigStore, withCapabilities, type AppConfigState, type AppConfigStore } from './appConfig.ts';
+import { createAppConfigStore, withCapabilities, type AppConfigState, type AppConfigStore } from '../runtime/app-config.ts';
 import { createRouter } from './router.tsx';
-import { RuntimeContext, type Runtime } from './runtime.tsx';
+import { RuntimeContext, type Runtime } from '../runtime/context.tsx';
+import { capabilitiesOf } from '../auth/capabilities.ts';
 
 export interface AppProps {
   config: ClientConfig;
@@ -40,7 +41,7 @@ export async function startRuntime({ config, auth, api, i18n, appConfig }: AppPr
 export function RuntimeProvider({ started, children }: { started: StartedRuntime; children: ReactNode }) {
   const appConfig = useSyncExternalStore(started.appConfig.subscribe, started.appConfig.get);
   const runtime = useMemo<Runtime>(
-    () => ({ config: started.config, auth: started.auth, api: started.api, appConfig: withCapabilities(appConfig, started.auth.capabilities) }),
+    () => ({ config: started.config, auth: started.auth, api: started.api, appConfig: withCapabilities(appConfig, capabilitiesOf(started.auth)) }),
     [started, appConfig],
   );
   return <RuntimeContext value={runtime}>{children}</RuntimeContext>;

@@ -2,7 +2,7 @@
 // section 2: 'Login', 'Choose workspace', …), so tabs and screen readers can tell screens apart.
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAppConfig } from './runtime.tsx';
+import { useAppConfig } from '../runtime/context.tsx';
 
 export function usePageTitle(page: string): void {
   const { t } = useTranslation();

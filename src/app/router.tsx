@@ -5,9 +5,9 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createBrowserRouter, Navigate, Outlet, useLocation, type RouteObject } from 'react-router';
 import { flows } from '../flow/flows.ts';
-import { AdminLayout, AdminPage } from './layouts/AdminLayout.tsx';
+import { WorkspaceLayout, AdminPage } from './layouts/WorkspaceLayout.tsx';
 import { followLocale } from '../i18n/index.ts';
-import { useAuthChanges, useRuntime } from './runtime.tsx';
+import { useAuthChanges, useRuntime } from '../runtime/context.tsx';
 import { useSessionCheck } from './session-check.ts';
 import { FlowScreen } from './screens/FlowScreen.tsx';
 import { RouteError } from './screens/RouteError.tsx';
@@ -15,7 +15,7 @@ import { UnknownApp } from './screens/UnknownApp.tsx';
 
 const LOGIN_PATH = '/auth/login';
 
-/** Flow routes under these prefixes are signed-in management screens (AdminLayout and its guard). */
+/** Flow routes under these prefixes are signed-in management screens (WorkspaceLayout and its guard). */
 const MANAGEMENT_PREFIXES = ['/user-management/', '/user/'];
 
 export function isManagementRoute(path: string): boolean {
@@ -62,7 +62,7 @@ export function routes(): RouteObject[] {
       children: [
         { path: '/', lazy: async () => ({ Component: (await import('./screens/Home.tsx')).default }) },
         ...flowRoutes,
-        { element: <AdminLayout />, children: managementRoutes },
+        { element: <WorkspaceLayout />, children: managementRoutes },
         { path: '/user-management', element: <Navigate to="/user-management/profile" replace /> },
         { path: '/user-management/*', element: <Navigate to="/user-management/profile" replace /> },
         { path: '/user/*', element: <Navigate to="/user/list" replace /> },

@@ -4,9 +4,9 @@
 // (src/app/sign-in-guard.ts) shows it on the login, and the auth service forgets the identity so the
 // picker does not offer an empty list.
 import { useEffect } from 'react';
-import { ApiError } from '../api/errors.ts';
+import { ApiError } from '../http/errors.ts';
 import { GetMeDocument } from '../gql/graphql.ts';
-import { useAuthChanges, useRuntime } from './runtime.tsx';
+import { useAuthChanges, useRuntime } from '../runtime/context.tsx';
 
 export function useSessionCheck(): void {
   const { api } = useRuntime();
@@ -22,7 +22,7 @@ export function useSessionCheck(): void {
       api
         .request(GetMeDocument)
         .catch((error: unknown) => {
-          if (error instanceof ApiError && error.code === 'MEMBERSHIP_ENDED') return auth.restartSignIn();
+          if (error instanceof ApiError && error.code === 'MEMBERSHIP_ENDED') return auth.signIn.restart();
         })
         .catch(() => undefined)
         .finally(() => {

@@ -3,7 +3,7 @@
 // ended for a reason is shown that reason on the login screen instead.
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { useAuthChanges } from './runtime.tsx';
+import { useAuthChanges } from '../runtime/context.tsx';
 
 /** Answers whether the visitor is signed in; when not, the browser is already on its way. */
 export function useSignInGuard(): boolean {

@@ -10,6 +10,7 @@
 export function safeReturnPath(candidate: unknown, origin: string): string | undefined {
   if (typeof candidate !== 'string' || !candidate.startsWith('/')) return undefined;
   if (candidate.startsWith('//') || candidate.includes('\\')) return undefined;
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   if (/[\u0000-\u0020\u007f]/.test(candidate)) return undefined;
   let base: URL;
   try {

@@ -2,7 +2,7 @@
 // timers, a local key server and recorded navigations. Defaults resolve the globals at call time
 // (not at import), so test doubles installed later (e.g. vi.useFakeTimers) still apply.
 
-import type { FetchFn } from '../api/http.ts';
+import type { FetchFn } from '../http/transport.ts';
 
 export type TimerHandle = ReturnType<typeof setTimeout>;
 
@@ -23,7 +23,8 @@ export interface BrowserRuntime {
   exclusive<T>(name: string, work: () => Promise<T>): Promise<T>;
 }
 
-export function browserRuntime(): BrowserRuntime {
+/** `redirect`: how full-page moves happen (the runtime passes its redirect helper, src/runtime/redirect.ts). */
+export function browserRuntime(redirect: (url: string) => void = (url) => globalThis.location.replace(url)): BrowserRuntime {
   return {
     get localStorage() {
       return globalThis.localStorage;
@@ -32,7 +33,7 @@ export function browserRuntime(): BrowserRuntime {
       return globalThis.sessionStorage;
     },
     fetch: (input, init) => globalThis.fetch(input, init),
-    redirect: (url) => globalThis.location.replace(url),
+    redirect,
     setTimeout: (callback, delayMs) => globalThis.setTimeout(callback, delayMs),
     clearTimeout: (handle) => globalThis.clearTimeout(handle),
     now: () => Date.now(),

@@ -123,129 +123,118 @@ export interface CurrentUserData {
 export type AuthListener = () => void;
 
 /**
- * What a mode may lack. The screens hide the options of a capability their client does not list
- * (src/app/appConfig.ts, src/components/SessionList.tsx); its methods then fail with SPEC.md's message.
+ * What a mode may lack. The screens hide the options of a capability their client does not have
+ * (src/runtime/app-config.ts, src/components/SessionList.tsx); asked for anyway, it fails with
+ * SPEC.md's message (src/auth/capabilities.ts).
  */
 export type AuthCapability = 'passkeys' | 'magicLink' | 'federation' | 'sessions';
 
 /** A server-stated end of a session: the membership was disabled or removed (MEMBERSHIP_ENDED). */
 export type SignedOutReason = 'membershipEnded';
 
-export interface AuthClient {
-  /** The optional capabilities this mode has. */
-  readonly capabilities: ReadonlySet<AuthCapability>;
+/** The token session: who is signed in, with which tokens and headers, and the ways in and out. */
+export interface AuthSession {
   /** Start-up check: restores and verifies stored tokens, refreshing them when needed. */
   init(): Promise<void>;
   isAuthenticated(): boolean;
   currentUser(): CurrentUserData;
-  /**
-   * The workspace user to preselect in the picker: the signed-in one, else the one last chosen in
-   * this browser; undefined when neither is known.
-   */
+  /** The workspace user of the session (or the last choice, NB_TENANT_USER_ID). */
   currentTenantUserId(): string | undefined;
-  /** Access token for API calls, when one is held. */
+  /** The access token to send (OAuth mode only). */
   accessToken(): string | undefined;
-  /** Headers the API client adds to every call (SPEC.md section 7 rules). */
+  /** The headers of SPEC.md section 7 for calls to the API host. */
   apiHeaders(): Record<string, string>;
-  /**
-   * Called by the API client before each call: renews credentials that have already expired (a
-   * sleeping laptop misses the refresh timer), so the call does not fail with a needless 401.
-   */
+  /** Renews an access token about to expire before a call; signs out when that fails. */
   ensureFresh(): Promise<void>;
-
-  /** Sends the browser to the auth service's login, remembering `returnPath` (same-origin path). */
+  /** Starts a sign-in that comes back to `returnPath`. */
   login(returnPath?: string): Promise<void>;
-  /** Finishes /auth/oauth-callback: exchanges the code and answers the path to go to next. */
+  /** Finishes the OAuth sign-in (the callback's query) and answers the path to continue to. */
   handleCallback(query: URLSearchParams): Promise<string>;
   /**
    * A hosted handover (/handover/*): exchanges the one-time code the app's back end got from
    * /handover/code/{appId} for a session of that person. Fails with "Can't init auth without a code".
    */
   exchangeHandoverCode(code: string | null | undefined): Promise<void>;
-  /**
-   * Clears everything held locally, revokes what the server holds, then leaves for the logout URL,
-   * which returns to `postLogoutRedirectUri` (one of the app's registered post-logout URIs) when given.
-   */
+  /** Ends the session here and on the server, then leaves (to `postLogoutRedirectUri` when given). */
   logout(postLogoutRedirectUri?: string): Promise<void>;
-  /**
-   * Clears local state only (401 handling, opening the login screen while signed in). `reason`, when
-   * the server said why the session ended, is kept for the screens until the next sign-in.
-   */
+  /** Forgets the session in this browser only, optionally saying why. */
   clear(reason?: SignedOutReason): void;
-  /** Why the last session ended, when the server said so (the login screen tells the person). */
+  /** Why the session ended, when the server said so. */
   signedOutReason(): SignedOutReason | undefined;
+  /** Renews the tokens (or re-reads the user where there is nothing to renew). */
+  refresh(): Promise<void>;
+  /** Calls `listener` on every sign-in, refresh and sign-out; answers an unsubscribe function. */
+  subscribe(listener: AuthListener): () => void;
+}
 
+/** The steps of a sign-in: the address, the password, the workspace. */
+export interface SignInSteps {
   credentialsConfig(username: string): Promise<CredentialsConfig>;
   authenticate(username: string, password: string): Promise<AuthenticateResult>;
   tenantUsers(): Promise<WorkspaceUser[]>;
-  /**
-   * Signs in to one workspace: finishes a sign-in on the picker, or switches a signed-in user to
-   * another of their workspaces (the held tokens are revoked first). A full-page move through the
-   * auth service that comes back with tokens for the chosen workspace.
-   */
+  /** Picks a workspace (the picker, or the header's switcher); the old workspace's tokens die first. */
   switchWorkspace(tenantUserId: string): Promise<void>;
-  /**
-   * "Back to login" after a mailed link: continues the sign-in this browser is in the middle of, or
-   * has the app start one; the screens then ask only for what is still missing. A full-page move.
-   */
-  continueSignIn(): void;
-  /** Forgets who signed in on the auth service (keeping the app's pending sign-in), for 'Try a different email'. */
-  restartSignIn(): Promise<void>;
+  /** Goes on with the sign-in a mailed link interrupted ('Back to login'). */
+  continue(): void;
+  /** Forgets the sign-in under way (an empty workspace list, a membership that ended). */
+  restart(): Promise<void>;
+}
 
-  /** Mails a reset link; the answer is the same whether or not the account exists. */
+export interface PasswordCalls {
   sendResetLink(username: string): Promise<void>;
-  /** Reads a mailed set-password link; an expired, used or unknown one fails with code LINK_EXPIRED. */
-  passwordToken(token: string): Promise<PasswordToken>;
-  /**
-   * Uses a set-password link: sets `password` (or, when the link only confirms, applies the chosen
-   * one). The auth service's login session is signed in afterwards, as after authenticate().
-   */
-  setPassword(token: string, password?: string): Promise<AuthenticateResult>;
-  /** Mails a sign-in link bound to this browser's login session. */
-  sendMagicLink(username: string): Promise<MagicLinkSent>;
-  /**
-   * Two-factor, on a login session whose first factor passed. Texts a code to `phoneNumber` (E.164,
-   * checked by the server: INVALID_PHONE_NUMBER).
-   */
-  startMfaUserSetup(phoneNumber: string): Promise<void>;
-  /** Proves the number with the texted code (WRONG_MFA_CODE); the session is signed in afterwards. */
-  finishMfaUserSetup(mfaCode: string): Promise<MfaSetupFinished>;
-  /**
-   * Passes the second factor with a code of `method` (by default the authenticator app when the user
-   * has one, else the code texted at sign-in): WRONG_MFA_CODE, TOO_MANY_REQUESTS after five wrong app codes.
-   */
-  commitMfaCode(mfaCode: string, method?: MfaMethod): Promise<void>;
-  /** The second factors the user of the pending sign-in has set up. */
-  mfaMethods(): Promise<MfaMethods>;
-  /** Starts an authenticator-app setup: a new secret to scan or type. */
-  startTotpSetup(): Promise<TotpSetup>;
-  /** Proves the app with one of its codes (WRONG_MFA_CODE); the session is signed in afterwards. */
-  finishTotpSetup(mfaCode: string): Promise<MfaSetupFinished>;
-  /** Texts a new code (the one at sign-in, or the one of a started setup). */
-  resendMfaCode(): Promise<void>;
-  /** Removes the phone with the recovery code (WRONG_RECOVERY_CODE), so that setup starts again. */
-  resetUserMfaSetup(backupCode: string): Promise<void>;
-  /** Passkey sign-in: the server's options (a challenge bound to this browser's login session). */
-  passkeyAuthenticationOptions(): Promise<PublicKeyCredentialRequestOptionsJSON>;
-  /** Sends the authenticator's answer; signs the login session in, answered like authenticate(). */
-  verifyPasskeyAuthentication(response: AuthenticationResponseJSON): Promise<AuthenticateResult>;
-  passkeyRegistrationOptions(registrant: PasskeyRegistrant): Promise<PublicKeyCredentialCreationOptionsJSON>;
-  verifyPasskeyRegistration(registrant: PasskeyRegistrant, response: RegistrationResponseJSON): Promise<{ verified: boolean }>;
-  /** The signed-in user's passkeys (needs the access token). */
-  listPasskeys(): Promise<PasskeySummary[]>;
-  /** Renames one of the signed-in user's passkeys (PASSKEY_NAME_REQUIRED for a blank name). */
-  renamePasskey(id: string, name: string): Promise<void>;
-  deletePasskey(id: string): Promise<void>;
-  /** The signed-in person's sessions in this app (needs the access token). */
-  listSessions(): Promise<SessionSummary[]>;
-  /** Signs one session out (its refresh tokens die); SESSION_NOT_FOUND when it has ended already. */
-  revokeSession(id: string): Promise<void>;
-  /** Signs every session but this browser's out; answers how many ended. */
-  revokeOtherSessions(): Promise<number>;
-  /** Signs every session out, this one included, then leaves like logout(). */
-  signOutEverywhere(): Promise<void>;
-  /** Renews the tokens now and re-reads the user from their claims (after a profile or workspace change). */
-  refresh(): Promise<void>;
+  /** What a mailed password link is for, and for whom. */
+  token(token: string): Promise<PasswordToken>;
+  /** Sets the password through a mailed link (or accepts an invitation without one); signs in. */
+  set(token: string, password?: string): Promise<AuthenticateResult>;
+}
 
-  subscribe(listener: AuthListener): () => void;
+export interface SecondFactorCalls {
+  startUserSetup(phoneNumber: string): Promise<void>;
+  finishUserSetup(mfaCode: string): Promise<MfaSetupFinished>;
+  commitCode(mfaCode: string, method?: MfaMethod): Promise<void>;
+  methods(): Promise<MfaMethods>;
+  startTotpSetup(): Promise<TotpSetup>;
+  finishTotpSetup(mfaCode: string): Promise<MfaSetupFinished>;
+  resendCode(): Promise<void>;
+  resetUserSetup(backupCode: string): Promise<void>;
+}
+
+export interface MagicLinkCalls {
+  send(username: string): Promise<MagicLinkSent>;
+}
+
+export interface PasskeyCalls {
+  authenticationOptions(): Promise<PublicKeyCredentialRequestOptionsJSON>;
+  verifyAuthentication(response: AuthenticationResponseJSON): Promise<AuthenticateResult>;
+  registrationOptions(registrant: PasskeyRegistrant): Promise<PublicKeyCredentialCreationOptionsJSON>;
+  verifyRegistration(registrant: PasskeyRegistrant, response: RegistrationResponseJSON): Promise<{ verified: boolean }>;
+  /** The signed-in user's passkeys (profile). */
+  list(): Promise<PasskeySummary[]>;
+  rename(id: string, name: string): Promise<void>;
+  delete(id: string): Promise<void>;
+}
+
+/** The signed-in person's sign-in sessions across their workspaces in this app (profile). */
+export interface SignInSessionCalls {
+  list(): Promise<SessionSummary[]>;
+  revoke(id: string): Promise<void>;
+  /** Answers how many other sessions ended. */
+  revokeOthers(): Promise<number>;
+  /** Ends every session of the person, this one included, then signs out here. */
+  signOutEverywhere(): Promise<void>;
+}
+
+/**
+ * The token session and the calls of each capability. A mode implements only what it has: an
+ * optional capability it lacks is absent, never a method that fails.
+ */
+export interface AuthClient extends AuthSession {
+  readonly signIn: SignInSteps;
+  readonly password: PasswordCalls;
+  readonly mfa: SecondFactorCalls;
+  readonly magicLink?: MagicLinkCalls;
+  readonly passkeys?: PasskeyCalls;
+  readonly sessions?: SignInSessionCalls;
+  /** Social and enterprise sign-in through the auth service's /federated routes. */
+  readonly federation: boolean;
 }

@@ -4,10 +4,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../api/errors.ts';
+import { ApiError } from '../http/errors.ts';
 import { useGraphQLMutation } from '../api/react.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
-import { MAX_INVITATIONS_PER_REQUEST } from '../policy/invitations.ts';
+import { MAX_INVITATIONS_PER_REQUEST } from '../../common/invitations.ts';
 import { CreateUsersDocument } from '../gql/graphql.ts';
 import { Alert } from '../theme/Alert.tsx';
 import { Button } from '../theme/Button.tsx';

@@ -3,11 +3,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useRuntime } from '../app/runtime.tsx';
+import { useRuntime } from '../runtime/context.tsx';
+import { required } from '../auth/capabilities.ts';
 import type { PasskeySummary } from '../auth/types.ts';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import { formatDateTime } from '../i18n/index.ts';
-import { PASSKEY_NAME_MAX_LENGTH } from '../policy/passkeys.ts';
+import { PASSKEY_NAME_MAX_LENGTH } from '../../common/passkeys.ts';
 import { cancelCeremony, registerPasskey } from '../passkeys/ceremonies.ts';
 import { Alert } from '../theme/Alert.tsx';
 import { Button } from '../theme/Button.tsx';
@@ -17,9 +18,9 @@ const PASSKEYS_KEY = ['auth', 'passkeys'];
 
 export default function PasskeyManager(_props: FlowComponentProps) {
   const { t, i18n } = useTranslation();
-  const { auth } = useRuntime();
+  const passkeys = required(useRuntime().auth.passkeys, 'passkeys');
   const queryClient = useQueryClient();
-  const list = useQuery({ queryKey: PASSKEYS_KEY, queryFn: () => auth.listPasskeys() });
+  const list = useQuery({ queryKey: PASSKEYS_KEY, queryFn: () => passkeys.list() });
   const [adding, setAdding] = useState<'idle' | 'busy'>('idle');
   const [problem, setProblem] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<PasskeySummary | null>(null);
@@ -33,7 +34,7 @@ export default function PasskeyManager(_props: FlowComponentProps) {
   const add = async () => {
     setAdding('busy');
     setProblem(null);
-    const outcome = await registerPasskey(auth, { signedIn: true }, { notCompleted: t('passkeys.registrationNotCompleted') });
+    const outcome = await registerPasskey(passkeys, { signedIn: true }, { notCompleted: t('passkeys.registrationNotCompleted') });
     setAdding('idle');
     if (!outcome.ok && !outcome.aborted) setProblem(outcome.problem);
     if (outcome.ok) await queryClient.invalidateQueries({ queryKey: PASSKEYS_KEY });
@@ -43,7 +44,7 @@ export default function PasskeyManager(_props: FlowComponentProps) {
     if (!deleting) return;
     setDeleteState('busy');
     try {
-      await auth.deletePasskey(deleting.id);
+      await passkeys.delete(deleting.id);
       await queryClient.invalidateQueries({ queryKey: PASSKEYS_KEY });
       setDeleting(null);
       setDeleteState('idle');
@@ -107,7 +108,7 @@ interface PasskeyRowProps {
 /** One passkey: its name and dates with Rename and Delete, or the rename form (Escape cancels). */
 function PasskeyRow({ passkey, dates, onRenamed, onDelete }: PasskeyRowProps) {
   const { t } = useTranslation();
-  const { auth } = useRuntime();
+  const passkeys = required(useRuntime().auth.passkeys, 'passkeys');
   const fieldId = useId();
   const [name, setName] = useState<string | null>(null);
   const [state, setState] = useState<'idle' | 'busy' | 'failed'>('idle');
@@ -117,7 +118,7 @@ function PasskeyRow({ passkey, dates, onRenamed, onDelete }: PasskeyRowProps) {
     if (name === null || !name.trim()) return;
     setState('busy');
     try {
-      await auth.renamePasskey(passkey.id, name.trim());
+      await passkeys.rename(passkey.id, name.trim());
       await onRenamed();
       setName(null);
       setState('idle');

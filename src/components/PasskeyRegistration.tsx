@@ -3,11 +3,12 @@
 // without WebAuthn.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useRuntime } from '../app/runtime.tsx';
+import { useRuntime } from '../runtime/context.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import { cancelCeremony, registerPasskey } from '../passkeys/ceremonies.ts';
 import { Alert } from '../theme/Alert.tsx';
 import { Button } from '../theme/Button.tsx';
+import { required } from '../auth/capabilities.ts';
 
 export default function PasskeyRegistration({ props, status }: FlowComponentProps) {
   const { t } = useTranslation();
@@ -21,7 +22,7 @@ export default function PasskeyRegistration({ props, status }: FlowComponentProp
   const create = async () => {
     setState('busy');
     setProblem(null);
-    const outcome = await registerPasskey(auth, { forgotPasswordToken: token }, { notCompleted: t('passkeys.registrationNotCompleted') });
+    const outcome = await registerPasskey(required(auth.passkeys, 'passkeys'), { forgotPasswordToken: token }, { notCompleted: t('passkeys.registrationNotCompleted') });
     setState(outcome.ok ? 'created' : 'idle');
     if (!outcome.ok && !outcome.aborted) setProblem(outcome.problem);
   };

@@ -4,12 +4,13 @@
 // login). A failure the person can act on is shown. The configurator's preview runs no ceremony.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useRuntime } from '../app/runtime.tsx';
+import { useRuntime } from '../runtime/context.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import type { Target } from '../flow/types.ts';
 import { autofillAvailable, cancelCeremony, passkeysSupported, signInWithPasskey } from '../passkeys/ceremonies.ts';
 import { Alert } from '../theme/Alert.tsx';
 import { Button } from '../theme/Button.tsx';
+import { required } from '../auth/capabilities.ts';
 
 /** Resolves once the page has an input whose autocomplete ends in webauthn (the form renders beside this). */
 function webauthnInput(signal: AbortSignal): Promise<void> {
@@ -37,7 +38,7 @@ export default function PasskeySignIn({ props, status, setForm, follow }: FlowCo
 
   const signIn = useCallback(
     async (autofill: boolean, signal?: AbortSignal): Promise<boolean> => {
-      const outcome = await signInWithPasskey(auth, { autofill, signal, notCompleted: t('passkeys.authenticationNotCompleted') });
+      const outcome = await signInWithPasskey(required(auth.passkeys, 'passkeys'), { autofill, signal, notCompleted: t('passkeys.authenticationNotCompleted') });
       if (!mounted.current) return false;
       if (outcome.ok) {
         setForm({ passkey: outcome.value });
@@ -75,7 +76,7 @@ export default function PasskeySignIn({ props, status, setForm, follow }: FlowCo
       autofillRun.current?.abort();
       cancelCeremony();
     };
-    // Started once per mount: a conditional request waits as long as the login screen shows.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- started once per mount: a conditional request waits as long as the login screen shows
   }, []);
 
   const onClick = async () => {

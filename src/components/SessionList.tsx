@@ -4,8 +4,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useRuntime } from '../app/runtime.tsx';
-import type { SessionSummary } from '../auth/types.ts';
+import { useRuntime } from '../runtime/context.tsx';
+import type { SessionSummary, SignInSessionCalls } from '../auth/types.ts';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import { deviceLabel, formatDateTime } from '../i18n/index.ts';
 import { Alert } from '../theme/Alert.tsx';
@@ -18,15 +18,14 @@ type Confirming = 'others' | 'everywhere' | null;
 
 export default function SessionList(props: FlowComponentProps) {
   const { auth } = useRuntime();
-  // A mode without sign-in sessions (the legacy mode, src/auth/types.ts AuthCapability) lists none.
-  return auth.capabilities.has('sessions') ? <Sessions {...props} /> : null;
+  // A mode without sign-in sessions (the legacy mode) lists none.
+  return auth.sessions ? <Sessions {...props} calls={auth.sessions} /> : null;
 }
 
-function Sessions(_props: FlowComponentProps) {
+function Sessions({ calls }: FlowComponentProps & { calls: SignInSessionCalls }) {
   const { t, i18n } = useTranslation();
-  const { auth } = useRuntime();
   const queryClient = useQueryClient();
-  const list = useQuery({ queryKey: SESSIONS_KEY, queryFn: () => auth.listSessions() });
+  const list = useQuery({ queryKey: SESSIONS_KEY, queryFn: () => calls.list() });
   const [ending, setEnding] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -41,7 +40,7 @@ function Sessions(_props: FlowComponentProps) {
     setProblem(null);
     setNotice(null);
     try {
-      await auth.revokeSession(session.id);
+      await calls.revoke(session.id);
       setNotice(t('sessions.ended', { device: nameOf(session) }));
     } catch {
       setProblem(t('sessions.errors.end'));
@@ -60,10 +59,10 @@ function Sessions(_props: FlowComponentProps) {
     try {
       if (confirming === 'everywhere') {
         // Leaves the page: the sign-in screen comes next.
-        await auth.signOutEverywhere();
+        await calls.signOutEverywhere();
         return;
       }
-      const count = await auth.revokeOtherSessions();
+      const count = await calls.revokeOthers();
       setNotice(t('sessions.othersEnded', { count }));
       setConfirming(null);
       setConfirmState('idle');

@@ -5,9 +5,9 @@
 // works without a pending authorization.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useRuntime } from '../app/runtime.tsx';
+import { useRuntime } from '../runtime/context.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
-import { federationTypeOf, socialProviderOf, socialProviders, type SocialProvider } from '../policy/app-config.ts';
+import { federationTypeOf, socialProviderOf, socialProviders, type SocialProvider } from '../../common/app-config.ts';
 import { ProviderMark } from '../theme/ProviderMark.tsx';
 
 export type SocialButtonsMode = 'signIn' | 'signUp' | 'continue';

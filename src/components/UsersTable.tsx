@@ -5,9 +5,9 @@ import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useGraphQL, useGraphQLMutation } from '../api/react.tsx';
-import { grantableRoles, mayManage, USER_WRITE } from '../access/rules.ts';
+import { grantableRoles, mayManage } from '../../common/roles.ts';
 import { useHasPrivilege } from '../access/useAccess.ts';
-import { useAuthChanges } from '../app/runtime.tsx';
+import { useAuthChanges } from '../runtime/context.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import {
   DeleteUserDocument,
@@ -63,7 +63,7 @@ export default function UsersTable({ props }: FlowComponentProps) {
   const auth = useAuthChanges();
   const queryClient = useQueryClient();
   const me = auth.currentUser();
-  const canWrite = useHasPrivilege(USER_WRITE);
+  const canWrite = useHasPrivilege('USER_WRITE');
   const tableId = typeof props.tableId === 'string' && props.tableId ? props.tableId : 'users';
   const initialPageSize = isPageSize(props.pageSize) ? props.pageSize : USERS_TABLE_PAGE_SIZE;
   const [table, setTable] = useTableState(tableId, defaultTableState<UserSortField>('CREATED_AT', initialPageSize), SORT_FIELDS);

@@ -8,7 +8,7 @@ import type { FlowComponentProps } from '../flow/component-types.ts';
 import { ListUsersDocument, WorkspaceLogDocument } from '../gql/graphql.ts';
 import { Alert } from '../theme/Alert.tsx';
 import { auditEventKey, formatDateTime } from '../i18n/index.ts';
-import { WORKSPACE_LOG_EVENTS } from '../policy/workspace-log.ts';
+import { WORKSPACE_LOG_EVENTS } from '../../common/workspace-log.ts';
 import { Pagination } from '../theme/Table.tsx';
 import { pageCount } from '../theme/table-paging.ts';
 

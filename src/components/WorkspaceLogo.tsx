@@ -4,10 +4,10 @@
 // tokens are renewed so the header and the picker show it too.
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useRuntime } from '../app/runtime.tsx';
-import { ApiError } from '../api/errors.ts';
+import { useRuntime } from '../runtime/context.tsx';
+import { ApiError } from '../http/errors.ts';
 import type { FlowComponentProps } from '../flow/component-types.ts';
-import { LOGO_MAX_BYTES, LOGO_TYPES } from '../policy/logos.ts';
+import { LOGO_MAX_BYTES, LOGO_TYPES } from '../../common/logos.ts';
 import { BrandMark } from '../theme/BrandMark.tsx';
 
 /** The refusals a person can act on; anything else reads as the generic failure. */

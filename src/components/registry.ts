@@ -5,10 +5,10 @@ import type { ComponentName } from '../flow/registry-names.ts';
 
 type Loaded = { default: ComponentType<FlowComponentProps> };
 
-/** A lazy component that reads or writes through TanStack Query, which loads with it (src/api/query-scope.tsx). */
+/** A lazy component that reads or writes through TanStack Query, which loads with it (src/runtime/query-scope.tsx). */
 const withQueries = (load: () => Promise<Loaded>) =>
   lazy(async () => {
-    const [{ withQueries: scoped }, loaded] = await Promise.all([import('../api/query-scope.tsx'), load()]);
+    const [{ withQueries: scoped }, loaded] = await Promise.all([import('../runtime/query-scope.tsx'), load()]);
     return { default: scoped(loaded.default) };
   });
 

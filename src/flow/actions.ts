@@ -7,6 +7,7 @@ import type { TypedDocumentString } from '../gql/graphql.ts';
 import type { ClientConfig } from '../config.ts';
 import type { ActionRunner } from './engine.ts';
 import { GQL_ACTION_PREFIX, isActionName, type ActionName } from './registry-names.ts';
+import { required } from '../auth/capabilities.ts';
 
 export interface ActionServices {
   auth: AuthClient;
@@ -38,31 +39,31 @@ export function federationLoginUrl(authUrl: string, type: string, id?: string): 
 }
 
 const handlers: Record<ActionName, ActionHandler> = {
-  'auth.credentialsConfig': (input, { auth }) => auth.credentialsConfig(text(input, 'username').trim()),
-  'auth.authenticate': (input, { auth }) => auth.authenticate(text(input, 'username').trim(), text(input, 'password')),
-  'auth.tenantUsers': (_input, { auth }) => auth.tenantUsers(),
+  'auth.credentialsConfig': (input, { auth }) => auth.signIn.credentialsConfig(text(input, 'username').trim()),
+  'auth.authenticate': (input, { auth }) => auth.signIn.authenticate(text(input, 'username').trim(), text(input, 'password')),
+  'auth.tenantUsers': (_input, { auth }) => auth.signIn.tenantUsers(),
   'auth.clear': (_input, { auth }) => auth.clear(),
   'auth.logout': (_input, { auth }) => auth.logout(),
-  'nav.handover': (input, { auth }) => auth.switchWorkspace(text(input, 'tenantUserId')),
-  'nav.continue': (_input, { auth }) => auth.continueSignIn(),
-  'auth.restartSignIn': (_input, { auth }) => auth.restartSignIn(),
+  'nav.handover': (input, { auth }) => auth.signIn.switchWorkspace(text(input, 'tenantUserId')),
+  'nav.continue': (_input, { auth }) => auth.signIn.continue(),
+  'auth.restartSignIn': (_input, { auth }) => auth.signIn.restart(),
   'nav.login': (input, { auth }) =>
     auth.login(typeof input.returnPath === 'string' ? input.returnPath : undefined),
   'nav.federation': (input, { config, assign }) =>
     assign(federationLoginUrl(config.authUrl, text(input, 'type'), typeof input.id === 'string' ? input.id : undefined)),
-  'auth.sendResetLink': (input, { auth }) => auth.sendResetLink(text(input, 'username').trim()),
-  'auth.passwordToken': (input, { auth }) => auth.passwordToken(text(input, 'token')),
+  'auth.sendResetLink': (input, { auth }) => auth.password.sendResetLink(text(input, 'username').trim()),
+  'auth.passwordToken': (input, { auth }) => auth.password.token(text(input, 'token')),
   'auth.setPassword': (input, { auth }) =>
-    auth.setPassword(text(input, 'token'), typeof input.password === 'string' && input.password ? input.password : undefined),
-  'auth.sendMagicLink': (input, { auth }) => auth.sendMagicLink(text(input, 'username').trim()),
-  'auth.startMfaUserSetup': (input, { auth }) => auth.startMfaUserSetup(text(input, 'phoneNumber').trim()),
-  'auth.finishMfaUserSetup': (input, { auth }) => auth.finishMfaUserSetup(text(input, 'mfaCode').trim()),
-  'auth.commitMfaCode': (input, { auth }) => auth.commitMfaCode(text(input, 'mfaCode').trim(), mfaMethod(input.method)),
-  'auth.resendMfaCode': (_input, { auth }) => auth.resendMfaCode(),
-  'auth.resetUserMfaSetup': (input, { auth }) => auth.resetUserMfaSetup(text(input, 'backupCode').trim()),
-  'auth.mfaMethods': (_input, { auth }) => auth.mfaMethods(),
-  'auth.startTotpSetup': (_input, { auth }) => auth.startTotpSetup(),
-  'auth.finishTotpSetup': (input, { auth }) => auth.finishTotpSetup(text(input, 'mfaCode').trim()),
+    auth.password.set(text(input, 'token'), typeof input.password === 'string' && input.password ? input.password : undefined),
+  'auth.sendMagicLink': (input, { auth }) => required(auth.magicLink, 'magicLink').send(text(input, 'username').trim()),
+  'auth.startMfaUserSetup': (input, { auth }) => auth.mfa.startUserSetup(text(input, 'phoneNumber').trim()),
+  'auth.finishMfaUserSetup': (input, { auth }) => auth.mfa.finishUserSetup(text(input, 'mfaCode').trim()),
+  'auth.commitMfaCode': (input, { auth }) => auth.mfa.commitCode(text(input, 'mfaCode').trim(), mfaMethod(input.method)),
+  'auth.resendMfaCode': (_input, { auth }) => auth.mfa.resendCode(),
+  'auth.resetUserMfaSetup': (input, { auth }) => auth.mfa.resetUserSetup(text(input, 'backupCode').trim()),
+  'auth.mfaMethods': (_input, { auth }) => auth.mfa.methods(),
+  'auth.startTotpSetup': (_input, { auth }) => auth.mfa.startTotpSetup(),
+  'auth.finishTotpSetup': (input, { auth }) => auth.mfa.finishTotpSetup(text(input, 'mfaCode').trim()),
   'auth.refresh': (_input, { auth }) => auth.refresh(),
 };
 

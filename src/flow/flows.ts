@@ -4,7 +4,3 @@ import type { Flow } from './types.ts';
 const modules = import.meta.glob<Flow>('/flows/*.json', { eager: true, import: 'default' });
 
 export const flows: Flow[] = Object.values(modules).sort((a, b) => a.id.localeCompare(b.id));
-
-export function flowById(id: string): Flow | undefined {
-  return flows.find((flow) => flow.id === id);
-}

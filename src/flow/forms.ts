@@ -12,10 +12,6 @@ export interface LoadedForm {
 
 const cache = new Map<string, Promise<LoadedForm>>();
 
-export function formExists(name: string): boolean {
-  return name in formLoaders;
-}
-
 /** One promise per form, so React's use() can suspend on it. */
 export function loadForm(name: string): Promise<LoadedForm> {
   let pending = cache.get(name);

@@ -1,6 +1,6 @@
 // JSON Logic is the only way a flow expresses conditions and values: data, never code.
 import jsonLogic, { type RulesLogic } from 'json-logic-js';
-import { passwordProblems } from '../policy/password-policy.ts';
+import { passwordProblems } from '../../common/password-policy.ts';
 import type { FlowContext, JsonLogic, TextRef, ValueMapping } from './types.ts';
 
 /**

@@ -10,7 +10,7 @@ import {
   WebAuthnError,
   type WebAuthnErrorCode,
 } from '@simplewebauthn/browser';
-import type { AuthClient, AuthenticateResult, PasskeyRegistrant } from '../auth/types.ts';
+import type { AuthenticateResult, PasskeyCalls, PasskeyRegistrant } from '../auth/types.ts';
 
 /** The log entry for each error code the browser library reports. */
 export const PASSKEY_ERROR_LOG: Record<WebAuthnErrorCode, string> = {
@@ -93,15 +93,15 @@ export async function autofillAvailable(): Promise<boolean> {
 }
 
 /** Options from the server, the browser's ceremony, the answer verified: signed in like a password login. */
-export async function signInWithPasskey(auth: AuthClient, options: SignInOptions): Promise<CeremonyOutcome<AuthenticateResult>> {
+export async function signInWithPasskey(passkeys: PasskeyCalls, options: SignInOptions): Promise<CeremonyOutcome<AuthenticateResult>> {
   const logger = options.logger ?? console;
   if (!browserSupportsWebAuthn()) return UNSUPPORTED;
   try {
-    const optionsJSON = await auth.passkeyAuthenticationOptions();
+    const optionsJSON = await passkeys.authenticationOptions();
     if (options.signal?.aborted) return { ok: false, aborted: true };
     logger.info(`[passkeys] ${options.autofill ? 'conditional (autofill)' : 'modal'} sign-in waits for the authenticator`);
     const response = await startAuthentication({ optionsJSON, useBrowserAutofill: options.autofill });
-    const result = await auth.verifyPasskeyAuthentication(response);
+    const result = await passkeys.verifyAuthentication(response);
     if (!result.session) return failure(new Error('The server did not accept the passkey'), options.notCompleted, logger);
     return { ok: true, value: result };
   } catch (error) {
@@ -110,16 +110,16 @@ export async function signInWithPasskey(auth: AuthClient, options: SignInOptions
 }
 
 export async function registerPasskey(
-  auth: AuthClient,
+  passkeys: PasskeyCalls,
   registrant: PasskeyRegistrant,
   options: { notCompleted: string; logger?: PasskeyLogger },
 ): Promise<CeremonyOutcome<true>> {
   const logger = options.logger ?? console;
   if (!browserSupportsWebAuthn()) return UNSUPPORTED;
   try {
-    const optionsJSON = await auth.passkeyRegistrationOptions(registrant);
+    const optionsJSON = await passkeys.registrationOptions(registrant);
     const response = await startRegistration({ optionsJSON });
-    const { verified } = await auth.verifyPasskeyRegistration(registrant, response);
+    const { verified } = await passkeys.verifyRegistration(registrant, response);
     if (!verified) return failure(new Error('The server did not accept the passkey'), options.notCompleted, logger);
     return { ok: true, value: true };
   } catch (error) {

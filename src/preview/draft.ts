@@ -1,7 +1,7 @@
 // A draft AppConfig as the runtime's own state: the public app config every screen reads (the shape
 // getAppAnonymous answers) and the translation overrides. Drafts come from the configurator and are
 // validated by the server only when saved, so every field is read defensively here.
-import type { PublicAppConfig } from '../app/appConfig.ts';
+import type { PublicAppConfig } from '../runtime/app-config.ts';
 import type { TranslationResources } from '../i18n/index.ts';
 import {
   socialProviderFlags,
@@ -9,7 +9,7 @@ import {
   type AppConfig,
   type CustomSignupField,
   type CustomSignupFieldType,
-} from '../policy/app-config.ts';
+} from '../../common/app-config.ts';
 
 /** As app-config.schema.json allows URLs: http(s) only, nothing that could break out of an attribute. */
 const URL_PATTERN = /^https?:\/\/[^\s<>"']+$/;

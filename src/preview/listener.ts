@@ -2,13 +2,13 @@
 // and feeds the same state the real start-up fills: the app config store, the translation store and
 // the language, the router, and the document's stylesheet.
 import type { i18n as I18n } from 'i18next';
-import type { AppConfigStore } from '../app/appConfig.ts';
+import type { AppConfigStore } from '../runtime/app-config.ts';
 import { replaceAppTranslations } from '../i18n/index.ts';
-import type { AppConfig } from '../policy/app-config.ts';
+import type { AppConfig } from '../../common/app-config.ts';
 import { publicConfigOf, translationsOf } from './draft.ts';
 import { acceptedMessage, PREVIEW_TAG, type PreviewReply, type PreviewWindow, type ReceivedMessage } from './protocol.ts';
 import { PREVIEW_NAVIGATION, previewScreenTargets, type PreviewNavigation } from './screens.ts';
-import { brandingStylesheet } from '../policy/branding-css.ts';
+import { brandingStylesheet } from '../../common/branding-css.ts';
 import type { StyleTarget } from './styles.ts';
 
 /** The runtime's window: where messages arrive and whose parent hears the replies. */

@@ -1,7 +1,7 @@
 // The preview protocol (docs/configurator.md "Preview protocol"): the configurator, on the same
 // origin, frames the runtime at ?preview=1 and posts it drafts. A message counts only when it comes
 // from the direct parent window, on this origin, with the preview tag; everything else is ignored.
-import type { AppConfig } from '../policy/app-config.ts';
+import type { AppConfig } from '../../common/app-config.ts';
 
 export const PREVIEW_TAG = 'foyer-preview';
 

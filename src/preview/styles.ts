@@ -1,4 +1,4 @@
-// The draft's look (src/policy/branding-css.ts) in one constructable stylesheet adopted by the
+// The draft's look (common/branding-css.ts) in one constructable stylesheet adopted by the
 // document: the CSP forbids inline <style>, adoptedStyleSheets is allowed. The published look (the
 // API host's custom.css <link>) is removed once a draft applies, since the draft replaces it entirely.
 export interface StyleTarget {

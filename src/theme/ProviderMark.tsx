@@ -1,7 +1,7 @@
 // Each sign-in provider's own mark, drawn inline (no image from the provider's host), for the social
 // buttons; the button's text names the provider, so the mark is decoration.
 import type { ReactNode } from 'react';
-import type { SocialProvider } from '../policy/app-config.ts';
+import type { SocialProvider } from '../../common/app-config.ts';
 
 const MARKS: Record<SocialProvider, { viewBox: string; paths: ReactNode }> = {
   google: {

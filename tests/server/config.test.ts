@@ -39,6 +39,12 @@ describe('operator settings', () => {
     expect(loadConfig({ FOYER_ENV: 'production', FOYER_SECRET: 'x'.repeat(40) }).env).toBe('production');
   });
 
+  it('serves the UI from Vite only when FOYER_UI_DEV=1 is asked for outside production', () => {
+    expect(loadConfig({}).uiDev).toBe(false);
+    expect(loadConfig({ FOYER_UI_DEV: '1' }).uiDev).toBe(true);
+    expect(() => loadConfig({ FOYER_ENV: 'production', FOYER_SECRET: 'x'.repeat(40), FOYER_UI_DEV: '1' })).toThrow(/FOYER_UI_DEV/);
+  });
+
   it('rejects a port that is not a port', () => {
     expect(() => loadConfig({ FOYER_API_PORT: 'eighty' })).toThrow(/Invalid port/);
     expect(() => loadConfig({ FOYER_API_PORT: '70000' })).toThrow(/Invalid port/);

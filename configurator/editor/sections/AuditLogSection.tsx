@@ -8,7 +8,7 @@ import { Alert } from '../../../src/theme/Alert.tsx';
 import { Button } from '../../../src/theme/Button.tsx';
 import { Pagination } from '../../../src/theme/Table.tsx';
 import { pageCount } from '../../../src/theme/table-paging.ts';
-import { APP_LOG_EVENTS } from '../../../src/policy/app-log.ts';
+import { APP_LOG_EVENTS } from '../../../common/app-log.ts';
 import { errorText } from '../../components/errors.ts';
 import { useConsole } from '../../session.tsx';
 import { useEditor } from '../context.ts';

@@ -3,7 +3,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { brandingColors, type BrandingColor } from '../../../src/policy/app-config.ts';
+import { brandingColors, type BrandingColor } from '../../../common/app-config.ts';
 import { Button } from '../../../src/theme/Button.tsx';
 import { CUSTOM_CSS_MAX_LENGTH, LOGO_MAX_BYTES, LOGO_TYPES } from '../../api/types.ts';
 import { errorText } from '../../components/errors.ts';

@@ -3,7 +3,7 @@
 // once when made, or with JWTs signed by keys they register. The endpoints to configure are shown.
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { confidentialAuthMethods, type ConfidentialAuthMethod } from '../../../src/policy/app-config.ts';
+import { confidentialAuthMethods, type ConfidentialAuthMethod } from '../../../common/app-config.ts';
 import { CopyField } from '../../components/CopyField.tsx';
 import { useConsole } from '../../session.tsx';
 import { useEditor } from '../context.ts';

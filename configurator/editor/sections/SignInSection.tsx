@@ -1,7 +1,7 @@
 // Sign-in options: methods, social providers with their credentials (a secret goes in, only "set"
 // comes back), workspaces and two-factor, legal links, redirect URIs and token lifetimes.
 import { useTranslation } from 'react-i18next';
-import { federationTypeOf, socialProviderFlags, socialProviders, type SocialProvider } from '../../../src/policy/app-config.ts';
+import { federationTypeOf, socialProviderFlags, socialProviders, type SocialProvider } from '../../../common/app-config.ts';
 import { CopyField } from '../../components/CopyField.tsx';
 import { useConsole } from '../../session.tsx';
 import { TextField } from '../../components/TextField.tsx';
@@ -10,8 +10,7 @@ import { useEditor } from '../context.ts';
 import { PathInteger, PathSwitch, PathText, useIssue } from './fields.tsx';
 import { SectionHeading } from './SectionHeading.tsx';
 import { UriList } from './UriList.tsx';
-
-const ROLES = ['OWNER', 'ADMIN', 'MANAGER', 'VIEWER'] as const;
+import { ROLES } from '../../../common/roles.ts';
 
 export function SignInSection() {
   const { t } = useTranslation();

@@ -2,7 +2,7 @@
 // each has a machine name, a type, the label users see, a pattern (regex type) and "required".
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CustomSignupField } from '../../../src/policy/app-config.ts';
+import type { CustomSignupField } from '../../../common/app-config.ts';
 import { Button } from '../../../src/theme/Button.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { useEditor } from '../context.ts';

@@ -3,7 +3,7 @@
 import { useDeferredValue, useId, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import runtimeEn from '../../../src/i18n/locales/en.json';
-import { SUPPORTED_LOCALES } from '../../../src/policy/locales.ts';
+import { SUPPORTED_LOCALES } from '../../../common/locales.ts';
 import { Button } from '../../../src/theme/Button.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { pointer } from '../config-path.ts';

@@ -1,5 +1,5 @@
 // Edits of the custom signup fields list: add, move, remove, change one field.
-import type { CustomSignupField, CustomSignupFieldType } from '../../../src/policy/app-config.ts';
+import type { CustomSignupField, CustomSignupFieldType } from '../../../common/app-config.ts';
 
 export const SIGNUP_FIELD_TYPES: CustomSignupFieldType[] = ['text', 'email', 'phone', 'number', 'integer', 'boolean', 'regex'];
 

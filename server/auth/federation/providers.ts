@@ -5,10 +5,10 @@
 // serves every type along the same code. Production never uses it.
 import * as client from 'openid-client';
 import type { FoyerContext } from '../../context.ts';
-import { openProviderSecret } from '../../admin/config-document.ts';
+import { openProviderSecret } from '../../apps/provider-secrets.ts';
 import { DEV_IDP_CLIENT_ID, devIdpClientSecret, federationCallbackUrl } from '../../dev-idp/server.ts';
-import { socialProviderOf, type FederationType, type SocialProvider } from '../../../src/policy/app-config.ts';
-import type { App } from '../app-lookup.ts';
+import { socialProviderOf, type FederationType, type SocialProvider } from '../../../common/app-config.ts';
+import type { App } from '../../apps/lookup.ts';
 import { HttpError } from '../../http/errors.ts';
 
 /** What Foyer learns of a person from a provider, whatever the provider's own shape. */

@@ -6,8 +6,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FoyerContext } from '../../context.ts';
 import { HttpError } from '../../http/errors.ts';
-import { federationTypes, socialProviderFlags, socialProviderOf, type FederationType } from '../../../src/policy/app-config.ts';
-import { requireApp, type App } from '../app-lookup.ts';
+import { federationTypes, socialProviderFlags, socialProviderOf, type FederationType } from '../../../common/app-config.ts';
+import { requireApp, type App } from '../../apps/lookup.ts';
 import type { LoginSession } from '../session/service.ts';
 import { signIn } from '../session/sign-in.ts';
 import { nextStepAfterSignIn } from '../magic-link/service.ts';

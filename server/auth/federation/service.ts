@@ -11,10 +11,10 @@ import type { Database } from '../../db/client.ts';
 import { federatedIdentities, federationStates, tenants, tenantUsers, users } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { recordAudit } from '../../audit/service.ts';
-import { appHasPlans } from '../../graphql/signup/service.ts';
-import { DEFAULT_LOCALE } from '../../../src/policy/locales.ts';
-import type { FederationType } from '../../../src/policy/app-config.ts';
-import type { App } from '../app-lookup.ts';
+import { appHasPlans } from '../../apps/plans.ts';
+import { DEFAULT_LOCALE } from '../../../common/locales.ts';
+import type { FederationType } from '../../../common/app-config.ts';
+import type { App } from '../../apps/lookup.ts';
 import { findUserByEmail, normalizeUsername, type User } from '../session/sign-in.ts';
 import { upstreamFor, type FederatedProfile, type Upstream } from './providers.ts';
 

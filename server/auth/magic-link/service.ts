@@ -5,7 +5,7 @@ import type { ServerConfig } from '../../config.ts';
 import type { FoyerContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
-import { findApp, type App } from '../app-lookup.ts';
+import { findApp, type App } from '../../apps/lookup.ts';
 import type { LoginSession } from '../session/service.ts';
 import { findUserByEmail, type SignInAnswer, type User } from '../session/sign-in.ts';
 import { consumeToken, findLiveToken, issueToken } from '../tokens/service.ts';

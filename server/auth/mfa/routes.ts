@@ -10,7 +10,7 @@ import { users } from '../../db/schema.ts';
 import { HttpError, unauthorized } from '../../http/errors.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { recordAttemptWithinLimit, releaseAttempt, reserveAttempt } from '../../audit/limits.ts';
-import { requireApp } from '../app-lookup.ts';
+import { requireApp } from '../../apps/lookup.ts';
 import type { LoginSession } from '../session/service.ts';
 import {
   checkCode,

@@ -7,7 +7,7 @@ import type { FoyerContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { mfaCodes, users } from '../../db/schema.ts';
 import { recordWithinLimits, type Limit, type RequestLimit } from '../../audit/limits.ts';
-import type { App } from '../app-lookup.ts';
+import type { App } from '../../apps/lookup.ts';
 import type { Membership } from '../memberships.ts';
 import { hashPassword, verifyPassword } from '../passwords.ts';
 import type { LoginSession } from '../session/service.ts';

@@ -7,13 +7,13 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simp
 import { HttpError, badRequest, notFound } from '../../http/errors.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { recordWithinLimits, type RequestLimit } from '../../audit/limits.ts';
-import { AccessTokenVerifier } from '../../oidc/access-tokens.ts';
+import { AccessTokenVerifier } from '../access-tokens.ts';
 import { bearerUser } from '../bearer.ts';
-import { requireApp, type App } from '../app-lookup.ts';
+import { requireApp, type App } from '../../apps/lookup.ts';
 import { findPasswordLink, linkExpired } from '../password/service.ts';
 import { normalizeUsername, resolveApp, signIn, type User } from '../session/sign-in.ts';
 import { tokenField } from '../tokens/service.ts';
-import { PASSKEY_NAME_MAX_LENGTH } from '../../../src/policy/passkeys.ts';
+import { PASSKEY_NAME_MAX_LENGTH } from '../../../common/passkeys.ts';
 import {
   authenticationOptions,
   deletePasskey,

@@ -18,7 +18,7 @@ import type { FoyerContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { passkeyChallenges, passkeys, users } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
-import type { App } from '../app-lookup.ts';
+import type { App } from '../../apps/lookup.ts';
 
 type User = typeof users.$inferSelect;
 export type Passkey = typeof passkeys.$inferSelect;

@@ -7,7 +7,7 @@ import type { FoyerContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { tenantUsers, userTokens, users } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
-import type { App } from '../app-lookup.ts';
+import type { App } from '../../apps/lookup.ts';
 import { hashPassword } from '../passwords.ts';
 import { findUserByEmail, passwordSignInEnabled, type User } from '../session/sign-in.ts';
 import { consumeToken, findLiveToken, issueToken, type UserToken } from '../tokens/service.ts';

@@ -8,7 +8,7 @@ import type { Database } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { recordAudit } from '../../audit/service.ts';
-import { requireApp, type App } from '../app-lookup.ts';
+import { requireApp, type App } from '../../apps/lookup.ts';
 import { listEnabledMemberships, type Membership } from '../memberships.ts';
 import { LOGIN_SESSION_TTL_SECONDS, type LoginSession, type LoginSessions } from './service.ts';
 import { issueCode, mfaMethodsOf, secondFactorState, type SecondFactorState } from '../mfa/service.ts';

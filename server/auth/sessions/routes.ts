@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../http/errors.ts';
 import { recordAudit } from '../../audit/service.ts';
-import { AccessTokenVerifier } from '../../oidc/access-tokens.ts';
+import { AccessTokenVerifier } from '../access-tokens.ts';
 import { bearerUser } from '../bearer.ts';
 import type { AuthServiceOptions } from '../service-options.ts';
 import { endIdentitySessions, listSessions, revokeOtherSessions, revokeSession } from './service.ts';

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { and, desc, eq, inArray, ne, or, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { loginSessions, oidcPayloads, signInSessions, tenants, tenantUsers } from '../../db/schema.ts';
-import { revokeAccountGrants, revokeGrants } from '../../oidc/adapter.ts';
+import { revokeAccountGrants, revokeGrants } from '../oidc/adapter.ts';
 import { deviceOf } from '../../audit/device.ts';
 
 /** Whose sessions: one identity (an identity belongs to one app). */

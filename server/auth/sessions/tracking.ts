@@ -1,11 +1,11 @@
 // Where a sign-in session is recorded: oidc-provider issues a code (the end of every sign-in, and of
 // a single sign-on that reuses a grant) and later tokens under the same grant. Runs as provider
 // middleware after the answer is built and before it is sent, so a session exists by the time the
-// browser can use its code. Must be added before server/oidc/mount.ts builds the provider's handler.
+// browser can use its code. Must be added before server/auth/oidc/mount.ts builds the provider's handler.
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { Database } from '../../db/client.ts';
-import type { FoyerAccount } from '../../oidc/provider.ts';
+import type { FoyerAccount } from '../oidc/provider.ts';
 import { userAgentOf } from '../../http/request-device.ts';
 import { hashId, LOGIN_SESSION_COOKIE } from '../session/service.ts';
 import { recordSignIn, recordTokenIssue } from './service.ts';

@@ -10,7 +10,8 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { Caller, GraphQLContext } from '../context.ts';
+import type { GraphQLContext } from '../context.ts';
+import type { Caller } from '../../auth/callers.ts';
 import { foyerError, type FoyerErrorCode } from '../errors.ts';
 import type { RequiredPrivilege, Requirements } from './requirements.ts';
 

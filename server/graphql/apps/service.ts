@@ -1,25 +1,7 @@
-// Apps as the GraphQL API sees them: looked up by id, and their public configuration.
-import { eq } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
-import { passwordPolicyOf, type AppSettings } from '../../apps/settings.ts';
-import { socialProviderFlags, socialProviders } from '../../../src/policy/app-config.ts';
-import { apps } from '../../db/schema.ts';
-import type { AppRecord } from '../context.ts';
+// Apps as the GraphQL API sees them: their public configuration.
+import { enabledSocialProviders, passwordPolicyOf } from '../../apps/settings.ts';
+import type { App as AppRecord } from '../../apps/lookup.ts';
 import type { App } from '../generated/resolvers.ts';
-
-/** App ids are UUIDs; anything far longer is not worth a database round trip. */
-const MAX_APP_ID_LENGTH = 200;
-
-export async function findApp(db: Database, appId: string): Promise<AppRecord | undefined> {
-  if (appId.length > MAX_APP_ID_LENGTH) return undefined;
-  const [app] = await db.select().from(apps).where(eq(apps.id, appId)).limit(1);
-  return app;
-}
-
-/** The providers whose sign-in flag is on, in the order the login screen lists them. */
-export function enabledSocialProviders(settings: AppSettings): string[] {
-  return socialProviders.filter((provider) => settings[socialProviderFlags[provider]] === true);
-}
 
 /** What any visitor of the app may know: name, links and which sign-in options are on. */
 export function publicAppConfig(app: AppRecord): App {

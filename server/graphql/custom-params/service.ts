@@ -1,9 +1,10 @@
 // An app's custom signup fields (app settings customSignupFields): the form's configuration, the
 // check of submitted values by type and regex, and the stored values as a user's custom params.
-import type { AppSettings, CustomSignupField } from '../../apps/settings.ts';
+import type { CustomSignupField } from '../../../common/app-config.ts';
+import type { AppSettings } from '../../db/app-settings.ts';
 import type { CustomParam, CustomParamInput, CustomParamsConfigGraphql } from '../generated/resolvers.ts';
 import { isEmail, type InputProblems } from '../input.ts';
-import { matchesOwnerPattern } from '../../../src/policy/owner-pattern.ts';
+import { matchesOwnerPattern } from '../../../common/owner-pattern.ts';
 
 export const MAX_CUSTOM_VALUE_LENGTH = 1000;
 

@@ -17,17 +17,18 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { tenants, tenantUsers, users } from '../../db/schema.ts';
-import type { Role } from '../../apps/settings.ts';
-import { isRole, mayGrant, mayManage } from '../../auth/privileges.ts';
+import type { Role } from '../../../common/roles.ts';
+import { isRole, mayGrant, mayManage } from '../../../common/roles.ts';
 import { issueToken } from '../../auth/tokens/service.ts';
 import { recordAudit } from '../../audit/service.ts';
-import type { GraphQLContext, MemberCaller } from '../context.ts';
+import type { GraphQLContext } from '../context.ts';
+import type { MemberCaller } from '../../auth/callers.ts';
 import type { User } from '../generated/resolvers.ts';
 import { fieldErrors, foyerError } from '../errors.ts';
 import { isEmail } from '../input.ts';
 import { checkMailAllowance } from '../users/mail-limit.ts';
 import { getMember } from '../users/service.ts';
-import { MAX_INVITATIONS_PER_REQUEST } from '../../../src/policy/invitations.ts';
+import { MAX_INVITATIONS_PER_REQUEST } from '../../../common/invitations.ts';
 
 export { MAX_INVITATIONS_PER_REQUEST };
 

@@ -1,5 +1,5 @@
 import type { Resolvers } from '../generated/resolvers.ts';
-import { ROLES } from '../../auth/privileges.ts';
+import { ROLES } from '../../../common/roles.ts';
 
 export const roleResolvers: Resolvers = {
   Query: {

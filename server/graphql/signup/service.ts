@@ -4,7 +4,8 @@
 // identity is never changed here: its password, names and custom values stay as they are. An app with
 // passwords off refuses a password (403 PASSWORD_SIGN_IN_DISABLED); its signup link only confirms.
 import { randomUUID } from 'node:crypto';
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { appHasPlans } from '../../apps/plans.ts';
 import type { Database } from '../../db/client.ts';
 import { plans, prices, tenants, tenantUsers, users } from '../../db/schema.ts';
 import { passwordPolicyOf } from '../../apps/settings.ts';
@@ -12,9 +13,10 @@ import { hashPassword } from '../../auth/passwords.ts';
 import { passwordSignInEnabled } from '../../auth/session/sign-in.ts';
 import { issueToken } from '../../auth/tokens/service.ts';
 import { recordAudit } from '../../audit/service.ts';
-import { passwordProblems, passwordProblemTexts } from '../../../src/policy/password-policy.ts';
-import { DEFAULT_LOCALE } from '../../../src/policy/locales.ts';
-import type { AppRecord, GraphQLContext } from '../context.ts';
+import { passwordProblems, passwordProblemTexts } from '../../../common/password-policy.ts';
+import { DEFAULT_LOCALE } from '../../../common/locales.ts';
+import type { GraphQLContext } from '../context.ts';
+import type { App } from '../../apps/lookup.ts';
 import type { CreateTenantInput, Tenant } from '../generated/resolvers.ts';
 import { foyerError, tooManyRequests } from '../errors.ts';
 import { checkLogo, checkName, InputProblems, isEmail } from '../input.ts';
@@ -38,7 +40,7 @@ interface CheckedSignup {
 }
 
 /** The plan key when it is one of the app's plans and the price offer (if any) one of its prices. */
-async function checkPlan(db: Database, app: AppRecord, input: CreateTenantInput, problems: InputProblems): Promise<string | null> {
+async function checkPlan(db: Database, app: App, input: CreateTenantInput, problems: InputProblems): Promise<string | null> {
   const { plan: key, priceOffer } = input;
   if (!key) {
     if (priceOffer) problems.add('priceOffer', 'A price offer needs a plan');
@@ -70,7 +72,7 @@ async function checkPlan(db: Database, app: AppRecord, input: CreateTenantInput,
   return key;
 }
 
-function checkPassword(app: AppRecord, password: string, problems: InputProblems): void {
+function checkPassword(app: App, password: string, problems: InputProblems): void {
   if (password.length > MAX_PASSWORD_LENGTH) {
     problems.add('password', [`At most ${MAX_PASSWORD_LENGTH} characters`]);
     return;
@@ -80,7 +82,7 @@ function checkPassword(app: AppRecord, password: string, problems: InputProblems
   if (found.length > 0) problems.add('password', found.map((problem) => passwordProblemTexts[problem]));
 }
 
-async function checkSignup(db: Database, app: AppRecord, input: CreateTenantInput): Promise<CheckedSignup> {
+async function checkSignup(db: Database, app: App, input: CreateTenantInput): Promise<CheckedSignup> {
   const problems = new InputProblems();
   const { owner } = input;
   const email = owner.email.trim();
@@ -95,11 +97,6 @@ async function checkSignup(db: Database, app: AppRecord, input: CreateTenantInpu
   const plan = await checkPlan(db, app, input, problems);
   problems.throwIfAny();
   return { email, firstName, lastName, password, customParams, name, logo, plan };
-}
-
-export async function appHasPlans(db: Database, appId: string): Promise<boolean> {
-  const [row] = await db.select({ total: count() }).from(plans).where(eq(plans.appId, appId));
-  return (row?.total ?? 0) > 0;
 }
 
 type Identity = { id: string; locale: string | null };
@@ -124,7 +121,7 @@ interface CreatedSignup {
 /** User (when new), workspace, disabled OWNER membership, signup token and audit record: all or nothing. */
 async function createSignup(
   db: Database,
-  app: AppRecord,
+  app: App,
   signup: CheckedSignup,
   pendingPasswordHash: string | undefined,
   clientIp: string,
@@ -191,7 +188,7 @@ async function undoSignup(db: Database, created: CreatedSignup): Promise<void> {
   });
 }
 
-export async function signUp(context: GraphQLContext, app: AppRecord, input: CreateTenantInput): Promise<Tenant> {
+export async function signUp(context: GraphQLContext, app: App, input: CreateTenantInput): Promise<Tenant> {
   const { db, config, notifier, clientIp, log } = context;
   if (!app.settings.tenantSelfSignup) throw foyerError('SELF_SIGNUP_DISABLED', 'Signing up is not open for this app');
   if (!passwordSignInEnabled(app) && input.owner.password != null) {

@@ -3,7 +3,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { plans, tenants } from '../../db/schema.ts';
-import type { AppRecord } from '../context.ts';
+import type { App } from '../../apps/lookup.ts';
 import type { Tenant, TenantAnonymous, TenantInput } from '../generated/resolvers.ts';
 import { checkLocale, checkLogo, checkName, InputProblems } from '../input.ts';
 import { recordAudit } from '../../audit/service.ts';
@@ -64,7 +64,7 @@ export async function getTenant(db: Database, appId: string, tenantId: string): 
 }
 
 /** The columns `input` changes; a field left out (or null, except logo) keeps its value. */
-function checkTenantInput(app: AppRecord, input: TenantInput): Partial<TenantRecord> {
+function checkTenantInput(app: App, input: TenantInput): Partial<TenantRecord> {
   const problems = new InputProblems();
   const changes: Partial<TenantRecord> = {};
   if (input.name != null) {
@@ -94,7 +94,7 @@ export interface TenantActor {
 
 export async function updateTenant(
   db: Database,
-  app: AppRecord,
+  app: App,
   tenantId: string,
   input: TenantInput,
   actor: TenantActor,

@@ -1,20 +1,21 @@
 // Changing other members of the caller's workspace: role and enabled, removal, reset links. The
-// rules come from server/auth/privileges.ts (who manages whom, who grants what); here they are
+// rules come from common/roles.ts (who manages whom, who grants what); here they are
 // applied inside one transaction that holds the workspace row locked, with the acting membership
 // read again under the lock, so two owners demoting each other at once cannot leave the workspace
 // without an enabled OWNER. Every id is looked up within the caller's workspace: another
 // workspace's member is "not found", exactly like an id that does not exist.
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
-import { revokeAccountGrants } from '../../oidc/adapter.ts';
-import { revokeIdentityLegacyTokens } from '../../auth-proxy/tokens.ts';
+import { revokeAccountGrants } from '../../auth/oidc/adapter.ts';
+import { revokeIdentityLegacyTokens } from '../../auth/legacy-tokens.ts';
 import type { Database } from '../../db/client.ts';
 import { tenants, tenantUsers, userTokens, users } from '../../db/schema.ts';
-import type { Role } from '../../apps/settings.ts';
+import type { Role } from '../../../common/roles.ts';
 import { passwordSignInEnabled } from '../../auth/session/sign-in.ts';
-import { isRole, mayGrant, mayManage, REQUIRED_ROLE, ROLES } from '../../auth/privileges.ts';
+import { isRole, mayGrant, mayManage, REQUIRED_ROLE, ROLES } from '../../../common/roles.ts';
 import { consumeToken, issueToken } from '../../auth/tokens/service.ts';
 import { recordAudit, type AuditType } from '../../audit/service.ts';
-import type { GraphQLContext, MemberCaller } from '../context.ts';
+import type { GraphQLContext } from '../context.ts';
+import type { MemberCaller } from '../../auth/callers.ts';
 import type { User, UserInput } from '../generated/resolvers.ts';
 import { foyerError } from '../errors.ts';
 import { InputProblems } from '../input.ts';

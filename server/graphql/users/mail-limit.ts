@@ -5,7 +5,7 @@ import { and, count, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { auditEvents } from '../../db/schema.ts';
 import type { AuditType } from '../../audit/service.ts';
-import type { MemberCaller } from '../context.ts';
+import type { MemberCaller } from '../../auth/callers.ts';
 import { tooManyRequests } from '../errors.ts';
 
 export const MEMBER_MAIL_LIMIT = { max: 100, windowMinutes: 60 };

@@ -4,7 +4,9 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { tenantUsers, users } from '../../db/schema.ts';
 import { recordAudit } from '../../audit/service.ts';
-import type { AppRecord, GraphQLContext, MemberCaller } from '../context.ts';
+import type { GraphQLContext } from '../context.ts';
+import type { MemberCaller } from '../../auth/callers.ts';
+import type { App } from '../../apps/lookup.ts';
 import type { MeInput, User } from '../generated/resolvers.ts';
 import { checkName, InputProblems } from '../input.ts';
 import { customParamsOf } from '../custom-params/service.ts';
@@ -54,7 +56,7 @@ export function fullName(firstName: string | null, lastName: string | null): str
   return name || null;
 }
 
-export function toUser(app: AppRecord, row: MemberRow): User {
+export function toUser(app: App, row: MemberRow): User {
   return {
     id: row.id,
     email: row.email,
@@ -75,7 +77,7 @@ export function toUser(app: AppRecord, row: MemberRow): User {
   };
 }
 
-export async function getMember(db: Database, app: AppRecord, tenantId: string, tenantUserId: string): Promise<User> {
+export async function getMember(db: Database, app: App, tenantId: string, tenantUserId: string): Promise<User> {
   const [row] = await db
     .select(memberColumns)
     .from(tenantUsers)

@@ -2,7 +2,7 @@
 import type { ReactNode, Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BrandMark } from '../../theme/BrandMark.tsx';
-import { useAppConfig, useAuthChanges, useRuntime } from '../runtime.tsx';
+import { useAppConfig, useAuthChanges, useRuntime } from '../../runtime/context.tsx';
 
 
 export interface AuthLayoutProps {

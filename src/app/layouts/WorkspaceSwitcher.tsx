@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { WorkspaceUser } from '../../auth/types.ts';
 import { Button } from '../../theme/Button.tsx';
-import { useAuthChanges } from '../runtime.tsx';
+import { useAuthChanges } from '../../runtime/context.tsx';
 
 type Listing = { status: 'closed' | 'loading' | 'failed' } | { status: 'ready'; workspaces: WorkspaceUser[] };
 
@@ -21,7 +21,7 @@ export function WorkspaceSwitcher() {
   useEffect(() => {
     if (listing.status !== 'loading') return;
     let live = true;
-    auth.tenantUsers().then(
+    auth.signIn.tenantUsers().then(
       (workspaces) => live && setListing({ status: 'ready', workspaces }),
       () => live && setListing({ status: 'failed' }),
     );
@@ -71,7 +71,7 @@ export function WorkspaceSwitcher() {
                         loading={switching === workspace.id}
                         onClick={() => {
                           setSwitching(workspace.id);
-                          void auth.switchWorkspace(workspace.id);
+                          void auth.signIn.switchWorkspace(workspace.id);
                         }}
                       >
                         {name}

@@ -19,7 +19,8 @@ import { Button } from '../../theme/Button.tsx';
 import { Divider } from '../../theme/Divider.tsx';
 import { FoyerForm } from '../../theme/rjsf/index.ts';
 import { AuthLayout, type AuthLayoutProps } from '../layouts/AuthLayout.tsx';
-import { useAuthChanges, useAppConfig, useRuntime } from '../runtime.tsx';
+import { useAuthChanges, useAppConfig, useRuntime } from '../../runtime/context.tsx';
+import { createRedirect } from '../../runtime/redirect.ts';
 import { usePageTitle } from '../page-title.ts';
 
 const FOCUSABLE_FIELD =
@@ -78,7 +79,7 @@ function FlowView({ flow, layout: Layout = AuthLayout }: FlowScreenProps) {
   const navigate = useNavigate();
   const environment = useFlowEnvironment();
   const runAction = useMemo(
-    () => createActionRunner({ auth, api, config, assign: (url) => globalThis.location.assign(url) }),
+    () => createActionRunner({ auth, api, config, assign: createRedirect(config).assign }),
     [auth, api, config],
   );
   const { runner, state } = useFlow({

@@ -8,7 +8,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { AuthError } from '../../auth/index.ts';
 import { Alert } from '../../theme/Alert.tsx';
 import { AuthLayout } from '../layouts/AuthLayout.tsx';
-import { useRuntime } from '../runtime.tsx';
+import { useRuntime } from '../../runtime/context.tsx';
 import { usePageTitle } from '../page-title.ts';
 import { parseHandoverArgs, planHandover } from '../handover.ts';
 

@@ -7,7 +7,7 @@ import { AuthLayout } from '../layouts/AuthLayout.tsx';
 import { WorkspaceSwitcher } from '../layouts/WorkspaceSwitcher.tsx';
 import { usePageTitle } from '../page-title.ts';
 import { useSignInGuard } from '../sign-in-guard.ts';
-import { useAuthChanges } from '../runtime.tsx';
+import { useAuthChanges } from '../../runtime/context.tsx';
 
 export default function Home() {
   const { t } = useTranslation();

@@ -2,7 +2,7 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AuthLayout } from '../layouts/AuthLayout.tsx';
-import { useRuntime } from '../runtime.tsx';
+import { useRuntime } from '../../runtime/context.tsx';
 import { usePageTitle } from '../page-title.ts';
 
 export default function Logout() {

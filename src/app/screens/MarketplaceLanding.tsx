@@ -2,7 +2,7 @@
 // purchase. 'Continue' signs in through Microsoft (the forced federation ms-azure-ad).
 import { useTranslation } from 'react-i18next';
 import { AuthLayout } from '../layouts/AuthLayout.tsx';
-import { useRuntime } from '../runtime.tsx';
+import { useRuntime } from '../../runtime/context.tsx';
 import { usePageTitle } from '../page-title.ts';
 import { socialLoginUrl } from '../../components/SocialButtons.tsx';
 

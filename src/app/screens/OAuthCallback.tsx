@@ -1,13 +1,12 @@
 // /auth/oauth-callback: finishes the OAuth sign-in, then continues to the onboarding start carrying the
 // return path. Failures show in the danger alert with a way to start again, never a stuck spinner.
-import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
-import { AuthError } from '../../auth/index.ts';
+import { useNavigate } from 'react-router';
+import { useOAuthCallback } from '../../auth/use-oauth-callback.ts';
 import { Alert } from '../../theme/Alert.tsx';
 import { Button } from '../../theme/Button.tsx';
 import { AuthLayout } from '../layouts/AuthLayout.tsx';
-import { useRuntime } from '../runtime.tsx';
+import { useRuntime } from '../../runtime/context.tsx';
 import { usePageTitle } from '../page-title.ts';
 
 export const ONBOARDING_START = '/onboard';
@@ -16,21 +15,13 @@ export default function OAuthCallback() {
   const { t } = useTranslation();
   usePageTitle(t('callback.loggingIn'));
   const { auth } = useRuntime();
-  const location = useLocation();
   const navigate = useNavigate();
-  const [failure, setFailure] = useState<string | null>(null);
-  const started = useRef(false);
-
-  useEffect(() => {
-    // The code is single-use: exchange it once even if the effect runs twice.
-    if (started.current) return;
-    started.current = true;
-    auth
-      .handleCallback(new URLSearchParams(location.search))
-      // The onboarding start decides where a fresh sign-in goes; the return path travels along as its target.
-      .then((path) => void navigate(ONBOARDING_START, { replace: true, state: { target: path } }))
-      .catch((error: unknown) => setFailure(error instanceof AuthError ? error.key : 'login.errors.generic'));
-  }, [auth, location.search, navigate]);
+  const failure = useOAuthCallback(
+    auth,
+    // The onboarding start decides where a fresh sign-in goes; the return path travels along as its target.
+    (path) => void navigate(ONBOARDING_START, { replace: true, state: { target: path } }),
+    'login.errors.generic',
+  );
 
   return (
     <AuthLayout heading={t('callback.loggingIn')}>

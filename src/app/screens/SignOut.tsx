@@ -1,12 +1,12 @@
 // /auth/sign-out: where an app's standard logout (/session/end on the auth service) asks the person
-// to confirm (server/oidc/logout.ts). The form posts the confirmation to the auth service; when the app
+// to confirm (server/auth/oidc/logout.ts). The form posts the confirmation to the auth service; when the app
 // proved whom it signs out (`confirmed`), it is sent at once. This browser's tokens for the app go too.
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { Button } from '../../theme/Button.tsx';
 import { AuthLayout } from '../layouts/AuthLayout.tsx';
-import { useAppConfig, useRuntime } from '../runtime.tsx';
+import { useAppConfig, useRuntime } from '../../runtime/context.tsx';
 import { usePageTitle } from '../page-title.ts';
 
 export default function SignOut() {

@@ -2,35 +2,31 @@
 // on the API host with an opaque auth token (NB_AUTH_TOKEN), joined to the MFA token (NB_MFA_TOKEN)
 // once a second factor passed, and the chosen workspace user (NB_TENANT_USER_ID). Signed in when the
 // token and the workspace user are stored and the server confirms them. Passkeys, magic links,
-// federation and the OAuth sessions do not exist in this mode: its capabilities list none of them.
+// federation and the OAuth sessions do not exist in this mode, so it has none of their calls.
 
-import { apiHeaderRules } from '../../api/headers.ts';
-import { requestJson, type JsonRequest } from '../../api/http.ts';
+import { apiHeaderRules } from '../../http/headers.ts';
+import { requestJson, type JsonRequest } from '../../http/transport.ts';
 import type { ClientConfig } from '../../config.ts';
 import { AuthError, AuthErrorKeys } from '../errors.ts';
 import { safeReturnPath } from '../return-path.ts';
 import type { BrowserRuntime } from '../runtime.ts';
 import { sessionKeys, StorageKeys } from '../storage-keys.ts';
 import type {
-  AuthCapability,
   AuthClient,
   AuthenticateResult,
   AuthListener,
-  CredentialsConfig,
   CurrentUserData,
-  MagicLinkSent,
-  MfaMethod,
   MfaMethods,
   MfaSetupFinished,
   MfaState,
-  PasskeySummary,
+  PasswordCalls,
   PasswordToken,
-  SessionSummary,
+  SecondFactorCalls,
   SignedOutReason,
+  SignInSteps,
   TotpSetup,
   WorkspaceUser,
 } from '../types.ts';
-import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { fallbackUserData } from '../user.ts';
 
 /** POST /auth-proxy/authenticate and PUT /auth-proxy/password (ORIGINAL-CONTRACT 2.3). */
@@ -42,11 +38,69 @@ interface SignInAnswer {
 /** GET /auth/currentUser: the picker's entry of the signed-in workspace user, with its privileges. */
 type CurrentUserAnswer = WorkspaceUser & { privileges?: string[] };
 
-const passkeysUnavailable = () => new AuthError(AuthErrorKeys.passkeysUnavailable);
-const sessionsUnavailable = () => new AuthError(AuthErrorKeys.sessionsUnavailable);
-
 export class LegacyClient implements AuthClient {
-  readonly capabilities = new Set<AuthCapability>();
+  readonly federation = false;
+
+  readonly signIn: SignInSteps = {
+    /** SPEC.md section 3: in legacy mode everyone signs in with a password. */
+    credentialsConfig: async () => ({ hasPassword: true, hasPasskeys: false, federationConnections: [] }),
+    authenticate: async (username, password) =>
+      this.adoptSignIn(await this.call<SignInAnswer>('POST', '/auth-proxy/authenticate', { username, password })),
+    tenantUsers: () => this.call<WorkspaceUser[]>('GET', '/auth-proxy/tenantUsers'),
+    /** SPEC.md section 2: the choice continues to /onboard, carrying the target address. */
+    switchWorkspace: async (tenantUserId) => {
+      this.runtime.localStorage.setItem(StorageKeys.tenantUserId, tenantUserId);
+      const target = this.runtime.sessionStorage.getItem(StorageKeys.legacyReturnPath);
+      this.runtime.sessionStorage.removeItem(StorageKeys.legacyReturnPath);
+      const query = target ? `?${new URLSearchParams({ target }).toString()}` : '';
+      this.runtime.redirect(`${this.uiUrl()}/onboard${query}`);
+    },
+    /** A held token (a set password signs in) goes on to the workspace choice; otherwise the login. */
+    continue: () => {
+      const next = !this.stored(StorageKeys.authToken)
+        ? '/auth/login'
+        : this.owedFactor === 'REQUIRED'
+          ? '/auth/mfa/required'
+          : this.owedFactor === 'SETUP'
+            ? '/auth/mfa/setup'
+            : '/auth/choose-user';
+      this.runtime.redirect(`${this.uiUrl()}${next}`);
+    },
+    restart: () => this.deauthenticate(),
+  };
+
+  readonly password: PasswordCalls = {
+    sendResetLink: async (username) => {
+      await this.call('POST', '/auth-proxy/password', { username });
+    },
+    token: (token) => this.call<PasswordToken>('GET', `/auth-proxy/password/${encodeURIComponent(token)}`),
+    set: async (token, password) => {
+      const body = password === undefined ? { token } : { token, password };
+      return this.adoptSignIn(await this.call<SignInAnswer>('PUT', '/auth-proxy/password', body));
+    },
+  };
+
+  readonly mfa: SecondFactorCalls = {
+    startUserSetup: async (phoneNumber) => {
+      await this.call('POST', '/auth-proxy/startMfaUserSetup', { phoneNumber });
+    },
+    finishUserSetup: async (mfaCode) =>
+      this.adoptMfaToken(await this.call<MfaSetupFinished & { mfaToken: string }>('POST', '/auth-proxy/finishMfaUserSetup', { mfaCode })),
+    commitCode: async (mfaCode, method) => {
+      this.adoptMfaToken(await this.call<{ mfaToken: string }>('POST', '/auth-proxy/commitMfaCode', method ? { mfaCode, method } : { mfaCode }));
+    },
+    methods: () => this.call<MfaMethods>('GET', '/auth-proxy/mfaMethods'),
+    startTotpSetup: () => this.call<TotpSetup>('POST', '/auth-proxy/startTotpSetup'),
+    finishTotpSetup: async (mfaCode) =>
+      this.adoptMfaToken(await this.call<MfaSetupFinished & { mfaToken: string }>('POST', '/auth-proxy/finishTotpSetup', { mfaCode })),
+    resendCode: async () => {
+      await this.call('POST', '/auth-proxy/resendMfaCode');
+    },
+    resetUserSetup: async (backupCode) => {
+      await this.call('POST', '/auth-proxy/resetUserMfaSetup', { backupCode });
+    },
+  };
+
   private readonly config: ClientConfig;
   private readonly runtime: BrowserRuntime;
   private readonly apiUrl: string;
@@ -138,137 +192,6 @@ export class LegacyClient implements AuthClient {
 
   signedOutReason(): SignedOutReason | undefined {
     return this.endReason;
-  }
-
-  /** SPEC.md section 3: in legacy mode everyone signs in with a password. */
-  async credentialsConfig(): Promise<CredentialsConfig> {
-    return { hasPassword: true, hasPasskeys: false, federationConnections: [] };
-  }
-
-  async authenticate(username: string, password: string): Promise<AuthenticateResult> {
-    return this.adoptSignIn(await this.call<SignInAnswer>('POST', '/auth-proxy/authenticate', { username, password }));
-  }
-
-  tenantUsers(): Promise<WorkspaceUser[]> {
-    return this.call<WorkspaceUser[]>('GET', '/auth-proxy/tenantUsers');
-  }
-
-  /** SPEC.md section 2: the choice continues to /onboard, carrying the target address. */
-  async switchWorkspace(tenantUserId: string): Promise<void> {
-    this.runtime.localStorage.setItem(StorageKeys.tenantUserId, tenantUserId);
-    const target = this.runtime.sessionStorage.getItem(StorageKeys.legacyReturnPath);
-    this.runtime.sessionStorage.removeItem(StorageKeys.legacyReturnPath);
-    const query = target ? `?${new URLSearchParams({ target }).toString()}` : '';
-    this.runtime.redirect(`${this.uiUrl()}/onboard${query}`);
-  }
-
-  /** A held token (a set password signs in) goes on to the workspace choice; otherwise the login. */
-  continueSignIn(): void {
-    const next = !this.stored(StorageKeys.authToken)
-      ? '/auth/login'
-      : this.owedFactor === 'REQUIRED'
-        ? '/auth/mfa/required'
-        : this.owedFactor === 'SETUP'
-          ? '/auth/mfa/setup'
-          : '/auth/choose-user';
-    this.runtime.redirect(`${this.uiUrl()}${next}`);
-  }
-
-  restartSignIn(): Promise<void> {
-    return this.deauthenticate();
-  }
-
-  async sendResetLink(username: string): Promise<void> {
-    await this.call('POST', '/auth-proxy/password', { username });
-  }
-
-  passwordToken(token: string): Promise<PasswordToken> {
-    return this.call<PasswordToken>('GET', `/auth-proxy/password/${encodeURIComponent(token)}`);
-  }
-
-  async setPassword(token: string, password?: string): Promise<AuthenticateResult> {
-    const body = password === undefined ? { token } : { token, password };
-    return this.adoptSignIn(await this.call<SignInAnswer>('PUT', '/auth-proxy/password', body));
-  }
-
-  async sendMagicLink(): Promise<MagicLinkSent> {
-    throw new AuthError(AuthErrorKeys.magicLinkUnavailable);
-  }
-
-  async startMfaUserSetup(phoneNumber: string): Promise<void> {
-    await this.call('POST', '/auth-proxy/startMfaUserSetup', { phoneNumber });
-  }
-
-  async finishMfaUserSetup(mfaCode: string): Promise<MfaSetupFinished> {
-    return this.adoptMfaToken(await this.call<MfaSetupFinished & { mfaToken: string }>('POST', '/auth-proxy/finishMfaUserSetup', { mfaCode }));
-  }
-
-  async commitMfaCode(mfaCode: string, method?: MfaMethod): Promise<void> {
-    this.adoptMfaToken(await this.call<{ mfaToken: string }>('POST', '/auth-proxy/commitMfaCode', method ? { mfaCode, method } : { mfaCode }));
-  }
-
-  mfaMethods(): Promise<MfaMethods> {
-    return this.call<MfaMethods>('GET', '/auth-proxy/mfaMethods');
-  }
-
-  startTotpSetup(): Promise<TotpSetup> {
-    return this.call<TotpSetup>('POST', '/auth-proxy/startTotpSetup');
-  }
-
-  async finishTotpSetup(mfaCode: string): Promise<MfaSetupFinished> {
-    return this.adoptMfaToken(await this.call<MfaSetupFinished & { mfaToken: string }>('POST', '/auth-proxy/finishTotpSetup', { mfaCode }));
-  }
-
-  async resendMfaCode(): Promise<void> {
-    await this.call('POST', '/auth-proxy/resendMfaCode');
-  }
-
-  async resetUserMfaSetup(backupCode: string): Promise<void> {
-    await this.call('POST', '/auth-proxy/resetUserMfaSetup', { backupCode });
-  }
-
-  async passkeyAuthenticationOptions(): Promise<PublicKeyCredentialRequestOptionsJSON> {
-    throw passkeysUnavailable();
-  }
-
-  async verifyPasskeyAuthentication(): Promise<AuthenticateResult> {
-    throw passkeysUnavailable();
-  }
-
-  async passkeyRegistrationOptions(): Promise<PublicKeyCredentialCreationOptionsJSON> {
-    throw passkeysUnavailable();
-  }
-
-  async verifyPasskeyRegistration(): Promise<{ verified: boolean }> {
-    throw passkeysUnavailable();
-  }
-
-  async listPasskeys(): Promise<PasskeySummary[]> {
-    throw passkeysUnavailable();
-  }
-
-  async renamePasskey(): Promise<void> {
-    throw passkeysUnavailable();
-  }
-
-  async deletePasskey(): Promise<void> {
-    throw passkeysUnavailable();
-  }
-
-  async listSessions(): Promise<SessionSummary[]> {
-    throw sessionsUnavailable();
-  }
-
-  async revokeSession(): Promise<void> {
-    throw sessionsUnavailable();
-  }
-
-  async revokeOtherSessions(): Promise<number> {
-    throw sessionsUnavailable();
-  }
-
-  async signOutEverywhere(): Promise<void> {
-    throw sessionsUnavailable();
   }
 
   /** Re-reads the user (after a profile or workspace change); nothing to renew. */

@@ -2,38 +2,26 @@
 // tokens verified against its key set, one refresh timer, and the auth origin's session calls.
 
 import type { JWTPayload } from 'jose';
-import { UnauthenticatedError } from '../../api/errors.ts';
-import { apiHeaderRules } from '../../api/headers.ts';
+import { UnauthenticatedError } from '../../http/errors.ts';
+import { apiHeaderRules } from '../../http/headers.ts';
 import type { ClientConfig } from '../../config.ts';
 import { AuthError, AuthErrorKeys } from '../errors.ts';
 import { safeReturnPath } from '../return-path.ts';
 import type { BrowserRuntime } from '../runtime.ts';
 import { StorageKeys } from '../storage-keys.ts';
 import type {
-  AuthCapability,
   AuthClient,
-  AuthenticateResult,
   AuthListener,
-  CredentialsConfig,
   CurrentUserData,
-  MagicLinkSent,
-  MfaMethod,
-  MfaMethods,
-  MfaSetupFinished,
+  MagicLinkCalls,
+  PasskeyCalls,
   PasskeyRegistrant,
-  PasskeySummary,
-  SessionSummary,
-  PasswordToken,
+  PasswordCalls,
+  SecondFactorCalls,
   SignedOutReason,
-  TotpSetup,
-  WorkspaceUser,
+  SignInSessionCalls,
+  SignInSteps,
 } from '../types.ts';
-import type {
-  AuthenticationResponseJSON,
-  PublicKeyCredentialCreationOptionsJSON,
-  PublicKeyCredentialRequestOptionsJSON,
-  RegistrationResponseJSON,
-} from '@simplewebauthn/browser';
 import { fallbackUserData } from '../user.ts';
 import { userFromClaims } from './claims.ts';
 import { randomToken, s256Challenge } from './pkce.ts';
@@ -74,7 +62,13 @@ export function trimTrailingSlashes(url: string): string {
 }
 
 export class OAuthClient implements AuthClient {
-  readonly capabilities = new Set<AuthCapability>(['passkeys', 'magicLink', 'federation', 'sessions']);
+  readonly federation = true;
+  readonly signIn: SignInSteps;
+  readonly password: PasswordCalls;
+  readonly mfa: SecondFactorCalls;
+  readonly magicLink: MagicLinkCalls;
+  readonly passkeys: PasskeyCalls;
+  readonly sessions: SignInSessionCalls;
   private readonly config: ClientConfig;
   private readonly runtime: BrowserRuntime;
   private readonly authUrl: string;
@@ -99,6 +93,55 @@ export class OAuthClient implements AuthClient {
     this.verify = createTokenVerifier({ authUrl: this.authUrl, appId: config.appId, fetch, now: runtime.now });
     this.sessionApi = new SessionApi(this.authUrl, config.appId, fetch);
     this.refreshTimer = new RefreshTimer(runtime);
+    const api = this.sessionApi;
+    this.signIn = {
+      credentialsConfig: (username) => api.credentialsConfig(username),
+      authenticate: (username, password) => api.authenticate(username, password),
+      tenantUsers: () => api.tenantUsers(),
+      switchWorkspace: async (tenantUserId) => {
+        // The tokens of the workspace being left must not outlive the switch.
+        await this.dropTokens();
+        runtime.localStorage.setItem(StorageKeys.tenantUserId, tenantUserId);
+        runtime.redirect(`${this.authUrl}/auth/chooseTenantUser/${encodeURIComponent(tenantUserId)}`);
+      },
+      continue: () => runtime.redirect(`${this.authUrl}/auth/continue?${new URLSearchParams({ appId: config.appId }).toString()}`),
+      restart: () => api.restartSignIn(),
+    };
+    this.password = {
+      sendResetLink: (username) => api.sendResetLink(username),
+      token: (token) => api.passwordToken(token),
+      set: (token, password) => api.setPassword(token, password),
+    };
+    this.mfa = {
+      startUserSetup: (phoneNumber) => api.startMfaUserSetup(phoneNumber),
+      finishUserSetup: (mfaCode) => api.finishMfaUserSetup(mfaCode),
+      commitCode: (mfaCode, method) => api.commitMfaCode(mfaCode, method),
+      methods: () => api.mfaMethods(),
+      startTotpSetup: () => api.startTotpSetup(),
+      finishTotpSetup: (mfaCode) => api.finishTotpSetup(mfaCode),
+      resendCode: () => api.resendMfaCode(),
+      resetUserSetup: (backupCode) => api.resetUserMfaSetup(backupCode),
+    };
+    this.magicLink = { send: (username) => api.sendMagicLink(username) };
+    this.passkeys = {
+      authenticationOptions: () => api.passkeyAuthenticationOptions(),
+      verifyAuthentication: (response) => api.verifyPasskeyAuthentication(response),
+      registrationOptions: async (registrant) => api.passkeyRegistrationOptions(...(await this.registrantParts(registrant))),
+      verifyRegistration: async (registrant, response) =>
+        api.verifyPasskeyRegistration(...(await this.registrantParts(registrant)), response),
+      list: async () => api.listPasskeys(await this.bearer()),
+      rename: async (id, name) => api.renamePasskey(id, name, await this.bearer()),
+      delete: async (id) => api.deletePasskey(id, await this.bearer()),
+    };
+    this.sessions = {
+      list: async () => api.listSessions(await this.bearer()),
+      revoke: async (id) => api.revokeSession(id, await this.bearer()),
+      revokeOthers: async () => api.revokeOtherSessions(await this.bearer()),
+      signOutEverywhere: async () => {
+        await api.revokeAllSessions(await this.bearer());
+        await this.logout();
+      },
+    };
   }
 
   async init(): Promise<void> {
@@ -258,89 +301,6 @@ export class OAuthClient implements AuthClient {
     return this.endReason;
   }
 
-  credentialsConfig(username: string): Promise<CredentialsConfig> {
-    return this.sessionApi.credentialsConfig(username);
-  }
-
-  authenticate(username: string, password: string): Promise<AuthenticateResult> {
-    return this.sessionApi.authenticate(username, password);
-  }
-
-  tenantUsers(): Promise<WorkspaceUser[]> {
-    return this.sessionApi.tenantUsers();
-  }
-
-  async switchWorkspace(tenantUserId: string): Promise<void> {
-    // The tokens of the workspace being left must not outlive the switch.
-    await this.dropTokens();
-    this.runtime.localStorage.setItem(StorageKeys.tenantUserId, tenantUserId);
-    this.runtime.redirect(`${this.authUrl}/auth/chooseTenantUser/${encodeURIComponent(tenantUserId)}`);
-  }
-
-  continueSignIn(): void {
-    this.runtime.redirect(`${this.authUrl}/auth/continue?${new URLSearchParams({ appId: this.config.appId }).toString()}`);
-  }
-
-  restartSignIn(): Promise<void> {
-    return this.sessionApi.restartSignIn();
-  }
-
-  sendResetLink(username: string): Promise<void> {
-    return this.sessionApi.sendResetLink(username);
-  }
-
-  passwordToken(token: string): Promise<PasswordToken> {
-    return this.sessionApi.passwordToken(token);
-  }
-
-  setPassword(token: string, password?: string): Promise<AuthenticateResult> {
-    return this.sessionApi.setPassword(token, password);
-  }
-
-  sendMagicLink(username: string): Promise<MagicLinkSent> {
-    return this.sessionApi.sendMagicLink(username);
-  }
-
-  startMfaUserSetup(phoneNumber: string): Promise<void> {
-    return this.sessionApi.startMfaUserSetup(phoneNumber);
-  }
-
-  finishMfaUserSetup(mfaCode: string): Promise<MfaSetupFinished> {
-    return this.sessionApi.finishMfaUserSetup(mfaCode);
-  }
-
-  commitMfaCode(mfaCode: string, method?: MfaMethod): Promise<void> {
-    return this.sessionApi.commitMfaCode(mfaCode, method);
-  }
-
-  mfaMethods(): Promise<MfaMethods> {
-    return this.sessionApi.mfaMethods();
-  }
-
-  startTotpSetup(): Promise<TotpSetup> {
-    return this.sessionApi.startTotpSetup();
-  }
-
-  finishTotpSetup(mfaCode: string): Promise<MfaSetupFinished> {
-    return this.sessionApi.finishTotpSetup(mfaCode);
-  }
-
-  resendMfaCode(): Promise<void> {
-    return this.sessionApi.resendMfaCode();
-  }
-
-  resetUserMfaSetup(backupCode: string): Promise<void> {
-    return this.sessionApi.resetUserMfaSetup(backupCode);
-  }
-
-  passkeyAuthenticationOptions(): Promise<PublicKeyCredentialRequestOptionsJSON> {
-    return this.sessionApi.passkeyAuthenticationOptions();
-  }
-
-  verifyPasskeyAuthentication(response: AuthenticationResponseJSON): Promise<AuthenticateResult> {
-    return this.sessionApi.verifyPasskeyAuthentication(response);
-  }
-
   /** The signed-in user's access token for the auth service's profile calls (fails when signed out). */
   private async bearer(): Promise<Record<string, string>> {
     await this.ensureFresh();
@@ -351,43 +311,6 @@ export class OAuthClient implements AuthClient {
 
   private async registrantParts(registrant: PasskeyRegistrant): Promise<[string | undefined, Record<string, string>]> {
     return 'forgotPasswordToken' in registrant ? [registrant.forgotPasswordToken, {}] : [undefined, await this.bearer()];
-  }
-
-  async passkeyRegistrationOptions(registrant: PasskeyRegistrant): Promise<PublicKeyCredentialCreationOptionsJSON> {
-    return this.sessionApi.passkeyRegistrationOptions(...(await this.registrantParts(registrant)));
-  }
-
-  async verifyPasskeyRegistration(registrant: PasskeyRegistrant, response: RegistrationResponseJSON): Promise<{ verified: boolean }> {
-    return this.sessionApi.verifyPasskeyRegistration(...(await this.registrantParts(registrant)), response);
-  }
-
-  async listPasskeys(): Promise<PasskeySummary[]> {
-    return this.sessionApi.listPasskeys(await this.bearer());
-  }
-
-  async renamePasskey(id: string, name: string): Promise<void> {
-    return this.sessionApi.renamePasskey(id, name, await this.bearer());
-  }
-
-  async deletePasskey(id: string): Promise<void> {
-    return this.sessionApi.deletePasskey(id, await this.bearer());
-  }
-
-  async listSessions(): Promise<SessionSummary[]> {
-    return this.sessionApi.listSessions(await this.bearer());
-  }
-
-  async revokeSession(id: string): Promise<void> {
-    return this.sessionApi.revokeSession(id, await this.bearer());
-  }
-
-  async revokeOtherSessions(): Promise<number> {
-    return this.sessionApi.revokeOtherSessions(await this.bearer());
-  }
-
-  async signOutEverywhere(): Promise<void> {
-    await this.sessionApi.revokeAllSessions(await this.bearer());
-    await this.logout();
   }
 
   subscribe(listener: AuthListener): () => void {

@@ -1,8 +1,8 @@
 // The auth service's session endpoints (SERVER-CONTRACT "Auth service"). They work on the login
 // session cookie of the auth origin, so every call includes credentials.
 
-import { UnauthenticatedError } from '../../api/errors.ts';
-import { requestJson, type FetchFn } from '../../api/http.ts';
+import { UnauthenticatedError } from '../../http/errors.ts';
+import { requestJson, type FetchFn } from '../../http/transport.ts';
 import type {
   AuthenticateResult,
   CredentialsConfig,

@@ -1,6 +1,6 @@
 // The auth service's standard OAuth token endpoints (form-encoded, public client, PKCE).
 
-import type { FetchFn } from '../../api/http.ts';
+import type { FetchFn } from '../../http/transport.ts';
 
 export interface TokenSet {
   accessToken?: string;

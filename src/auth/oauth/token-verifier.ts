@@ -3,7 +3,7 @@
 // enforced, RS256 only, RSA keys of at least 2048 bits. Key-set fetch limits: SPEC.md section 9.
 
 import { createRemoteJWKSet, customFetch, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import type { FetchFn } from '../../api/http.ts';
+import type { FetchFn } from '../../http/transport.ts';
 
 export const MIN_RSA_MODULUS_BITS = 2048;
 

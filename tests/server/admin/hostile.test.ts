@@ -7,7 +7,7 @@ import { eq, inArray } from 'drizzle-orm';
 import type { TestFoyer } from '../../../server/testing.ts';
 import { startFoyer } from '../../../server/testing.ts';
 import { apiKeys, appAssets, appDrafts, appOwners, apps, appVersions, auditEvents, tenants } from '../../../server/db/schema.ts';
-import type { AppConfig } from '../../../src/policy/app-config.ts';
+import type { AppConfig } from '../../../common/app-config.ts';
 import { accessTokenFor, admin, consoleOwnerToken, CONSOLE_WORKSPACE, newConsoleUser } from '../support/console.ts';
 import { LOGO_UPLOADS } from '../../../server/admin/service.ts';
 

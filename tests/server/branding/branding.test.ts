@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import type { TestFoyer } from '../../../server/testing.ts';
 import { startFoyer } from '../../../server/testing.ts';
 import { appAssets, apps } from '../../../server/db/schema.ts';
-import type { AppSettings } from '../../../server/apps/settings.ts';
+import type { AppSettings } from '../../../server/db/app-settings.ts';
 
 let foyer: TestFoyer;
 let baseSettings: AppSettings;

@@ -4,9 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
-import type { AppSettings, Role } from '../../../server/apps/settings.ts';
+import type { AppSettings } from '../../../server/db/app-settings.ts';
+import type { Role } from '../../../common/roles.ts';
 import { apps, tenants, tenantUsers, users } from '../../../server/db/schema.ts';
-import { SUPPORTED_LOCALES } from '../../../src/policy/locales.ts';
+import { SUPPORTED_LOCALES } from '../../../common/locales.ts';
 import { bearer, errorCodes, postGraphQL, type GraphQLAnswer } from '../support/graphql.ts';
 import { findMembership, mintAccessToken, type Membership } from '../support/tokens.ts';
 

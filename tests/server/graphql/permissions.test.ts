@@ -7,14 +7,15 @@ import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { apps, outbox, tenantUsers, users, userTokens } from '../../../server/db/schema.ts';
-import type { AppSettings, Role } from '../../../server/apps/settings.ts';
+import type { AppSettings } from '../../../server/db/app-settings.ts';
+import type { Role } from '../../../common/roles.ts';
 import { errorCodes, type GraphQLAnswer } from '../support/graphql.ts';
 import { findMembership, type Membership } from '../support/tokens.ts';
 import { addMember, ask, auditOf, createWorkspace, membershipOf, snapshot, type Member } from './users-workspace.ts';
 
 const ROLES: Role[] = ['OWNER', 'ADMIN', 'MANAGER', 'VIEWER'];
 
-// The rules, written out here independently of server/auth/privileges.ts.
+// The rules, written out here independently of common/roles.ts.
 const MANAGES: Record<Role, Role[]> = {
   OWNER: ['OWNER', 'ADMIN', 'MANAGER', 'VIEWER'],
   ADMIN: ['ADMIN', 'MANAGER', 'VIEWER'],

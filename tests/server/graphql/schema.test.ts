@@ -4,10 +4,10 @@ import { buildSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { authorize } from '../../../server/graphql/access/authorization.ts';
 import { readRequirements } from '../../../server/graphql/access/requirements.ts';
-import type { Caller, MemberCaller } from '../../../server/graphql/context.ts';
+import type { Caller, MemberCaller } from '../../../server/auth/callers.ts';
 import { capabilityResolvers, mergeResolvers } from '../../../server/graphql/resolvers.ts';
 import { buildFoyerSchema, SCHEMA_FILE } from '../../../server/graphql/schema.ts';
-import type { Privilege } from '../../../server/auth/privileges.ts';
+import type { Privilege } from '../../../common/roles.ts';
 
 const DIRECTIVES = `enum Privilege { ANONYMOUS AUTHENTICATED USER_READ USER_WRITE TENANT_READ TENANT_WRITE }
 directive @requires(privilege: Privilege!) on FIELD_DEFINITION`;

@@ -6,14 +6,14 @@ import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import type { Database } from '../../../server/db/client.ts';
-import type { AppSettings } from '../../../server/apps/settings.ts';
+import type { AppSettings } from '../../../server/db/app-settings.ts';
 import { apps, auditEvents, outbox, plans, tenants, tenantUsers, users, userTokens } from '../../../server/db/schema.ts';
 import { findLiveToken } from '../../../server/auth/tokens/service.ts';
 import { verifyPassword } from '../../../server/auth/passwords.ts';
 import { SIGNUP_LIMIT } from '../../../server/graphql/signup/throttle.ts';
 
 const SIGNUPS_PER_WINDOW = SIGNUP_LIMIT.max;
-import { passwordProblemTexts } from '../../../src/policy/password-policy.ts';
+import { passwordProblemTexts } from '../../../common/password-policy.ts';
 import { bearer, errorCodes, postGraphQL, type GraphQLAnswer } from '../support/graphql.ts';
 import { mintAccessToken } from '../support/tokens.ts';
 import { Browser } from '../oidc/browser.ts';

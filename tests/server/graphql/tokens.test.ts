@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../../server/testing.ts';
 import type { DatabaseHandle } from '../../../server/db/client.ts';
 import { signingKeys } from '../../../server/db/schema.ts';
-import { loadSigningKeys, sealedKeyColumns } from '../../../server/oidc/keys.ts';
+import { loadSigningKeys, sealedKeyColumns } from '../../../server/auth/oidc/keys.ts';
 import { loadConfig } from '../../../server/config.ts';
-import { AccessTokenVerifier, appResource } from '../../../server/oidc/access-tokens.ts';
+import { AccessTokenVerifier, appResource } from '../../../server/auth/access-tokens.ts';
 
 const ISSUER = 'http://localhost:3070';
 const CONFIG = loadConfig({});

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, count, eq, like } from 'drizzle-orm';
 import type { TestFoyer } from '../../../server/testing.ts';
 import { auditEvents, outbox, tenants, tenantUsers, users, userTokens } from '../../../server/db/schema.ts';
-import type { Role } from '../../../server/apps/settings.ts';
+import type { Role } from '../../../common/roles.ts';
 import { bearer, postGraphQL, type GraphQLAnswer } from '../support/graphql.ts';
 import { mintAccessToken, type Membership } from '../support/tokens.ts';
 

@@ -6,7 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { apps, auditEvents, tenants, userTokens, users } from '../../../server/db/schema.ts';
 import { hashToken } from '../../../server/auth/tokens/service.ts';
-import type { AppSettings } from '../../../server/apps/settings.ts';
+import type { AppSettings } from '../../../server/db/app-settings.ts';
 import { Browser } from '../oidc/browser.ts';
 import { authorizationRequest, callbackUri, relyingParty, workspaces } from '../oidc/sign-in.ts';
 import { call, createMember, mailTo, observable, tokenOf, waitForMail } from '../password/helpers.ts';

@@ -1,6 +1,6 @@
 // Rendering a mail: branding, both parts, translations and app overrides, escaping, refused links.
 import { describe, expect, it } from 'vitest';
-import type { AppSettings } from '../../../server/apps/settings.ts';
+import type { AppSettings } from '../../../server/db/app-settings.ts';
 import { brandOf, contrastRatio, parseColor } from '../../../server/notify/brand.ts';
 import { linksOf, RefusedMessage, renderMessage } from '../../../server/notify/render.ts';
 import { bundledLanguages, bundledTexts, createTranslator } from '../../../server/notify/texts.ts';

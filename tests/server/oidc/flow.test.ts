@@ -5,7 +5,7 @@ import * as client from 'openid-client';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { apps, auditEvents, oidcPayloads, tenantUsers } from '../../../server/db/schema.ts';
-import { REFRESH_REUSE_GRACE_SECONDS } from '../../../server/oidc/adapter.ts';
+import { REFRESH_REUSE_GRACE_SECONDS } from '../../../server/auth/oidc/adapter.ts';
 import { Browser } from './browser.ts';
 import { authorizationRequest, callbackUri, confirmSignOut, relyingParty, signIn, verifier, workspaces } from './sign-in.ts';
 

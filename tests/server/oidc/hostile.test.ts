@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { auditEvents, oidcPayloads } from '../../../server/db/schema.ts';
-import { REFRESH_REUSE_GRACE_SECONDS } from '../../../server/oidc/adapter.ts';
+import { REFRESH_REUSE_GRACE_SECONDS } from '../../../server/auth/oidc/adapter.ts';
 import { Browser } from './browser.ts';
 import { authorizationRequest, callbackUri, relyingParty, signIn, verifier } from './sign-in.ts';
 import { insertApp } from '../support/apps.ts';

@@ -13,7 +13,7 @@ import { Strategy as OpenIDConnectStrategy, type Profile, type SessionStore, typ
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { apps } from '../../../server/db/schema.ts';
 import { rotateClientSecret } from '../../../server/apps/client-secret.ts';
-import type { AppSettings } from '../../../server/apps/settings.ts';
+import type { AppSettings } from '../../../server/db/app-settings.ts';
 import { Browser } from './browser.ts';
 import { authorizationRequest, callbackUri, choose, confirmSignOut, logIn, SCOPE, signIn, workspaces } from './sign-in.ts';
 

@@ -9,7 +9,7 @@ import { loadConfig } from '../../../server/config.ts';
 import { apps, auditEvents, tenants, tenantUsers, userTokens, users } from '../../../server/db/schema.ts';
 import { hashPassword } from '../../../server/auth/passwords.ts';
 import { hashToken, issueToken } from '../../../server/auth/tokens/service.ts';
-import type { AppSettings } from '../../../server/apps/settings.ts';
+import type { AppSettings } from '../../../server/db/app-settings.ts';
 import { Browser } from '../oidc/browser.ts';
 import { authorizationRequest, callbackUri, choose, relyingParty, workspaces } from '../oidc/sign-in.ts';
 import { call, createMember, mailTo, NEW_PASSWORD, observable, tokenOf, waitForMail } from './helpers.ts';

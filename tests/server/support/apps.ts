@@ -1,7 +1,7 @@
 // Another app beside the demo app, straight into the database, for tests about apps other than the demo.
 import { randomUUID } from 'node:crypto';
 import type { TestFoyer } from '../../../server/testing.ts';
-import type { AppSettings } from '../../../server/apps/settings.ts';
+import type { AppSettings } from '../../../server/db/app-settings.ts';
 import { apps } from '../../../server/db/schema.ts';
 
 export interface AppValues {

@@ -10,7 +10,7 @@ import type { TestFoyer } from '../../../server/testing.ts';
 import { CONSOLE_APP_ID, CONSOLE_CALLBACK_PATH } from '../../../server/apps/console.ts';
 import { hashPassword } from '../../../server/auth/passwords.ts';
 import { tenants, tenantUsers, users } from '../../../server/db/schema.ts';
-import type { Role } from '../../../server/apps/settings.ts';
+import type { Role } from '../../../common/roles.ts';
 import { Browser } from '../oidc/browser.ts';
 import { authorizationRequest, choose, logIn, relyingParty, workspaces } from '../oidc/sign-in.ts';
 

@@ -5,9 +5,9 @@ import { and, eq } from 'drizzle-orm';
 import { generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
 import type { Database } from '../../../server/db/client.ts';
 import { tenants, tenantUsers, users } from '../../../server/db/schema.ts';
-import { loadSigningKeys } from '../../../server/oidc/keys.ts';
-import { appResource } from '../../../server/oidc/access-tokens.ts';
-import { privilegesOf } from '../../../server/auth/privileges.ts';
+import { loadSigningKeys } from '../../../server/auth/oidc/keys.ts';
+import { appResource } from '../../../server/auth/access-tokens.ts';
+import { privilegesOf } from '../../../common/roles.ts';
 
 export interface Membership {
   tenantUserId: string;

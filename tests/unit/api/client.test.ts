@@ -4,7 +4,7 @@
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient, type ApiClient } from '../../../src/api/client.ts';
-import { ApiError, ForbiddenError, UnauthenticatedError } from '../../../src/api/errors.ts';
+import { ApiError, ForbiddenError, UnauthenticatedError } from '../../../src/http/errors.ts';
 import { StorageKeys } from '../../../src/auth/storage-keys.ts';
 import { GetAppAnonymousDocument, ListUsersDocument, UpdateTenantDocument } from '../../../src/gql/graphql.ts';
 import { createHarness, type Harness } from '../auth/support/harness.ts';

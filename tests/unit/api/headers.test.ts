@@ -2,7 +2,7 @@
 // SPEC.md section 7, "Request headers on the API client".
 
 import { describe, expect, it } from 'vitest';
-import { apiHeaderRules } from '../../../src/api/headers.ts';
+import { apiHeaderRules } from '../../../src/http/headers.ts';
 
 describe('API header rules', () => {
   it('1: only an access token → a bearer Authorization header', () => {

@@ -1,7 +1,7 @@
-// The auth mode comes from the app config (src/app/appConfig.ts withAuthMode), and the screens see
+// The auth mode comes from the app config (src/runtime/app-config.ts withAuthMode), and the screens see
 // the app config without the options of capabilities the mode lacks (withCapabilities).
 import { describe, expect, it } from 'vitest';
-import { withAuthMode, withCapabilities, type AppConfigState, type PublicAppConfig } from '../../../src/app/appConfig.ts';
+import { withAuthMode, withCapabilities, type AppConfigState, type PublicAppConfig } from '../../../src/runtime/app-config.ts';
 import type { AuthCapability } from '../../../src/auth/types.ts';
 import { defaultConfig } from '../../../src/config.ts';
 

@@ -7,6 +7,7 @@ import { AuthError, createAuthClient } from '../../../src/auth/index.ts';
 import { browserRuntime, type BrowserRuntime } from '../../../src/auth/runtime.ts';
 import { LegacyClient } from '../../../src/auth/legacy/legacy-client.ts';
 import type { AuthClient } from '../../../src/auth/types.ts';
+import { capabilitiesOf, required } from '../../../src/auth/capabilities.ts';
 
 const apiUrl = 'http://api.foyer.test';
 const uiUrl = 'http://ui.foyer.test';
@@ -75,14 +76,14 @@ afterEach(() => localStorage.clear());
 describe('mode choice', () => {
   it('authLegacy makes the legacy client, which lists none of the optional capabilities', async () => {
     expect(client).toBeInstanceOf(LegacyClient);
-    expect([...client.capabilities]).toEqual([]);
-    expect((await createClient({ authLegacy: false })).capabilities.has('passkeys')).toBe(true);
+    expect([...capabilitiesOf(client)]).toEqual([]);
+    expect([...capabilitiesOf(await createClient({ authLegacy: false }))]).toEqual(['passkeys', 'magicLink', 'sessions', 'federation']);
   });
 });
 
 describe('sign-in', () => {
   it('stores the token under NB_AUTH_TOKEN, sends it as x-auth-token, and leaves the workspace to the picker', async () => {
-    const result = await client.authenticate('ada@example.test', 'secret');
+    const result = await client.signIn.authenticate('ada@example.test', 'secret');
     expect(result).toEqual({ session: true, mfaState: 'DISABLED' });
     expect(requests[0]).toMatchObject({ method: 'POST', path: '/auth-proxy/authenticate', headers: { 'x-app-id': appId }, body: { username: 'ada@example.test', password: 'secret' } });
     expect(localStorage.getItem('NB_AUTH_TOKEN')).toBe(TOKEN);
@@ -92,15 +93,15 @@ describe('sign-in', () => {
 
   it('answers no session when the server gives no token', async () => {
     routes['POST /auth-proxy/authenticate'] = () => ({ body: { mfaState: 'DISABLED' } });
-    expect(await client.authenticate('ada@example.test', 'wrong')).toEqual({ session: false, mfaState: 'DISABLED' });
+    expect(await client.signIn.authenticate('ada@example.test', 'wrong')).toEqual({ session: false, mfaState: 'DISABLED' });
     expect(localStorage.getItem('NB_AUTH_TOKEN')).toBeNull();
   });
 
   it('choosing a workspace stores NB_TENANT_USER_ID and continues to /onboard with the target address', async () => {
     await client.login('/user-management/users?page=2');
     expect(redirects).toEqual([`${uiUrl}/auth/login`]);
-    await client.authenticate('ada@example.test', 'secret');
-    await client.switchWorkspace('tu-1');
+    await client.signIn.authenticate('ada@example.test', 'secret');
+    await client.signIn.switchWorkspace('tu-1');
     expect(localStorage.getItem('NB_TENANT_USER_ID')).toBe('tu-1');
     expect(redirects.at(-1)).toBe(`${uiUrl}/onboard?target=${encodeURIComponent('/user-management/users?page=2')}`);
   });
@@ -135,12 +136,12 @@ describe('sign-in', () => {
 describe('two-factor', () => {
   beforeEach(async () => {
     routes['POST /auth-proxy/authenticate'] = () => ({ body: { token: TOKEN, mfaState: 'REQUIRED' } });
-    await client.authenticate('ada@example.test', 'secret');
+    await client.signIn.authenticate('ada@example.test', 'secret');
   });
 
   it('a passed code stores NB_MFA_TOKEN, sent joined to the auth token', async () => {
     routes['POST /auth-proxy/commitMfaCode'] = () => ({ body: { mfaToken: MFA_TOKEN } });
-    await client.commitMfaCode('123456');
+    await client.mfa.commitCode('123456');
     expect(requests.at(-1)).toMatchObject({ headers: { 'x-auth-token': TOKEN }, body: { mfaCode: '123456' } });
     expect(localStorage.getItem('NB_MFA_TOKEN')).toBe(MFA_TOKEN);
     expect(client.apiHeaders()['x-auth-token']).toBe(`${TOKEN}_${MFA_TOKEN}`);
@@ -150,9 +151,9 @@ describe('two-factor', () => {
     routes['POST /auth-proxy/startMfaUserSetup'] = () => ({});
     routes['POST /auth-proxy/finishMfaUserSetup'] = () => ({ body: { mfaToken: MFA_TOKEN, backupCode: 'ABCD-EFGH' } });
     routes['POST /auth-proxy/resetUserMfaSetup'] = () => ({});
-    await client.resetUserMfaSetup('WXYZ');
-    await client.startMfaUserSetup('+46701234567');
-    expect(await client.finishMfaUserSetup('654321')).toEqual({ backupCode: 'ABCD-EFGH' });
+    await client.mfa.resetUserSetup('WXYZ');
+    await client.mfa.startUserSetup('+46701234567');
+    expect(await client.mfa.finishUserSetup('654321')).toEqual({ backupCode: 'ABCD-EFGH' });
     expect(requests.slice(-3).map((request) => [request.path, request.body])).toEqual([
       ['/auth-proxy/resetUserMfaSetup', { backupCode: 'WXYZ' }],
       ['/auth-proxy/startMfaUserSetup', { phoneNumber: '+46701234567' }],
@@ -163,7 +164,7 @@ describe('two-factor', () => {
 
   it('a new sign-in drops the MFA token of the previous one', async () => {
     localStorage.setItem('NB_MFA_TOKEN', MFA_TOKEN);
-    await client.authenticate('ada@example.test', 'secret');
+    await client.signIn.authenticate('ada@example.test', 'secret');
     expect(localStorage.getItem('NB_MFA_TOKEN')).toBeNull();
   });
 });
@@ -173,9 +174,9 @@ describe('reset password', () => {
     routes['POST /auth-proxy/password'] = () => ({ body: {} });
     routes['GET /auth-proxy/password/link-1'] = () => ({ body: { email: 'ada@example.test', purpose: 'reset', passwordChosen: false } });
     routes['PUT /auth-proxy/password'] = () => ({ body: { token: TOKEN, mfaState: 'SETUP' } });
-    await client.sendResetLink('ada@example.test');
-    expect(await client.passwordToken('link-1')).toMatchObject({ purpose: 'reset' });
-    expect(await client.setPassword('link-1', 'New-password-1!')).toEqual({ session: true, mfaState: 'SETUP' });
+    await client.password.sendResetLink('ada@example.test');
+    expect(await client.password.token('link-1')).toMatchObject({ purpose: 'reset' });
+    expect(await client.password.set('link-1', 'New-password-1!')).toEqual({ session: true, mfaState: 'SETUP' });
     expect(requests.at(-1)).toMatchObject({ method: 'PUT', body: { token: 'link-1', password: 'New-password-1!' } });
     expect(localStorage.getItem('NB_AUTH_TOKEN')).toBe(TOKEN);
   });
@@ -183,16 +184,16 @@ describe('reset password', () => {
   it("'Back to login' after a set password goes where the second factor still owed is asked, then to the picker", async () => {
     routes['PUT /auth-proxy/password'] = () => ({ body: { token: TOKEN, mfaState: 'REQUIRED' } });
     routes['POST /auth-proxy/commitMfaCode'] = () => ({ body: { mfaToken: MFA_TOKEN } });
-    await client.setPassword('link-1', 'New-password-1!');
-    client.continueSignIn();
+    await client.password.set('link-1', 'New-password-1!');
+    client.signIn.continue();
     expect(redirects.at(-1)).toBe(`${uiUrl}/auth/mfa/required`);
-    await client.commitMfaCode('123456');
-    client.continueSignIn();
+    await client.mfa.commitCode('123456');
+    client.signIn.continue();
     expect(redirects.at(-1)).toBe(`${uiUrl}/auth/choose-user`);
 
     routes['PUT /auth-proxy/password'] = () => ({ body: { token: TOKEN, mfaState: 'SETUP' } });
-    await client.setPassword('link-1', 'New-password-1!');
-    client.continueSignIn();
+    await client.password.set('link-1', 'New-password-1!');
+    client.signIn.continue();
     expect(redirects.at(-1)).toBe(`${uiUrl}/auth/mfa/setup`);
   });
 });
@@ -222,16 +223,15 @@ describe('sign-out', () => {
 });
 
 describe('what the legacy mode lacks', () => {
-  it("fails passkeys, magic links and sessions with SPEC.md's messages, without calling anything", async () => {
-    await expect(client.passkeyAuthenticationOptions()).rejects.toThrow('Passkeys are only available via Auth API');
-    await expect(client.passkeyRegistrationOptions({ signedIn: true })).rejects.toThrow('Passkeys are only available via Auth API');
-    await expect(client.listPasskeys()).rejects.toBeInstanceOf(AuthError);
-    await expect(client.sendMagicLink('ada@example.test')).rejects.toThrow('Magic link are only available via Auth API');
-    await expect(client.listSessions()).rejects.toBeInstanceOf(AuthError);
+  it("has no passkeys, magic links or sessions; asked for anyway, they fail with SPEC.md's messages, calling nothing", () => {
+    expect([client.passkeys, client.magicLink, client.sessions]).toEqual([undefined, undefined, undefined]);
+    expect(() => required(client.passkeys, 'passkeys')).toThrow('Passkeys are only available via Auth API');
+    expect(() => required(client.magicLink, 'magicLink')).toThrow('Magic link are only available via Auth API');
+    expect(() => required(client.sessions, 'sessions')).toThrow(AuthError);
     expect(requests).toEqual([]);
   });
 
   it('offers the password only', async () => {
-    expect(await client.credentialsConfig('ada@example.test')).toEqual({ hasPassword: true, hasPasskeys: false, federationConnections: [] });
+    expect(await client.signIn.credentialsConfig('ada@example.test')).toEqual({ hasPassword: true, hasPasskeys: false, federationConnections: [] });
   });
 });

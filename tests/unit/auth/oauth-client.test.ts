@@ -222,14 +222,14 @@ describe('current user', () => {
     await harness.signIn();
     expect(harness.client.currentTenantUserId()).toBe(defaultTestUser.sub);
     expect(localStorage.getItem(StorageKeys.tenantUserId)).toBe(defaultTestUser.sub);
-    await harness.client.switchWorkspace('tenant-user-acme');
+    await harness.client.signIn.switchWorkspace('tenant-user-acme');
     expect(harness.client.currentTenantUserId()).toBe('tenant-user-acme');
   });
 
   it('switching workspace revokes the held refresh token and clears the tokens before leaving', async () => {
     await harness.signIn();
     const refreshToken = storedTokens().refresh!;
-    await harness.client.switchWorkspace('tenant-user-acme');
+    await harness.client.signIn.switchWorkspace('tenant-user-acme');
     expect(service.isRefreshTokenLive(refreshToken)).toBe(false);
     expect(storedTokens()).toEqual({ access: null, refresh: null, id: null });
     expect(harness.client.isAuthenticated()).toBe(false);

@@ -8,7 +8,7 @@ import { I18nextProvider } from 'react-i18next';
 import { afterEach, describe, expect, it } from 'vitest';
 import SocialButtons from '../../../src/components/SocialButtons.tsx';
 import type { FlowComponentProps } from '../../../src/flow/component-types.ts';
-import { RuntimeContext, type Runtime } from '../../../src/app/runtime.tsx';
+import { RuntimeContext, type Runtime } from '../../../src/runtime/context.tsx';
 import { createI18n } from '../../../src/i18n/index.ts';
 
 afterEach(cleanup);

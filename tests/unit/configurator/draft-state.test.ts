@@ -1,6 +1,6 @@
 // The editor's draft: local edits at once, server answers matched to the edit they carried.
 import { describe, expect, it } from 'vitest';
-import type { AppConfig } from '../../../src/policy/app-config.ts';
+import type { AppConfig } from '../../../common/app-config.ts';
 import {
   draftReducer,
   draftStatus,

@@ -1,6 +1,6 @@
 // Edits of the custom signup fields list.
 import { describe, expect, it } from 'vitest';
-import type { CustomSignupField } from '../../../src/policy/app-config.ts';
+import type { CustomSignupField } from '../../../common/app-config.ts';
 import { moveField, newSignupField, updateField } from '../../../configurator/editor/sections/signup-fields.ts';
 
 const fields: CustomSignupField[] = [

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../../src/i18n/locales/en.json';
 import { applyTranslations, createI18n, followLocale, loadAppTranslations } from '../../../src/i18n/index.ts';
-import { passwordProblemTexts } from '../../../src/policy/password-policy.ts';
+import { passwordProblemTexts } from '../../../common/password-policy.ts';
 
 let server: Server;
 let apiUrl: string;

@@ -5,7 +5,7 @@ import mfaSetupFlow from '../../../flows/mfa-setup.json';
 import mfaRequiredFlow from '../../../flows/mfa-required.json';
 import mfaRecoverFlow from '../../../flows/mfa-recover.json';
 import en from '../../../src/i18n/locales/en.json';
-import { ApiError, UnauthenticatedError } from '../../../src/api/errors.ts';
+import { ApiError, UnauthenticatedError } from '../../../src/http/errors.ts';
 import { FlowRunner, submitDisabled } from '../../../src/flow/engine.ts';
 import { evaluateMapping } from '../../../src/flow/logic.ts';
 import type { Flow, FlowEnvironment } from '../../../src/flow/types.ts';

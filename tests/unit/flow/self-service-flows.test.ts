@@ -10,7 +10,7 @@ import resetPasswordFlow from '../../../flows/reset-password.json';
 import setPasswordFlow from '../../../flows/set-password.json';
 import signupFlow from '../../../flows/signup.json';
 import tenantPlanFlow from '../../../flows/tenant-plan.json';
-import { ApiError } from '../../../src/api/errors.ts';
+import { ApiError } from '../../../src/http/errors.ts';
 import { FlowRunner, resolveTarget, submitDisabled, buildContext, initialState } from '../../../src/flow/engine.ts';
 import { fieldErrorsFor, serverFieldErrors } from '../../../src/flow/errors.ts';
 import { evaluate, evaluateMapping, holds } from '../../../src/flow/logic.ts';

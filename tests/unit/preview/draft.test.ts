@@ -1,10 +1,10 @@
 // A draft AppConfig as the runtime's state: the public config every screen reads, the translations,
 // and the stylesheet of its branding.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AppConfig } from '../../../src/policy/app-config.ts';
+import type { AppConfig } from '../../../common/app-config.ts';
 import { publicConfigOf, translationsOf } from '../../../src/preview/draft.ts';
 import { documentStyles } from '../../../src/preview/styles.ts';
-import { brandingStylesheet } from '../../../src/policy/branding-css.ts';
+import { brandingStylesheet } from '../../../common/branding-css.ts';
 
 const draft: AppConfig = {
   name: 'Draft app',

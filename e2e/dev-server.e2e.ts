@@ -1,0 +1,42 @@
+// `npm run dev`: the hosted UI and the configurator served from source by Vite's dev server inside the
+// UI listener. The pages must work under the same CSP as the build (the dev server's inline scripts
+// and styles allowed by its nonce only), with nothing refused in the console.
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFoyer, type TestFoyer } from '../server/testing.ts';
+import { expectNoAxeViolations, launchBrowser } from './support/browser.ts';
+
+let foyer: TestFoyer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [foyer, browser] = await Promise.all([startFoyer({ uiDev: true }), launchBrowser()]);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await foyer?.close();
+});
+
+describe('development server', () => {
+  it('serves the login and the configurator from source under a nonce-only CSP', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const refused: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') refused.push(message.text());
+    });
+    const answer = await page.goto(`${foyer.urls.ui}/auth/login`);
+    const policy = answer?.headers()['content-security-policy'] ?? '';
+    expect(policy).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
+    expect(policy).not.toContain('unsafe-inline');
+    await expect.poll(() => page.getByRole('textbox', { name: 'Email' }).isVisible(), { timeout: 120_000 }).toBe(true);
+    await expect.poll(() => page.evaluate(() => [...document.scripts].some((script) => script.src.includes('/src/main.tsx')))).toBe(true);
+    await expectNoAxeViolations(page);
+
+    await page.goto(`${foyer.urls.ui}/configurator`);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).count(), { timeout: 120_000 }).toBeGreaterThan(0);
+    expect(refused).toEqual([]);
+    await context.close();
+  });
+});

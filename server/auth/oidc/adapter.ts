@@ -1,0 +1,216 @@
+// oidc-provider's storage in Foyer's database: one row per artifact (session, interaction, code,
+// grant, tokens ...) in oidc_payloads, keyed by (SHA-256 of the id, model). The ids of refresh
+// tokens, codes and sessions are bearer secrets, so the table holds only their hashes, and the copy
+// oidc-provider keeps in the payload (jti) is sealed under the server secret (server/crypto/seal.ts):
+// a copy of the table redeems nothing. Clients are not stored there: the
+// `Client` model reads the apps table, so an app's registration is the only source of truth.
+import { createHash } from 'node:crypto';
+import { and, eq, gt, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import type { Database } from '../../db/client.ts';
+import { apps, oidcPayloads } from '../../db/schema.ts';
+import { seal, sealingKey, unseal } from '../../crypto/seal.ts';
+import { openClientSecret } from '../../apps/client-secret.ts';
+
+type AppRow = typeof apps.$inferSelect;
+
+/**
+ * An app as oidc-provider client metadata. A public app (browser, native) authenticates by PKCE
+ * alone; a confidential one by the method its owner chose, with its sealed secret opened here.
+ */
+export function clientMetadataOf(app: AppRow, clientSecret: (sealed: string) => string): AdapterPayload {
+  const settings = app.settings;
+  const confidential = settings.clientType === 'confidential';
+  const authMethod = confidential ? (settings.tokenEndpointAuthMethod ?? 'client_secret_basic') : 'none';
+  return {
+    client_id: app.id,
+    client_name: app.name,
+    application_type: 'web',
+    token_endpoint_auth_method: authMethod,
+    ...(confidential && authMethod !== 'private_key_jwt' && app.clientSecretSealed
+      ? { client_secret: clientSecret(app.clientSecretSealed), client_secret_expires_at: 0 }
+      : {}),
+    ...(confidential && authMethod === 'private_key_jwt' && settings.jwks ? { jwks: settings.jwks } : {}),
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    redirect_uris: app.redirectUris,
+    post_logout_redirect_uris: app.postLogoutRedirectUris,
+    id_token_signed_response_alg: 'RS256',
+    access_token_ttl: app.accessTokenTtl,
+    refresh_token_ttl: app.refreshTokenTtl,
+    require_pkce: !confidential || settings.requirePkce !== false,
+  };
+}
+
+const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+/**
+ * How long a rotated refresh token may still be used: two tabs refreshing at once, or a client
+ * retrying a lost answer, each get a working successor instead of revoking the whole grant as a
+ * reuse. Later than this, a rotated token coming back is treated as stolen.
+ */
+export const REFRESH_REUSE_GRACE_SECONDS = 10;
+
+/** What oidc_payloads.id holds for an artifact id. */
+const stored = (id: string) => createHash('sha256').update(id).digest('hex');
+
+function notExpired() {
+  return or(isNull(oidcPayloads.expiresAt), gt(oidcPayloads.expiresAt, sql`now()`));
+}
+
+class ClientAdapter implements Adapter {
+  constructor(
+    private readonly db: Database,
+    private readonly secret: string,
+  ) {}
+
+  async find(id: string): Promise<AdapterPayload | undefined> {
+    const [app] = await this.db.select().from(apps).where(eq(apps.id, id)).limit(1);
+    return app ? clientMetadataOf(app, (sealed) => openClientSecret(this.secret, app.id, sealed)) : undefined;
+  }
+
+  // Apps are registered through Foyer's own admin paths, never through oidc-provider.
+  async upsert(): Promise<void> {
+    throw new Error('clients are read from the apps table');
+  }
+  async findByUid(): Promise<undefined> {
+    return undefined;
+  }
+  async findByUserCode(): Promise<undefined> {
+    return undefined;
+  }
+  async consume(): Promise<void> {}
+  async destroy(): Promise<void> {}
+  async revokeByGrantId(): Promise<void> {}
+}
+
+class PayloadAdapter implements Adapter {
+  constructor(
+    private readonly db: Database,
+    private readonly type: string,
+    private readonly key: Buffer,
+  ) {}
+
+  async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+    const row = {
+      payload: (payload.jti === undefined ? payload : { ...payload, jti: seal(this.key, this.type, payload.jti) }) as Record<string, unknown>,
+      // A Grant is its own family, so revoking a grant id also removes the Grant itself. (Grant ids
+      // stay readable: they redeem nothing.)
+      grantId: payload.grantId ?? (this.type === 'Grant' ? id : null),
+      userCode: payload.userCode ?? null,
+      uid: payload.uid ?? null,
+      expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
+    };
+    await this.db
+      .insert(oidcPayloads)
+      .values({ id: stored(id), type: this.type, ...row })
+      .onConflictDoUpdate({ target: [oidcPayloads.id, oidcPayloads.type], set: row });
+  }
+
+  private async findWhere(condition: ReturnType<typeof eq>): Promise<AdapterPayload | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(oidcPayloads)
+      .where(and(eq(oidcPayloads.type, this.type), condition, notExpired()))
+      .limit(1);
+    if (!row) return undefined;
+    let payload = row.payload as AdapterPayload;
+    if (typeof payload.jti === 'string') {
+      try {
+        payload = { ...payload, jti: unseal(this.key, this.type, payload.jti) };
+      } catch {
+        // Sealed under another secret (FOYER_SECRET changed): the artifact is gone for good.
+        return undefined;
+      }
+    }
+    if (!row.consumedAt) return payload;
+    const withinGrace = this.type === 'RefreshToken' && Date.now() - row.consumedAt.getTime() < REFRESH_REUSE_GRACE_SECONDS * 1000;
+    return withinGrace ? payload : { ...payload, consumed: epochSeconds(row.consumedAt) };
+  }
+
+  find(id: string) {
+    return this.findWhere(eq(oidcPayloads.id, stored(id)));
+  }
+
+  findByUid(uid: string) {
+    return this.findWhere(eq(oidcPayloads.uid, uid));
+  }
+
+  findByUserCode(userCode: string) {
+    return this.findWhere(eq(oidcPayloads.userCode, userCode));
+  }
+
+  async consume(id: string): Promise<void> {
+    // The first use counts: a use within the grace window does not extend it.
+    await this.db
+      .update(oidcPayloads)
+      .set({ consumedAt: sql`coalesce(${oidcPayloads.consumedAt}, now())` })
+      .where(and(eq(oidcPayloads.id, stored(id)), eq(oidcPayloads.type, this.type)));
+  }
+
+  async destroy(id: string): Promise<void> {
+    await this.db.delete(oidcPayloads).where(and(eq(oidcPayloads.id, stored(id)), eq(oidcPayloads.type, this.type)));
+  }
+
+  async revokeByGrantId(grantId: string): Promise<void> {
+    await this.db.delete(oidcPayloads).where(and(eq(oidcPayloads.grantId, grantId), eq(oidcPayloads.type, this.type)));
+  }
+}
+
+export function createAdapterFactory(db: Database, secret: string): (model: string) => Adapter {
+  const key = sealingKey(secret, 'oidc artifact id v1');
+  return (model) => (model === 'Client' ? new ClientAdapter(db, secret) : new PayloadAdapter(db, model, key));
+}
+
+/** Removes a whole grant family at once: the Grant and every code and token issued under it. */
+export async function revokeGrantFamily(db: Database, grantId: string): Promise<void> {
+  await db.delete(oidcPayloads).where(eq(oidcPayloads.grantId, grantId));
+}
+
+/**
+ * Revokes the grants `grantIds` names (a sign-in session ended from the profile): each Grant with
+ * every code and token under it, and the sign-on sessions that hold one of them, so the browser is
+ * asked to sign in again rather than handed a fresh code.
+ */
+export async function revokeGrants(db: Database, grantIds: string[]): Promise<void> {
+  if (grantIds.length === 0) return;
+  const holdsOne = sql`exists (select 1 from jsonb_each(${oidcPayloads.payload}->'authorizations') as held where held.value->>'grantId' in (${sql.join(
+    grantIds.map((id) => sql`${id}`),
+    sql`, `,
+  )}))`;
+  await db.delete(oidcPayloads).where(or(inArray(oidcPayloads.grantId, grantIds), and(eq(oidcPayloads.type, 'Session'), holdsOne)));
+}
+
+/**
+ * Revokes every grant of the memberships `accountIds` selects (oidc-provider's accounts are
+ * memberships): the Grants with every code and token under them, and the sign-on sessions of those
+ * accounts. For a password reset (all of an identity's memberships) and a disabled member.
+ */
+export async function revokeAccountGrants(db: Database, accountIds: SQL): Promise<void> {
+  const ofAccounts = sql`${oidcPayloads.payload}->>'accountId' in (${accountIds})`;
+  const grants = db.select({ id: oidcPayloads.grantId }).from(oidcPayloads).where(and(eq(oidcPayloads.type, 'Grant'), ofAccounts));
+  await db
+    .delete(oidcPayloads)
+    .where(or(inArray(oidcPayloads.grantId, grants), and(eq(oidcPayloads.type, 'Session'), ofAccounts)));
+}
+
+/**
+ * The OpenID scopes a live grant holds, when it belongs to this account and app. Access tokens are
+ * JWTs nobody stores, so this is how the userinfo endpoint learns what was granted, and that the
+ * grant still stands (a logout or revocation removed it).
+ */
+export async function liveOpenIdScopes(db: Database, grantId: string, accountId: string, clientId: string): Promise<Set<string>> {
+  const [row] = await db
+    .select({ payload: oidcPayloads.payload })
+    .from(oidcPayloads)
+    .where(and(eq(oidcPayloads.type, 'Grant'), eq(oidcPayloads.grantId, grantId), notExpired()))
+    .limit(1);
+  const grant = row?.payload as { accountId?: string; clientId?: string; openid?: { scope?: string } } | undefined;
+  if (grant?.accountId !== accountId || grant.clientId !== clientId) return new Set();
+  return new Set((grant.openid?.scope ?? '').split(' ').filter(Boolean));
+}
+
+/** Expired artifacts are never read again; this keeps the table small. */
+export async function purgeExpiredPayloads(db: Database): Promise<void> {
+  await db.delete(oidcPayloads).where(lt(oidcPayloads.expiresAt, sql`now()`));
+}

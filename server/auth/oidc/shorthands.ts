@@ -1,0 +1,195 @@
+// The original product's shorthand URLs (ORIGINAL-CONTRACT 2.4) on top of the standard endpoints:
+// /url/login|signup/{appId} build an /authorize request, /url/logout/{appId} one to /session/end,
+// /token/code|refresh/{appId} are JSON front doors to /token, /handover/code/{appId} mints a one-time code.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { decodeJwt } from 'jose';
+import { HttpError } from '../../http/errors.ts';
+import { requireApp, type App } from '../../apps/lookup.ts';
+import { appOfApiKey } from '../../apps/api-keys.ts';
+import { openClientSecret } from '../../apps/client-secret.ts';
+import { AccessTokenVerifier } from '../access-tokens.ts';
+import { issueHandoverCode } from './handover.ts';
+import { DEFAULT_SCOPE } from './claims.ts';
+import { callTokenEndpoint, tokenError } from './token-endpoint.ts';
+import type { AuthServiceOptions } from '../service-options.ts';
+
+const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength }) as const;
+const appParams = { type: 'object', required: ['appId'], properties: { appId: text(100) } } as const;
+
+const authorizeQuery = {
+  type: 'object',
+  properties: {
+    redirectUri: text(2048),
+    state: text(2048),
+    forceFederation: text(100),
+    code_challenge: text(128),
+    code_challenge_method: { type: 'string', enum: ['S256'] },
+  },
+} as const;
+
+const logoutQuery = {
+  type: 'object',
+  properties: { redirectUri: text(2048), state: text(2048), idTokenHint: text(8192) },
+} as const;
+
+interface LogoutQuery {
+  redirectUri?: string;
+  state?: string;
+  idTokenHint?: string;
+}
+
+interface AuthorizeQuery {
+  redirectUri?: string;
+  state?: string;
+  forceFederation?: string;
+  code_challenge?: string;
+  code_challenge_method?: string;
+}
+
+const invalidRedirect = () =>
+  new HttpError(400, 'INVALID_REDIRECT_URI', 'The redirect URI is not registered for this app');
+
+// Token endpoints authenticate by code verifier or refresh token, never by cookie: any origin may call.
+const openCors = { cors: { origin: '*', credentials: false } };
+
+export async function shorthandRoutes(app: FastifyInstance, { context, provider }: AuthServiceOptions) {
+  const { db, config } = context;
+  const verifier = new AccessTokenVerifier(db, config.urls.auth);
+
+  /**
+   * How a shorthand caller authenticates a confidential app: HTTP Basic with its client secret, or the
+   * app's API key (the original product's back-end client sends only that), for which Foyer presents
+   * the app's secret itself.
+   */
+  async function clientAuthorization(request: FastifyRequest, target: App): Promise<string | undefined> {
+    const { authorization } = request.headers;
+    if (authorization?.startsWith('Basic ')) return authorization;
+    const apiKey = request.headers['x-api-key'];
+    if (typeof apiKey !== 'string' || !target.clientSecretSealed || (await appOfApiKey(db, apiKey)) !== target.id) return undefined;
+    const secret = openClientSecret(config.secret, target.id, target.clientSecretSealed);
+    return `Basic ${Buffer.from(`${encodeURIComponent(target.id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+  }
+
+  function authorizeShorthand(signup: boolean) {
+    return async (request: { params: { appId: string }; query: AuthorizeQuery }, reply: import('fastify').FastifyReply) => {
+      const target = await requireApp(db, request.params.appId);
+      const redirectUri = request.query.redirectUri ?? target.defaultCallbackUri;
+      if (!target.redirectUris.includes(redirectUri)) throw invalidRedirect();
+      const query = new URLSearchParams({
+        client_id: target.id,
+        response_type: 'code',
+        scope: DEFAULT_SCOPE,
+        redirect_uri: redirectUri,
+      });
+      const { state, forceFederation, code_challenge, code_challenge_method } = request.query;
+      if (state) query.set('state', state);
+      if (forceFederation) query.set('force_federation', forceFederation);
+      if (code_challenge) query.set('code_challenge', code_challenge);
+      if (code_challenge_method) query.set('code_challenge_method', code_challenge_method);
+      if (signup) query.set('signup', 'true');
+      return reply.redirect(`${config.urls.auth}/authorize?${query.toString()}`, 303);
+    };
+  }
+
+  const authorizeSchema = { params: appParams, querystring: authorizeQuery };
+  app.get<{ Params: { appId: string }; Querystring: AuthorizeQuery }>('/url/login/:appId', { schema: authorizeSchema }, authorizeShorthand(false));
+  app.get<{ Params: { appId: string }; Querystring: AuthorizeQuery }>('/url/signup/:appId', { schema: authorizeSchema }, authorizeShorthand(true));
+
+  // The original product's logout URL, now a front door to the standard end-session endpoint: a GET
+  // anyone can trigger signs nobody out by itself. With the ID token of the signed-in person
+  // (idTokenHint) it completes at once; otherwise the hosted sign-out screen asks first.
+  app.get<{ Params: { appId: string }; Querystring: LogoutQuery }>(
+    '/url/logout/:appId',
+    { schema: { params: appParams, querystring: logoutQuery } },
+    async (request, reply) => {
+      const target = await requireApp(db, request.params.appId);
+      const { redirectUri, state, idTokenHint } = request.query;
+      if (redirectUri !== undefined && !target.postLogoutRedirectUris.includes(redirectUri)) throw invalidRedirect();
+      const query = new URLSearchParams({ client_id: target.id });
+      if (redirectUri) query.set('post_logout_redirect_uri', redirectUri);
+      if (state) query.set('state', state);
+      if (idTokenHint) query.set('id_token_hint', idTokenHint);
+      return reply.redirect(`${config.urls.auth}/session/end?${query.toString()}`, 303);
+    },
+  );
+
+  app.post<{ Params: { appId: string }; Body: { code: string; redirectUri?: string; codeVerifier: string } }>(
+    '/token/code/:appId',
+    {
+      config: openCors,
+      schema: {
+        params: appParams,
+        body: {
+          type: 'object',
+          // A public app proves the code with PKCE; a confidential one may authenticate instead.
+          required: ['code'],
+          properties: { code: text(2048), redirectUri: text(2048), codeVerifier: text(128) },
+        },
+      },
+    },
+    async (request, reply) => {
+      const target = await requireApp(db, request.params.appId);
+      const answer = await callTokenEndpoint(
+        app,
+        {
+          grant_type: 'authorization_code',
+          client_id: target.id,
+          code: request.body.code,
+          redirect_uri: request.body.redirectUri ?? target.defaultCallbackUri,
+          ...(request.body.codeVerifier ? { code_verifier: request.body.codeVerifier } : {}),
+        },
+        request.ip,
+        { authorization: await clientAuthorization(request, target) },
+      );
+      if (answer.statusCode !== 200) throw tokenError(answer);
+      const idToken = answer.body.id_token;
+      const profile = typeof idToken === 'string' ? decodeJwt(idToken) : undefined;
+      return reply.headers(answer.headers).send({ ...answer.body, ...(profile ? { user_profile: profile } : {}) });
+    },
+  );
+
+  app.post<{ Params: { appId: string }; Body: { refreshToken: string } }>(
+    '/token/refresh/:appId',
+    {
+      config: openCors,
+      schema: {
+        params: appParams,
+        body: { type: 'object', required: ['refreshToken'], properties: { refreshToken: text(2048) } },
+      },
+    },
+    async (request, reply) => {
+      const target = await requireApp(db, request.params.appId);
+      const answer = await callTokenEndpoint(
+        app,
+        { grant_type: 'refresh_token', client_id: target.id, refresh_token: request.body.refreshToken },
+        request.ip,
+        { authorization: await clientAuthorization(request, target) },
+      );
+      if (answer.statusCode !== 200) throw tokenError(answer);
+      return reply.headers(answer.headers).send(answer.body);
+    },
+  );
+
+  app.post<{ Params: { appId: string }; Body: { accessToken: string } }>(
+    '/handover/code/:appId',
+    {
+      schema: {
+        params: appParams,
+        body: { type: 'object', required: ['accessToken'], properties: { accessToken: text(4096) } },
+      },
+    },
+    async (request, reply) => {
+      const target = await requireApp(db, request.params.appId);
+      const apiKey = request.headers['x-api-key'];
+      if (typeof apiKey !== 'string' || (await appOfApiKey(db, apiKey)) !== target.id) {
+        throw new HttpError(401, 'UNAUTHENTICATED', "The app's API key is required");
+      }
+      return reply.send({ code: await issueHandoverCode({ db, provider, verifier }, target, request.body.accessToken) });
+    },
+  );
+
+  // Preflights for the JSON token shorthands; @fastify/cors answers them from the route's settings.
+  for (const url of ['/token/code/:appId', '/token/refresh/:appId']) {
+    app.options(url, { config: openCors }, async (_request, reply) => reply.status(204).send());
+  }
+}
