@@ -4,9 +4,10 @@
 // provider-verified e-mail, and the hostile cases: a mismatched or replayed state, a tampered nonce,
 // a callback in another browser, an app's own credentials, production without them.
 import { randomUUID } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startFoyer, type TestFoyer } from '../../../server/testing.ts';
+import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import type { AppSettings } from '../../../server/db/app-settings.ts';
 import { federatedIdentities, federationStates, tenantUsers, users } from '../../../server/db/schema.ts';
 import { hashPassword } from '../../../server/auth/passwords.ts';
@@ -244,9 +245,12 @@ describe('which provider serves an app', () => {
 });
 
 describe('an unreachable provider', () => {
-  it('answers 502 FEDERATION_PROVIDER_UNAVAILABLE, never a 500, when discovery fails', async () => {
-    const unused = await freePort();
-    const cut = await startFoyer({ devIdp: { port: 0, url: `http://localhost:${unused}` } });
+  it('starts Foyer even when the development provider cannot listen, and answers 502 FEDERATION_PROVIDER_UNAVAILABLE, never a 500', async () => {
+    // Another process holds the port and answers nothing Foyer understands.
+    const holder = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as AddressInfo).port;
+    const cut = await startFoyer({ devIdp: { port, url: `http://localhost:${port}` } });
     try {
       const appId = await insertApp(cut, { settings: ALL_ON });
       const answer = await open(`${cut.urls.auth}/federated/google/login?appId=${appId}`);
@@ -254,6 +258,7 @@ describe('an unreachable provider', () => {
       expect(JSON.parse(answer.body)).toMatchObject({ error: 'FEDERATION_PROVIDER_UNAVAILABLE' });
     } finally {
       await cut.close();
+      await new Promise((resolve) => holder.close(resolve));
     }
   });
 });
