@@ -2,6 +2,7 @@
 // (which validates and publishes it), the configurator (which edits it) and the runtime (which
 // previews a draft of it). The server validates with the JSON Schema; these types mirror it.
 import type { PasswordPolicy } from './password-policy.ts';
+import type { PaymentSettings } from './payments.ts';
 
 export type Role = 'OWNER' | 'ADMIN' | 'MANAGER' | 'VIEWER';
 
@@ -100,7 +101,7 @@ export interface AppConfig {
   passwordEnabled?: boolean;
   passkeysEnabled?: boolean;
   magicLinkEnabled?: boolean;
-  /** The legacy auth mode (SPEC.md section 7): the runtime signs in through /auth-proxy on the API host. */
+  /** The legacy auth mode (docs/SPEC.md section 7): the runtime signs in through /auth-proxy on the API host. */
   authLegacy?: boolean;
   mfaEnabled?: boolean;
   tenantSelfSignup?: boolean;
@@ -127,4 +128,6 @@ export interface AppConfig {
   translations?: Translations;
   customSignupFields?: CustomSignupField[];
   passwordPolicy?: PasswordPolicySettings;
+  /** Pricing plans, taxes and the Stripe keys (src/policy/payments.ts). */
+  payments?: PaymentSettings;
 }

@@ -1,4 +1,4 @@
-// The password policy of SPEC.md section 5, in one place: the runtime shows its answers as a
+// The password policy of docs/SPEC.md section 5, in one place: the runtime shows its answers as a
 // warning list while the user types, and the server refuses any password it does not accept.
 import { matchesOwnerPattern } from './owner-pattern.ts';
 
@@ -39,7 +39,7 @@ export function passwordProblems(password: string, policy: PasswordPolicy = defa
   return checks.filter(([, passes]) => !passes(password)).map(([problem]) => problem);
 }
 
-/** SPEC.md's exact English texts, for answers the server writes (the runtime translates the keys). */
+/** docs/SPEC.md's exact English texts, for answers the server writes (the runtime translates the keys). */
 export const passwordProblemTexts: Record<PasswordProblem, string> = {
   'password.policy.empty': 'Password field can not be empty.',
   'password.policy.minLength': 'Minimal length: 10 characters',

@@ -301,7 +301,7 @@ describe('configurator', () => {
   it('shows refused values at their field and the status line, then saves the corrected ones', async () => {
     const { page } = suite;
     await signInToConsole(page, ui(), '/configurator/apps/new');
-    // A redirect URI the server refuses: SPEC.md's create-app error.
+    // A redirect URI the server refuses: docs/SPEC.md's create-app error.
     await page.getByLabel('App name').fill('Refused app');
     await page.getByLabel('Redirect URI (optional)').fill('javascript:alert(1)');
     await page.getByRole('button', { name: 'Create app' }).click();

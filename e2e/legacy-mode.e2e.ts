@@ -77,7 +77,7 @@ describe('the legacy auth mode in the browser', () => {
     await suite.page.getByLabel('Password').fill(PASSWORD);
     await suite.page.getByRole('button', { name: 'Sign in' }).click();
 
-    // The picker, then onboarding (SPEC.md section 2: in legacy mode choose-user continues to /onboard).
+    // The picker, then onboarding (docs/SPEC.md section 2: in legacy mode choose-user continues to /onboard).
     await suite.page.waitForURL(/\/auth\/choose-user/);
     await expect.poll(() => heading().textContent()).toBe('Choose workspace');
     await suite.page.getByText('Globex').waitFor();

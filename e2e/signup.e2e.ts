@@ -40,7 +40,7 @@ describe('signup in the browser', () => {
     const email = `founder-${randomUUID().slice(0, 8)}@signup.foyer.test`;
     const password = 'Founder-pass-2026!';
 
-    await suite.page.goto(`${suite.foyer.urls.ui}/auth/signup?plan=ESSENTIAL&currency=USD&recurrenceInterval=month`);
+    await suite.page.goto(`${suite.foyer.urls.ui}/auth/signup?plan=FREEMIUM&currency=USD&recurrenceInterval=month`);
     await suite.page.getByLabel('Company size').waitFor();
     await expectHeading('Sign up');
     expect(await suite.page.getByLabel('Company size').getAttribute('type')).toBe('number');
@@ -89,7 +89,7 @@ describe('signup in the browser', () => {
       .innerJoin(tenantUsers, eq(tenantUsers.tenantId, tenants.id))
       .innerJoin(users, eq(users.id, tenantUsers.userId))
       .where(eq(users.email, email));
-    expect(tenant).toEqual({ plan: 'ESSENTIAL', onboarded: false });
+    expect(tenant).toEqual({ plan: 'FREEMIUM', onboarded: false });
     const [owner] = await suite.foyer.db
       .select({ customParams: tenantUsers.customParams })
       .from(tenantUsers)

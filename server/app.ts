@@ -17,12 +17,15 @@ import { mailboxPlugin } from './notify/mailbox.ts';
 import { authServicePlugin } from './auth/plugin.ts';
 import { bindKeySecrets } from './auth/oidc/keys.ts';
 import { createDevIdentityProvider } from './dev-idp/server.ts';
-import { securityPlugin, SECURITY_PREFIX } from './security/plugin.ts';
+import { createPayments, type Payments } from './payments/runtime.ts';
+import { paymentsPlugin } from './payments/routes.ts';
 
 export interface Foyer {
   auth: FastifyInstance;
   api: FastifyInstance;
   ui: FastifyInstance;
+  /** The payments capability: tests move its clock and run the test-mode provider's schedule. */
+  payments: Payments;
   /** Listens on the configured ports (0 = any free port) and answers the bound URLs. */
   listen(host?: string): Promise<{ auth: string; api: string; ui: string }>;
   close(): Promise<void>;
@@ -36,7 +39,8 @@ export async function createFoyer(options: { config: ServerConfig; db: Database;
   const api = createListener(config, 'api');
   const ui = createListener(config, 'ui', { ownNotFound: true, errorPage });
   const notifier = createNotifier({ config, db, log: auth.log.child({ module: 'notify' }) });
-  const context: FoyerContext = { config, db, notifier };
+  const payments = createPayments(config, db, api);
+  const context: FoyerContext = { config, db, notifier, payments };
 
   await auth.register(authServicePlugin, context);
 
@@ -45,7 +49,7 @@ export async function createFoyer(options: { config: ServerConfig; db: Database;
   await api.register(adminPlugin, { ...context, prefix: ADMIN_PREFIX });
   await api.register(workspaceLogoPlugin, { ...context, prefix: WORKSPACE_PREFIX });
   await api.register(authProxyPlugin, context);
-  await api.register(securityPlugin, { ...context, prefix: SECURITY_PREFIX });
+  await api.register(paymentsPlugin, { ...context, payments });
 
   // Before the UI's page fallback, which would otherwise answer /dev/mailbox with the runtime.
   await ui.register(mailboxPlugin, context);
@@ -56,6 +60,7 @@ export async function createFoyer(options: { config: ServerConfig; db: Database;
   const devIdp = config.env === 'production' ? undefined : createDevIdentityProvider(config);
   return {
     ...listeners,
+    payments,
     async listen(host = process.env.FOYER_HOST ?? '127.0.0.1') {
       const bound = { auth: '', api: '', ui: '' };
       for (const name of ['auth', 'api', 'ui'] as const) {

@@ -1,4 +1,4 @@
-// Client configuration (SPEC.md section 3). The hosted UI server injects the deployment's values as
+// Client configuration (docs/SPEC.md section 3). The hosted UI server injects the deployment's values as
 // JSON in index.html (<script id="foyer-config" type="application/json">); the rest are defaults.
 
 export interface ClientConfig {
@@ -42,7 +42,7 @@ export const defaultConfig: ClientConfig = {
 
 export const STORAGE_PREFIX = 'NB_';
 
-/** The app the runtime serves, stored by a handover or an ?appId= address (SPEC.md section 3). */
+/** The app the runtime serves, stored by a handover or an ?appId= address (docs/SPEC.md section 3). */
 export const APP_ID_STORAGE_KEY = `${STORAGE_PREFIX}APP_ID`;
 
 function injected(): Partial<ClientConfig> {

@@ -4,6 +4,7 @@ import { ApiKeySection } from './sections/ApiKeySection.tsx';
 import { AuditLogSection } from './sections/AuditLogSection.tsx';
 import { ClientSection } from './sections/ClientSection.tsx';
 import { BrandingSection } from './sections/BrandingSection.tsx';
+import { PlansSection } from './sections/PlansSection.tsx';
 import { SignInSection } from './sections/SignInSection.tsx';
 import { SignupFieldsSection } from './sections/SignupFieldsSection.tsx';
 import { TranslationsSection } from './sections/TranslationsSection.tsx';
@@ -21,6 +22,7 @@ export const EDITOR_SECTIONS = [
   { path: 'client', label: 'sections.client', Component: ClientSection },
   { path: 'branding', label: 'sections.branding', Component: BrandingSection },
   { path: 'signup-fields', label: 'sections.signupFields', Component: SignupFieldsSection },
+  { path: 'plans', label: 'sections.plans', Component: PlansSection },
   { path: 'translations', label: 'sections.translations', Component: TranslationsSection },
   { path: 'versions', label: 'sections.versions', Component: VersionsSection },
   { path: 'api-key', label: 'sections.apiKey', Component: ApiKeySection },

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert } from '../../src/theme/Alert.tsx';
 import { CONSOLE_APPS_PATH } from '../config.ts';
 
-/** A render failure anywhere in the console (SPEC.md's route error text). */
+/** A render failure anywhere in the console (docs/SPEC.md's route error text). */
 export function RouteError() {
   const { t } = useTranslation();
   return (

@@ -4,12 +4,19 @@
 import { isDeepStrictEqual } from 'node:util';
 import { brandingColors, socialProviders, type CustomSignupField, type TranslationTexts } from '../../common/app-config.ts';
 import type { StoredAppConfig } from './config-document.ts';
+import type { PricingPlan, Tax } from '../../common/payments.ts';
 
 export type Change =
   | { kind: 'enabled' | 'disabled'; path: string }
   | { kind: 'changed'; path: string; from: unknown; to: unknown }
   | { kind: 'translations'; language: string; count: number }
-  | { kind: 'list'; path: 'customSignupFields' | 'redirectUris' | 'postLogoutRedirectUris'; added: number; removed: number; changed: number }
+  | {
+      kind: 'list';
+      path: 'customSignupFields' | 'redirectUris' | 'postLogoutRedirectUris' | 'payments.plans' | 'payments.taxes';
+      added: number;
+      removed: number;
+      changed: number;
+    }
   | { kind: 'secret'; path: string };
 
 /** The switches, with the value an unset one has. */
@@ -104,6 +111,7 @@ export function changesBetween(live: StoredAppConfig, draft: StoredAppConfig): C
     ['branding.customCss', null],
     ['passwordPolicy.complexityRegex', null],
     ...socialProviders.map((provider): [string, unknown] => [`socialProviders.${provider}.clientId`, null]),
+    ['payments.stripe.publishableKey', null],
   ];
   for (const [path, fallback] of valuePaths) {
     const from = valueAt(live, path, fallback);
@@ -115,6 +123,9 @@ export function changesBetween(live: StoredAppConfig, draft: StoredAppConfig): C
     const path = `socialProviders.${provider}.clientSecret`;
     if (valueAt(live, `${path}Sealed`, null) !== valueAt(draft, `${path}Sealed`, null)) changes.push({ kind: 'secret', path });
   }
+  for (const path of ['payments.stripe.secretKey', 'payments.stripe.webhookSecret']) {
+    if (valueAt(live, `${path}Sealed`, null) !== valueAt(draft, `${path}Sealed`, null)) changes.push({ kind: 'secret', path });
+  }
 
   changes.push(
     ...listChange('redirectUris', live.redirectUris, draft.redirectUris, (uri) => uri),
@@ -122,6 +133,8 @@ export function changesBetween(live: StoredAppConfig, draft: StoredAppConfig): C
     ...listChange<CustomSignupField>('customSignupFields', live.customSignupFields ?? [], draft.customSignupFields ?? [], (field) =>
       field.label.toLowerCase(),
     ),
+    ...listChange<PricingPlan>('payments.plans', live.payments?.plans ?? [], draft.payments?.plans ?? [], (plan) => plan.key),
+    ...listChange<Tax>('payments.taxes', live.payments?.taxes ?? [], draft.payments?.taxes ?? [], (tax) => `${tax.countryCode}/${tax.name}`),
   );
 
   const languages = new Set([...Object.keys(live.translations ?? {}), ...Object.keys(draft.translations ?? {})]);

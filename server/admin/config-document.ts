@@ -5,15 +5,18 @@
 import type { ServerConfig } from '../config.ts';
 import { sealProviderSecret } from '../apps/provider-secrets.ts';
 import type { apps } from '../db/schema.ts';
-import type { AppSettings, StoredProviderCredentials } from '../db/app-settings.ts';
+import type { AppSettings, StoredPaymentSettings, StoredProviderCredentials } from '../db/app-settings.ts';
+import type { PaymentSettings } from '../../common/payments.ts';
+import { sealStripeSecret, type StripeSecret } from '../payments/stripe-keys.ts';
 import { socialProviders, type AppConfig, type ProviderCredentials, type SocialProvider } from '../../common/app-config.ts';
 import { APP_CONFIG_FIELDS } from './validation.ts';
 
 type AppRow = typeof apps.$inferSelect;
 
 /** The document as drafts, versions and apps.settings keep it: secrets only sealed. */
-export interface StoredAppConfig extends Omit<AppConfig, 'socialProviders'> {
+export interface StoredAppConfig extends Omit<AppConfig, 'socialProviders' | 'payments'> {
   socialProviders?: AppSettings['socialProviders'];
+  payments?: AppSettings['payments'];
 }
 
 export const DEFAULT_ACCESS_TOKEN_TTL = 3600;
@@ -54,7 +57,8 @@ export function appColumnsOf(config: StoredAppConfig) {
 
 /** The document as the admin API answers it: each provider says whether it has a secret, never which. */
 export function publicConfigOf(config: StoredAppConfig): AppConfig {
-  const { socialProviders: stored, ...rest } = config;
+  const { socialProviders: stored, payments, ...withoutPayments } = config;
+  const rest: AppConfig = payments ? { ...withoutPayments, payments: publicPaymentsOf(payments) } : withoutPayments;
   if (!stored) return rest;
   const providers: Partial<Record<SocialProvider, ProviderCredentials>> = {};
   for (const provider of socialProviders) {
@@ -74,7 +78,8 @@ export function publicConfigOf(config: StoredAppConfig): AppConfig {
  * provider left out of socialProviders loses its credentials.
  */
 export function sealWrittenConfig(config: ServerConfig, appId: string, written: AppConfig, previous: StoredAppConfig): StoredAppConfig {
-  const { socialProviders: providers, ...rest } = written;
+  const { socialProviders: providers, payments, ...withoutPayments } = written;
+  const rest: StoredAppConfig = payments ? { ...withoutPayments, payments: sealPayments(config, appId, payments, previous.payments) } : withoutPayments;
   if (!providers) return rest;
   const stored: Partial<Record<SocialProvider, StoredProviderCredentials>> = {};
   for (const provider of socialProviders) {
@@ -93,4 +98,40 @@ export function sealWrittenConfig(config: ServerConfig, appId: string, written: 
     };
   }
   return { ...rest, socialProviders: stored };
+}
+
+/** The Stripe keys as the admin API answers them: whether each secret is set, never which. */
+function publicPaymentsOf(payments: StoredPaymentSettings): PaymentSettings {
+  const { stripe, ...rest } = payments;
+  if (!stripe) return rest;
+  return {
+    ...rest,
+    stripe: {
+      ...(stripe.publishableKey !== undefined ? { publishableKey: stripe.publishableKey } : {}),
+      hasSecretKey: Boolean(stripe.secretKeySealed),
+      hasWebhookSecret: Boolean(stripe.webhookSecretSealed),
+    },
+  };
+}
+
+/** Each Stripe secret as provider client secrets are: sent seals, absent keeps, empty removes. */
+function sealPayments(config: ServerConfig, appId: string, written: PaymentSettings, previous: StoredPaymentSettings | undefined): StoredPaymentSettings {
+  const { stripe, ...rest } = written;
+  if (!stripe) return rest;
+  const sealed = (name: StripeSecret): string | undefined => {
+    const sent = stripe[name];
+    const kept = previous?.stripe?.[`${name}Sealed`];
+    if (sent === undefined) return kept;
+    return sent === '' ? undefined : sealStripeSecret(config, appId, name, sent);
+  };
+  const secretKeySealed = sealed('secretKey');
+  const webhookSecretSealed = sealed('webhookSecret');
+  return {
+    ...rest,
+    stripe: {
+      ...(stripe.publishableKey !== undefined ? { publishableKey: stripe.publishableKey } : {}),
+      ...(secretKeySealed ? { secretKeySealed } : {}),
+      ...(webhookSecretSealed ? { webhookSecretSealed } : {}),
+    },
+  };
 }

@@ -51,6 +51,29 @@ function duplicateLabels(config: AppConfig): ProblemDetail[] {
   return details;
 }
 
+/** A plan is told apart by its key, a price by currency and interval, a tax by country and name. */
+function duplicatePayments(config: AppConfig): ProblemDetail[] {
+  const details: ProblemDetail[] = [];
+  const keys = new Set<string>();
+  for (const [index, plan] of (config.payments?.plans ?? []).entries()) {
+    if (keys.has(plan.key)) details.push({ path: `/payments/plans/${index}/key`, message: 'is used by another plan' });
+    keys.add(plan.key);
+    const offers = new Set<string>();
+    for (const [priceIndex, price] of plan.prices.entries()) {
+      const offer = `${price.currency}/${price.recurrenceInterval}`;
+      if (offers.has(offer)) details.push({ path: `/payments/plans/${index}/prices/${priceIndex}`, message: 'has the currency and interval of another price' });
+      offers.add(offer);
+    }
+  }
+  const taxes = new Set<string>();
+  for (const [index, tax] of (config.payments?.taxes ?? []).entries()) {
+    const id = `${tax.countryCode}/${tax.name.toLowerCase()}`;
+    if (taxes.has(id)) details.push({ path: `/payments/taxes/${index}/name`, message: 'is used by another tax of the country' });
+    taxes.add(id);
+  }
+  return details;
+}
+
 /** An app nobody can sign in to is refused: one method at least stays on. */
 function noSignInMethod(config: AppConfig): ProblemDetail[] {
   const flags = [config.passkeysEnabled, config.magicLinkEnabled, ...Object.values(socialProviderFlags).map((flag) => config[flag])];
@@ -73,7 +96,7 @@ export function checkAppConfig(document: unknown, appId: string, apiUrl: string)
   if (!validateAppConfig(document)) {
     throw validationFailed(distinct((validateAppConfig.errors ?? []).map(detailOf)));
   }
-  const problems = [...duplicateLabels(document), ...noSignInMethod(document), ...foreignLogo(document, assetsBaseOf(apiUrl, appId))];
+  const problems = [...duplicateLabels(document), ...duplicatePayments(document), ...noSignInMethod(document), ...foreignLogo(document, assetsBaseOf(apiUrl, appId))];
   if (problems.length > 0) throw validationFailed(problems);
   const css = document.branding?.customCss;
   if (css !== undefined) {

@@ -23,6 +23,17 @@ export type AuditType =
   /** A workspace was created by self-signup (counted per address by the signup limit). */
   | 'tenant.signup'
   | 'tenant.updated'
+  /**
+   * Payments (server/payments/): an owner picked a plan (detail: tenantId, plan, currency, interval,
+   * and whether a checkout is needed), opened the checkout or the subscription portal, and the
+   * provider's events applied to the workspace (detail: provider, event id and type, the plan and
+   * subscription status after it) or refused (detail: why).
+   */
+  | 'payment.plan_selected'
+  | 'payment.checkout_opened'
+  | 'payment.portal_opened'
+  | 'payment.event_applied'
+  | 'payment.event_refused'
   /** A workspace's logo was uploaded from its settings page (detail: tenantId, assetId, contentType, bytes). */
   | 'tenant.logo_uploaded'
   /** Two-factor by SMS: a code texted (counted by the send limits), a wrong code, the factor passed. */

@@ -1,5 +1,5 @@
-// The legacy auth mode's REST calls on the API host (SPEC.md section 7 "Legacy mode",
-// ORIGINAL-CONTRACT 2.3 "Legacy auth-proxy REST"), for apps that switched it on (AppConfig.authLegacy).
+// The legacy auth mode's REST calls on the API host (docs/SPEC.md section 7 "Legacy mode",
+// docs/ORIGINAL-CONTRACT.md 2.3 "Legacy auth-proxy REST"), for apps that switched it on (AppConfig.authLegacy).
 // Each call reuses the auth service's own steps — password check and attempt limits, two-factor,
 // reset links, audit — with a legacy token (server/auth/legacy-tokens.ts) where the OAuth mode has the
 // login session cookie. Calls about a workspace resolve the caller where GraphQL does

@@ -1,4 +1,4 @@
-// Who is calling, from the request's credentials only (DESIGN.md "Server", multi-tenant rules):
+// Who is calling, from the request's credentials only (docs/DESIGN.md "Server", multi-tenant rules):
 // - with `Authorization: Bearer <access token>`: the app is the token's aid and the workspace its
 //   tid, and the membership it names must still exist, be enabled and belong to both. x-app-id is
 //   ignored then, whatever it says.

@@ -77,7 +77,7 @@ export function fullNameOf(user: { firstName: string | null; lastName: string | 
   return name || undefined;
 }
 
-/** A membership as the workspace picker reads it (ORIGINAL-CONTRACT 2.3 AuthTenantUserResponseDto). */
+/** A membership as the workspace picker reads it (docs/ORIGINAL-CONTRACT.md 2.3 AuthTenantUserResponseDto). */
 export function tenantUserAnswer(membership: Membership) {
   return {
     id: membership.id,

@@ -1,6 +1,7 @@
 // The shape of apps.settings: the app config less what has columns of its own (oidc-provider reads
-// those), with provider secrets only sealed (server/apps/settings.ts reads it).
+// those), with provider secrets and the Stripe keys only sealed (server/apps/settings.ts reads it).
 import type { AppConfig, SocialProvider } from '../../common/app-config.ts';
+import type { PaymentSettings } from '../../common/payments.ts';
 
 /** A provider's credentials at rest: the secret only sealed under config.secret. */
 export interface StoredProviderCredentials {
@@ -11,6 +12,18 @@ export interface StoredProviderCredentials {
 /** The AppConfig fields kept in their own apps columns. */
 export type AppColumnFields = 'name' | 'redirectUris' | 'postLogoutRedirectUris' | 'accessTokenTtl' | 'refreshTokenTtl';
 
-export interface AppSettings extends Omit<AppConfig, AppColumnFields | 'socialProviders'> {
+/** The app's Stripe keys at rest: the secrets only sealed under config.secret. */
+export interface StoredStripeKeys {
+  publishableKey?: string;
+  secretKeySealed?: string;
+  webhookSecretSealed?: string;
+}
+
+export interface StoredPaymentSettings extends Omit<PaymentSettings, 'stripe'> {
+  stripe?: StoredStripeKeys;
+}
+
+export interface AppSettings extends Omit<AppConfig, AppColumnFields | 'socialProviders' | 'payments'> {
   socialProviders?: Partial<Record<SocialProvider, StoredProviderCredentials>>;
+  payments?: StoredPaymentSettings;
 }

@@ -63,6 +63,21 @@ export const tenants = pgTable(
     shouldSetupPayments: boolean('should_setup_payments').notNull().default(false),
     paymentsEnabled: boolean('payments_enabled').notNull().default(false),
     paymentProvider: text('payment_provider').notNull().default('STRIPE'),
+    /** The current plan's price offer; null for a plan chosen without one (or none). */
+    planCurrency: text('plan_currency'),
+    planInterval: text('plan_interval'),
+    /** A paid offer the owner picked that waits for its checkout (shouldSetupPayments). */
+    pendingPlan: text('pending_plan'),
+    pendingCurrency: text('pending_currency'),
+    pendingInterval: text('pending_interval'),
+    /** The provider's subscription as its events last described it (server/payments/service.ts). */
+    subscriptionId: text('subscription_id'),
+    customerId: text('customer_id'),
+    /** none, trialing, active, past_due or canceled. */
+    subscriptionStatus: text('subscription_status').notNull().default('none'),
+    trialEndsAt: timestamp('trial_ends_at', { withTimezone: true }),
+    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [index('tenants_app_idx').on(t.appId)],
@@ -151,32 +166,63 @@ export const tenantUsers = pgTable(
   ],
 );
 
-export const plans = pgTable(
-  'plans',
+/**
+ * Provider events Foyer has applied (server/payments/service.ts), by the provider's event id: a
+ * replayed event (the same id again, even correctly signed) changes nothing.
+ */
+export const paymentEvents = pgTable(
+  'payment_events',
   {
-    id: text('id').primaryKey(),
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
     appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
-    key: text('key').notNull(),
-    name: text('name').notNull(),
-    description: text('description'),
-    trialDays: integer('trial_days').notNull().default(0),
-    position: integer('position').notNull().default(0),
-    createdAt: createdAt(),
+    tenantId: text('tenant_id'),
+    type: text('type').notNull(),
+    receivedAt: createdAt(),
   },
-  (t) => [uniqueIndex('plans_app_key_idx').on(t.appId, t.key)],
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
 );
 
-export const prices = pgTable(
-  'prices',
-  {
-    id: text('id').primaryKey(),
-    planId: text('plan_id').notNull().references(() => plans.id, { onDelete: 'cascade' }),
-    amount: numeric('amount', { precision: 12, scale: 2, mode: 'number' }).notNull(),
-    currency: text('currency').notNull(),
-    recurrenceInterval: text('recurrence_interval').notNull(),
-  },
-  (t) => [uniqueIndex('prices_offer_idx').on(t.planId, t.currency, t.recurrenceInterval)],
-);
+/**
+ * The built-in test-mode provider's own records (server/payments/test-provider/): what a real
+ * provider keeps on its side. A checkout or portal visit, opened for one workspace of one app.
+ */
+export const testPaymentSessions = pgTable('test_payment_sessions', {
+  id: text('id').primaryKey(),
+  appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+  tenantId: text('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+  /** checkout or portal. */
+  kind: text('kind').notNull(),
+  planKey: text('plan_key'),
+  currency: text('currency'),
+  recurrenceInterval: text('recurrence_interval'),
+  amount: numeric('amount', { precision: 12, scale: 2, mode: 'number' }),
+  trialDays: integer('trial_days').notNull().default(0),
+  /** open, then completed or canceled; a checkout paid with the confirmation card waits in confirming. */
+  status: text('status').notNull().default('open'),
+  customerEmail: text('customer_email'),
+  returnUrl: text('return_url').notNull(),
+  cancelUrl: text('cancel_url').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  createdAt: createdAt(),
+});
+
+/** A test-mode subscription, as the provider sees it: its periods and trial run on the payment clock. */
+export const testSubscriptions = pgTable('test_subscriptions', {
+  id: text('id').primaryKey(),
+  appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+  tenantId: text('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+  customerId: text('customer_id').notNull(),
+  planKey: text('plan_key').notNull(),
+  currency: text('currency').notNull(),
+  recurrenceInterval: text('recurrence_interval').notNull(),
+  /** trialing, active or canceled. */
+  status: text('status').notNull(),
+  trialEnd: timestamp('trial_end', { withTimezone: true }),
+  currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
+  cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+  createdAt: createdAt(),
+});
 
 /** The auth service's browser session (cookie on the auth origin), between login and handover. */
 export const loginSessions = pgTable('login_sessions', {

@@ -6,11 +6,14 @@ import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import type { Caller } from '../auth/callers.ts';
 import type { Notifier } from '../notify/types.ts';
+import type { Payments } from '../payments/runtime.ts';
 
 export interface GraphQLContext {
   config: ServerConfig;
   db: Database;
   notifier: Notifier;
+  /** Plans, providers and the payment clock (server/payments/). */
+  payments: Payments;
   caller: Caller;
   /** The client's address as Fastify sees it: X-Forwarded-For counts only from config.trustProxy. */
   clientIp: string;

@@ -1,4 +1,4 @@
-// GraphQL errors as Foyer's clients read them (SPEC.md section 8): extensions.code is the machine
+// GraphQL errors as Foyer's clients read them (docs/SPEC.md section 8): extensions.code is the machine
 // code and extensions.response.statusCode the HTTP status the runtime maps (401 → sign out, 403 →
 // forbidden handler). The HTTP response carries the highest status among its errors, so plain HTTP
 // tooling sees the same answer.
@@ -24,6 +24,8 @@ export type FoyerErrorCode =
   /** The change would leave the workspace without an enabled OWNER. */
   | 'OWNER_ROLE_MUST_EXIST'
   | 'TOO_MANY_REQUESTS'
+  /** A paid plan of an app that has no payment provider (production without Stripe keys). */
+  | 'PAYMENTS_NOT_CONFIGURED'
   | 'NOT_IMPLEMENTED'
   | 'INTERNAL_SERVER_ERROR'
   | 'SERVICE_UNAVAILABLE';
@@ -43,6 +45,7 @@ const statusOf: Record<FoyerErrorCode, number> = {
   SELF_CHANGE_FORBIDDEN: 403,
   OWNER_ROLE_MUST_EXIST: 403,
   TOO_MANY_REQUESTS: 429,
+  PAYMENTS_NOT_CONFIGURED: 409,
   NOT_IMPLEMENTED: 501,
   INTERNAL_SERVER_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,

@@ -6,6 +6,7 @@
 // never with credentials: it reads no cookies, the caller is only what the Authorization header
 // proves, so a foreign page can do nothing here that it could not do with its own token. With `*`
 // browsers also withhold any cookie-carrying response from the page, should a cookie ever appear.
+import cors from '@fastify/cors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { FoyerContext } from '../context.ts';
@@ -21,8 +22,6 @@ import { capabilityResolvers, mergeResolvers } from './resolvers.ts';
 import { buildFoyerSchema } from './schema.ts';
 
 export const GRAPHQL_PATH = '/graphql';
-
-const CORS_HEADERS = { 'access-control-allow-origin': '*' };
 
 /** Yoga's own context takes `request` for the Fetch API request, so Fastify's goes by another name. */
 interface ServerContext {
@@ -68,7 +67,7 @@ function withErrorShape(status: number, text: string): string {
   return JSON.stringify({ statusCode: status, error, message: String(first.message ?? ''), ...body });
 }
 
-function createFoyerYoga({ config, db, notifier }: FoyerContext, app: FastifyInstance): YogaServerInstance<ServerContext, GraphQLContext> {
+function createFoyerYoga({ config, db, notifier, payments }: FoyerContext, app: FastifyInstance): YogaServerInstance<ServerContext, GraphQLContext> {
   const schema = buildFoyerSchema(mergeResolvers(capabilityResolvers));
   checkDatabaseCosts(schema);
   const verifier = new AccessTokenVerifier(db, config.urls.auth);
@@ -93,7 +92,7 @@ function createFoyerYoga({ config, db, notifier }: FoyerContext, app: FastifyIns
     context: async ({ request, fastifyRequest }) => {
       const caller = await resolveCaller(db, verifier, request.headers);
       if (caller.kind === 'rejected') app.log.info({ reason: caller.reason }, 'access token rejected');
-      return { config, db, notifier, caller, clientIp: fastifyRequest.ip, log: fastifyRequest.log };
+      return { config, db, notifier, payments, caller, clientIp: fastifyRequest.ip, log: fastifyRequest.log };
     },
     plugins: [
       ...queryLimitPlugins({ introspection: development }),
@@ -113,30 +112,19 @@ export async function graphqlPlugin(app: FastifyInstance, context: FoyerContext)
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const body = toErrorBody(error);
     if (body.statusCode >= 500) request.log.error({ err: error }, 'graphql request failed');
-    return reply.status(body.statusCode).headers(CORS_HEADERS).send(graphqlErrorBody(body));
+    return reply.status(body.statusCode).send(graphqlErrorBody(body));
   });
 
   const runYoga = async (request: FastifyRequest, reply: FastifyReply) => {
     const response = await yoga.handleNodeRequestAndResponse(request, reply, { fastifyRequest: request, reply });
     response.headers.forEach((value, key) => reply.header(key, value));
     const text = await response.text();
-    return reply.status(response.status).headers(CORS_HEADERS).send(response.status >= 400 ? withErrorShape(response.status, text) : text);
+    return reply.status(response.status).send(response.status >= 400 ? withErrorShape(response.status, text) : text);
   };
 
-  // Preflight: whatever headers the runtime adds are let through; the server reads only
-  // Authorization, x-app-id and Content-Type and ignores the rest.
-  app.options(GRAPHQL_PATH, async (request, reply) =>
-    reply
-      .status(204)
-      .headers({
-        ...CORS_HEADERS,
-        'access-control-allow-methods': 'POST',
-        'access-control-allow-headers': request.headers['access-control-request-headers'] ?? 'content-type',
-        'access-control-max-age': '600',
-        vary: 'Access-Control-Request-Headers',
-      })
-      .send(),
-  );
+  // Any origin, without credentials (the caller is the bearer token, never a cookie). Whatever headers
+  // the runtime adds are let through; the server reads only Authorization, x-app-id and Content-Type.
+  await app.register(cors, { origin: '*', methods: ['POST'], maxAge: 600 });
 
   app.post(GRAPHQL_PATH, async (request, reply) => {
     checkBody(request.body);

@@ -9,6 +9,7 @@ import { roleResolvers } from './roles/resolvers.ts';
 import { signupResolvers } from './signup/resolvers.ts';
 import { tenantResolvers } from './tenants/resolvers.ts';
 import { userResolvers } from './users/resolvers.ts';
+import { paymentResolvers } from './payments/resolvers.ts';
 
 export const capabilityResolvers: Resolvers[] = [
   appResolvers,
@@ -19,6 +20,7 @@ export const capabilityResolvers: Resolvers[] = [
   signupResolvers,
   customParamResolvers,
   activityResolvers,
+  paymentResolvers,
 ];
 
 /** Merges resolver maps type by type; two capabilities resolving the same field is a startup error. */

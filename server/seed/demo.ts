@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { appOwners, apps, appVersions, plans, prices, tenants, tenantUsers, users } from '../db/schema.ts';
+import { appOwners, apps, appVersions, tenants, tenantUsers, users } from '../db/schema.ts';
+import type { PricingPlan } from '../../common/payments.ts';
 import { liveConfigOf } from '../admin/config-document.ts';
 import { CONSOLE_APP_ID, ensureConsoleApp } from '../apps/console.ts';
 import { hashPassword } from '../auth/passwords.ts';
@@ -32,11 +33,18 @@ const memberships: { email: string; firstName: string; lastName: string; roles: 
   { email: 'viewer@globex.demo.foyer.test', firstName: 'Vera', lastName: 'Viewer', roles: [['Globex', 'VIEWER']] },
 ];
 
-const demoPlans = [
+/** Three plans, each priced monthly and yearly in dollars and euros; Team starts with a trial. */
+const demoPlans: PricingPlan[] = [
   { key: 'FREEMIUM', name: 'Freemium', description: 'For trying things out', trialDays: 0, monthly: { USD: 0, EUR: 0 } },
   { key: 'ESSENTIAL', name: 'Essential', description: 'For small teams', trialDays: 0, monthly: { USD: 19, EUR: 17 } },
   { key: 'TEAM', name: 'Team', description: 'For growing companies', trialDays: 14, monthly: { USD: 49, EUR: 45 } },
-];
+].map(({ monthly, ...plan }) => ({
+  ...plan,
+  prices: Object.entries(monthly).flatMap(([currency, amount]) => [
+    { amount, currency, recurrenceInterval: 'month' as const },
+    { amount: amount * 10, currency, recurrenceInterval: 'year' as const },
+  ]),
+}));
 
 export async function seedDemo(db: Database, urls: ServerConfig['urls']): Promise<DemoData> {
   const appId = randomUUID();
@@ -56,6 +64,7 @@ export async function seedDemo(db: Database, urls: ServerConfig['urls']): Promis
       magicLinkEnabled: true,
       mfaEnabled: true,
       defaultRole: 'VIEWER',
+      payments: { plans: demoPlans, taxes: [{ name: 'VAT', countryCode: 'SE', percentage: 25 }] },
     },
     redirectUris: [callback],
     defaultCallbackUri: callback,
@@ -67,7 +76,7 @@ export async function seedDemo(db: Database, urls: ServerConfig['urls']): Promis
   for (const name of ['Acme', 'Globex']) {
     const id = randomUUID();
     tenantIds.set(name, id);
-    await db.insert(tenants).values({ id, appId, name, plan: 'FREEMIUM', onboarded: true });
+    await db.insert(tenants).values({ id, appId, name, plan: 'FREEMIUM', planCurrency: 'USD', planInterval: 'month', onboarded: true });
   }
 
   const passwordHash = await hashPassword(DEMO_PASSWORD);
@@ -88,17 +97,6 @@ export async function seedDemo(db: Database, urls: ServerConfig['urls']): Promis
       await db
         .insert(tenantUsers)
         .values({ id: randomUUID(), tenantId: tenantIds.get(workspace)!, userId, role, onboarded: true });
-    }
-  }
-
-  for (const [position, plan] of demoPlans.entries()) {
-    const planId = randomUUID();
-    await db.insert(plans).values({ id: planId, appId, key: plan.key, name: plan.name, description: plan.description, trialDays: plan.trialDays, position });
-    for (const [currency, monthly] of Object.entries(plan.monthly)) {
-      await db.insert(prices).values([
-        { id: randomUUID(), planId, currency, amount: monthly, recurrenceInterval: 'month' },
-        { id: randomUUID(), planId, currency, amount: monthly * 10, recurrenceInterval: 'year' },
-      ]);
     }
   }
 

@@ -3,6 +3,8 @@
 // server instead. Each page gets the deployment's client config injected as JSON (not script), so it
 // runs under a strict CSP.
 import path from 'node:path';
+import type { IncomingMessage } from 'node:http';
+import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CONSOLE_APP_ID } from '../apps/console.ts';
@@ -32,31 +34,37 @@ function escapeJsonForHtml(value: unknown): string {
 }
 
 /**
- * Runtime pages may be framed by the same origin only: the configurator's live preview is that one
- * framer. Configurator pages may be framed by nobody. Nothing is fetched from outside Foyer's own
- * origins: images come from this origin, the API host (uploaded logos and assets) and data: URLs, so
- * an app's custom CSS cannot send what it sees to another host. Forms post to this origin and the auth
- * service; the sign-out screen's form is answered with a redirect to the app's registered post-logout
- * address, which browsers check against form-action too.
+ * The pages' security headers, by @fastify/helmet with Foyer's directives. Runtime pages may be framed
+ * by the same origin only: the configurator's live preview is that one framer. Configurator pages may
+ * be framed by nobody. Nothing is fetched from outside Foyer's own origins: images come from this
+ * origin, the API host (uploaded logos and assets) and data: URLs, so an app's custom CSS cannot send
+ * what it sees to another host. Forms post to this origin and the auth service; the sign-out screen's
+ * form is answered with a redirect to the app's registered post-logout address, which browsers check
+ * against form-action too. HSTS is the listener's (server/http/listener.ts), on every answer.
  */
-export function contentSecurityPolicy(
-  urls: { auth: string; api: string },
-  frameAncestors: "'self'" | "'none'" = "'self'",
-  formRedirectsAnywhere = false,
-  nonce?: string,
-): string {
-  const allowNonce = nonce ? ` 'nonce-${nonce}'` : '';
-  return [
-    "default-src 'self'",
-    `script-src 'self'${allowNonce}`,
-    `style-src 'self' ${urls.api}${allowNonce}`,
-    `img-src 'self' data: ${urls.api}`,
-    `connect-src 'self' ${urls.auth} ${urls.api}`,
-    formRedirectsAnywhere ? 'form-action *' : `form-action 'self' ${urls.auth}`,
-    `frame-ancestors ${frameAncestors}`,
-    "base-uri 'none'",
-    "object-src 'none'",
-  ].join('; ');
+export function securityHeaders(urls: { auth: string; api: string }, nonce?: string): FastifyHelmetOptions {
+  const pathOf = (request: IncomingMessage) => (request.url ?? '').split(/[?#]/)[0] ?? '';
+  const nonceSource = nonce ? [`'nonce-${nonce}'`] : [];
+  return {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", ...nonceSource],
+        styleSrc: ["'self'", urls.api, ...nonceSource],
+        imgSrc: ["'self'", 'data:', urls.api],
+        connectSrc: ["'self'", urls.auth, urls.api],
+        formAction: [(request) => (pathOf(request) === SIGN_OUT_SCREEN ? '*' : `'self' ${urls.auth}`)],
+        frameAncestors: [(request) => (isConfiguratorPath(pathOf(request)) ? "'none'" : "'self'")],
+        baseUri: ["'none'"],
+        objectSrc: ["'none'"],
+      },
+    },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    // frame-ancestors decides framing per page; X-Frame-Options cannot say "none here, same origin there".
+    frameguard: false,
+    strictTransportSecurity: false,
+  };
 }
 
 /** True for /configurator and everything under it. */
@@ -105,15 +113,7 @@ export async function uiPlugin(app: FastifyInstance, options: UiOptions): Promis
       env: config.env,
     },
   } as const;
-  const cspFor = (url: string) =>
-    contentSecurityPolicy(config.urls, isConfiguratorPath(url) ? "'none'" : "'self'", url.split(/[?#]/)[0] === SIGN_OUT_SCREEN, pages.cspNonce);
-
-  app.addHook('onSend', async (request, reply, payload) => {
-    reply.header('content-security-policy', cspFor(request.url));
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
-    return payload;
-  });
+  await app.register(helmet, securityHeaders(config.urls, pages.cspNonce));
 
   if (pages.servesBuiltFiles) {
     await app.register(fastifyStatic, {

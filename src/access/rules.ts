@@ -1,4 +1,4 @@
-// Role and plan gating as plain data checks (SPEC.md section 6): content may require one of a role
+// Role and plan gating as plain data checks (docs/SPEC.md section 6): content may require one of a role
 // list and/or one of a plan list; both lists together require both; no list lets everyone through.
 // Who may manage whom is the shared roles table (common/roles.ts), which the server enforces again on
 // every mutation.

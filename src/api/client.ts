@@ -1,4 +1,4 @@
-// The API-host client: GraphQL and REST calls with SPEC.md section 7's headers and section 8's
+// The API-host client: GraphQL and REST calls with docs/SPEC.md section 7's headers and section 8's
 // status handling (401 → the auth client clears the session; 403 → the forbidden handlers).
 
 import type { AuthClient } from '../auth/types.ts';
@@ -48,7 +48,7 @@ export function operationNameOf(query: string): string | undefined {
   return /\b(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)/.exec(query)?.[1];
 }
 
-/** SPEC.md section 8: the status sits in extensions.exception.httpStatus or extensions.response.statusCode. */
+/** docs/SPEC.md section 8: the status sits in extensions.exception.httpStatus or extensions.response.statusCode. */
 export function graphQLErrorStatus(entry: GraphQLErrorEntry): number | undefined {
   const status = entry.extensions?.exception?.httpStatus ?? entry.extensions?.response?.statusCode;
   return typeof status === 'number' ? status : undefined;

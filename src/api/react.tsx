@@ -16,7 +16,7 @@ const isApiAnswer = (error: unknown) => error instanceof ApiError;
 
 /**
  * The data cache of one app (the runtime, the configurator). With an auth client, signing out
- * (logout, a 401, a failed refresh) empties it, so no workspace data outlives the session (SPEC.md
+ * (logout, a 401, a failed refresh) empties it, so no workspace data outlives the session (docs/SPEC.md
  * section 4). `isServerAnswer` tells the errors not worth retrying from network failures.
  */
 export function createQueryClient(auth?: AuthClient, isServerAnswer: (error: unknown) => boolean = isApiAnswer): QueryClient {

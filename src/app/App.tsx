@@ -30,7 +30,7 @@ export interface StartedRuntime extends Omit<Runtime, 'appConfig'> {
 
 export async function startRuntime({ config, auth, api, i18n, appConfig }: AppProps): Promise<StartedRuntime> {
   await Promise.all([
-    // A failed start-up check means signed out (SPEC.md section 4).
+    // A failed start-up check means signed out (docs/SPEC.md section 4).
     auth.init().catch(() => undefined),
     loadAppTranslations(config.apiUrl, config.appId).then((resources) => applyTranslations(i18n, resources)),
   ]);

@@ -1,4 +1,4 @@
-// The document title of a hosted screen: the screen's own title joined with the app's name (SPEC.md
+// The document title of a hosted screen: the screen's own title joined with the app's name (docs/SPEC.md
 // section 2: 'Login', 'Choose workspace', …), so tabs and screen readers can tell screens apart.
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -18,7 +18,7 @@ const missingKey = {
   sessions: AuthErrorKeys.sessionsUnavailable,
 } as const;
 
-/** The calls of an optional capability, or SPEC.md's message that this mode has none. */
+/** The calls of an optional capability, or docs/SPEC.md's message that this mode has none. */
 export function required<Calls>(calls: Calls | undefined, capability: keyof typeof missingKey): Calls {
   if (calls === undefined) throw new AuthError(missingKey[capability]);
   return calls;

@@ -1,5 +1,5 @@
 // Failures of the auth layer that reach a screen. `key` is the translation key the screen shows;
-// the message is SPEC.md's English text for it (the `en` value of that key).
+// the message is docs/SPEC.md's English text for it (the `en` value of that key).
 
 export const AuthErrorKeys = {
   /** Token answer with neither an access nor a refresh token. */
@@ -21,7 +21,7 @@ export const AuthErrorKeys = {
 
 export type AuthErrorKey = (typeof AuthErrorKeys)[keyof typeof AuthErrorKeys];
 
-/** SPEC.md section 8's English texts for the keys above. */
+/** docs/SPEC.md section 8's English texts for the keys above. */
 export const authErrorTexts: Record<AuthErrorKey, string> = {
   'auth.errors.wrongCredentials': 'Wrong credentials!',
   'auth.errors.authenticationFailed': 'Authentication failed!',

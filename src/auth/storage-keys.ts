@@ -1,5 +1,5 @@
-// Local-storage keys (SPEC.md section 3: prefix NB_). The OAuth tokens live in localStorage because
-// SPEC.md requires these keys there; see src/auth/oauth/token-store.ts for what limits the exposure.
+// Local-storage keys (docs/SPEC.md section 3: prefix NB_). The OAuth tokens live in localStorage because
+// docs/SPEC.md requires these keys there; see src/auth/oauth/token-store.ts for what limits the exposure.
 
 import { STORAGE_PREFIX } from '../config.ts';
 
@@ -9,7 +9,7 @@ export const StorageKeys = {
   idToken: `${STORAGE_PREFIX}ID_TOKEN`,
   /** The workspace user of the session: the signed-in one, or the one just chosen in the picker. */
   tenantUserId: `${STORAGE_PREFIX}TENANT_USER_ID`,
-  /** Legacy mode (SPEC.md section 3): the auth token, and the MFA token once a second factor passed. */
+  /** Legacy mode (docs/SPEC.md section 3): the auth token, and the MFA token once a second factor passed. */
   authToken: `${STORAGE_PREFIX}AUTH_TOKEN`,
   mfaToken: `${STORAGE_PREFIX}MFA_TOKEN`,
   /** sessionStorage, legacy mode: where to go once a workspace is chosen (the OAuth mode keeps it in the pending authorization). */

@@ -125,7 +125,7 @@ export type AuthListener = () => void;
 /**
  * What a mode may lack. The screens hide the options of a capability their client does not have
  * (src/runtime/app-config.ts, src/components/SessionList.tsx); asked for anyway, it fails with
- * SPEC.md's message (src/auth/capabilities.ts).
+ * docs/SPEC.md's message (src/auth/capabilities.ts).
  */
 export type AuthCapability = 'passkeys' | 'magicLink' | 'federation' | 'sessions';
 
@@ -142,7 +142,7 @@ export interface AuthSession {
   currentTenantUserId(): string | undefined;
   /** The access token to send (OAuth mode only). */
   accessToken(): string | undefined;
-  /** The headers of SPEC.md section 7 for calls to the API host. */
+  /** The headers of docs/SPEC.md section 7 for calls to the API host. */
   apiHeaders(): Record<string, string>;
   /** Renews an access token about to expire before a call; signs out when that fails. */
   ensureFresh(): Promise<void>;

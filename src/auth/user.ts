@@ -1,10 +1,10 @@
-// The user wrapper of SPEC.md section 3: behaviour over CurrentUserData, plus the anonymous user.
+// The user wrapper of docs/SPEC.md section 3: behaviour over CurrentUserData, plus the anonymous user.
 
 import type { CurrentUserData } from './types.ts';
 
 export const ANONYMOUS_USERNAME = 'ANONYMOUS';
 
-/** SPEC.md section 3's fallback user: what currentUser() answers when no one is signed in. */
+/** docs/SPEC.md section 3's fallback user: what currentUser() answers when no one is signed in. */
 export function fallbackUserData(): CurrentUserData {
   return {
     id: '',

@@ -1,4 +1,4 @@
-// The invite form (SPEC.md sections 2, 4, 5): one or more e-mail inputs, '+ Add another', blanks
+// The invite form (docs/SPEC.md sections 2, 4, 5): one or more e-mail inputs, '+ Add another', blanks
 // dropped before sending. Once createUsers has answered, the notice names who was invited and stays
 // 5 seconds; every address the server refused keeps its input and shows why next to it.
 import { useQueryClient } from '@tanstack/react-query';

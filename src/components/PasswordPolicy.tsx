@@ -1,4 +1,4 @@
-// The password policy's answers as a warning list while the user types (SPEC.md section 5). The flow
+// The password policy's answers as a warning list while the user types (docs/SPEC.md section 5). The flow
 // computes the problems ({"passwordProblems": [...]}) and uses the same answer to disable its button;
 // with a `repeat` prop, a repeat that differs from the password is listed too.
 import { useState } from 'react';

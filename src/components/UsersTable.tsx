@@ -1,4 +1,4 @@
-// The users table (SPEC.md sections 2, 4, 6): server-side search, sort and paging through ListUsers,
+// The users table (docs/SPEC.md sections 2, 4, 6): server-side search, sort and paging through ListUsers,
 // sorting and pagination kept per table id, rows that switch to edit mode, and confirmed row actions.
 // Readers without USER_WRITE (viewers) get the same table without any action.
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';

@@ -18,6 +18,7 @@ export const componentRegistry: Record<ComponentName, LazyExoticComponent<Compon
   FederationConnections: lazy(() => import('./FederationConnections.tsx')),
   InviteUsers: withQueries(() => import('./InviteUsers.tsx')),
   PasskeyManager: withQueries(() => import('./PasskeyManager.tsx')),
+  PlanCards: withQueries(() => import('./PlanCards.tsx')),
   PasskeyRegistration: lazy(() => import('./PasskeyRegistration.tsx')),
   PasskeySignIn: lazy(() => import('./PasskeySignIn.tsx')),
   PasswordPolicy: lazy(() => import('./PasswordPolicy.tsx')),

@@ -1,4 +1,4 @@
-// A table's sorting and pagination, kept per table id in localStorage under NB_TABLE_<id> (SPEC.md
+// A table's sorting and pagination, kept per table id in localStorage under NB_TABLE_<id> (docs/SPEC.md
 // section 3), so a reload shows the same page in the same order. Unreadable stored values fall back
 // to the defaults field by field.
 import { useCallback, useState } from 'react';

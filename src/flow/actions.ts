@@ -11,7 +11,7 @@ import { required } from '../auth/capabilities.ts';
 
 export interface ActionServices {
   auth: AuthClient;
-  api: Pick<ApiClient, 'request'>;
+  api: Pick<ApiClient, 'request' | 'rest'>;
   config: ClientConfig;
   /** Full-page navigation to another origin. */
   assign(url: string): void;
@@ -30,6 +30,15 @@ function mfaMethod(value: unknown): MfaMethod | undefined {
   if (value === undefined || value === null) return undefined;
   if (value === 'sms' || value === 'totp') return value;
   throw new Error(`Action input method must be sms or totp, not ${String(value)}`);
+}
+
+/**
+ * The API host's payment pages read the access token from its cookie (server/payments/routes.ts):
+ * POST /security/setCookie hands it over, then the whole page moves there (SPEC.md section 7).
+ */
+async function toPaymentPage(path: string, { api, config, assign }: ActionServices): Promise<void> {
+  await api.rest('/security/setCookie', { method: 'POST', credentials: 'include', body: {} });
+  assign(`${config.apiUrl.replace(/\/+$/, '')}${path}`);
 }
 
 /** Enterprise connections (SAML, OIDC) are addressed by id; social providers by type alone. */
@@ -65,6 +74,8 @@ const handlers: Record<ActionName, ActionHandler> = {
   'auth.startTotpSetup': (_input, { auth }) => auth.mfa.startTotpSetup(),
   'auth.finishTotpSetup': (input, { auth }) => auth.mfa.finishTotpSetup(text(input, 'mfaCode').trim()),
   'auth.refresh': (_input, { auth }) => auth.refresh(),
+  'nav.checkout': (_input, services) => toPaymentPage('/payments/checkoutView', services),
+  'nav.subscriptionPortal': (_input, services) => toPaymentPage('/payments/subscriptionPortal', services),
 };
 
 async function runOperation(operation: string, input: Record<string, unknown>, api: ActionServices['api']): Promise<unknown> {

@@ -25,6 +25,8 @@ export const ACTION_NAMES = [
   'auth.startTotpSetup',
   'auth.finishTotpSetup',
   'auth.refresh',
+  'nav.checkout',
+  'nav.subscriptionPortal',
 ] as const;
 
 export type ActionName = (typeof ACTION_NAMES)[number];
@@ -39,6 +41,8 @@ export const REDIRECT_ACTIONS = {
   logout: 'auth.logout',
   federation: 'nav.federation',
   continue: 'nav.continue',
+  checkout: 'nav.checkout',
+  subscriptionPortal: 'nav.subscriptionPortal',
 } as const satisfies Record<string, ActionName>;
 
 export type RedirectName = keyof typeof REDIRECT_ACTIONS;
@@ -48,6 +52,7 @@ export const COMPONENT_NAMES = [
   'ActivityList',
   'FederationConnections',
   'InviteUsers',
+  'PlanCards',
   'PasskeyManager',
   'PasskeyRegistration',
   'PasskeySignIn',

@@ -1,4 +1,4 @@
-// Errors of calls to Foyer's servers (SPEC.md section 8, "Client status handling"), for the runtime,
+// Errors of calls to Foyer's servers (docs/SPEC.md section 8, "Client status handling"), for the runtime,
 // its auth clients and the configurator alike. A failure with no response (network error, abort) is
 // never wrapped: callers get the original error.
 

@@ -1,4 +1,4 @@
-// SPEC.md section 7, "Request headers on the API client", as a pure function so every auth mode
+// docs/SPEC.md section 7, "Request headers on the API client", as a pure function so every auth mode
 // feeds it its own credentials (OAuth: the access token; legacy: auth token, MFA token, tenant user).
 
 export interface HeaderCredentials {

@@ -1,4 +1,4 @@
-// i18next set-up: `en` ships in the bundle (SPEC.md texts); an app's translations.json overrides or adds
+// i18next set-up: `en` ships in the bundle (docs/SPEC.md texts); an app's translations.json overrides or adds
 // languages at start-up (a preview replaces them with its draft's), and the language follows the
 // signed-in user's workspace locale.
 import i18next, { type i18n as I18n } from 'i18next';

@@ -1,4 +1,4 @@
-// The app's public configuration (SPEC.md section 3): read at start-up with GetAppAnonymous, held in a
+// The app's public configuration (docs/SPEC.md section 3): read at start-up with GetAppAnonymous, held in a
 // store every screen reads, which the configurator's preview (src/preview) may replace with a draft.
 import { createApiClient, type ApiClient } from '../api/index.ts';
 import { apiHeaderRules } from '../http/headers.ts';

@@ -1,5 +1,5 @@
 // Full-page moves of the runtime (to the authorization server, to an app), through the client
-// configuration's redirect switches (SPEC.md section 4, "Redirect helper"): with `disableRedirects`
+// configuration's redirect switches (docs/SPEC.md section 4, "Redirect helper"): with `disableRedirects`
 // a move is only logged, so a developer can read where it would have gone; in `debug` mode it waits
 // three seconds first, long enough to read the console.
 import type { ClientConfig } from '../config.ts';

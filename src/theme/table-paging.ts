@@ -1,4 +1,4 @@
-// Paging arithmetic of tables (SPEC.md section 9): page sizes, page count, the page-jump rule.
+// Paging arithmetic of tables (docs/SPEC.md section 9): page sizes, page count, the page-jump rule.
 
 export const PAGE_SIZES = [5, 10, 20, 30, 50, 100] as const;
 /** A generic table's default page; the users table starts with 5 rows instead. */

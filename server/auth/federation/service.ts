@@ -11,7 +11,6 @@ import type { Database } from '../../db/client.ts';
 import { federatedIdentities, federationStates, tenants, tenantUsers, users } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { recordAudit } from '../../audit/service.ts';
-import { appHasPlans } from '../../apps/plans.ts';
 import { DEFAULT_LOCALE } from '../../../common/locales.ts';
 import type { FederationType } from '../../../common/app-config.ts';
 import type { App } from '../../apps/lookup.ts';
@@ -108,7 +107,8 @@ async function linkedUser(db: Database, appId: string, type: string, subject: st
 
 /** A new identity with its own workspace (OWNER, usable at once: the provider proved who it is). */
 async function signUpFederated(context: FoyerContext, app: App, type: string, profile: FederatedProfile & { email: string }, ip: string): Promise<User> {
-  const shouldSelectPlan = await appHasPlans(context.db, app.id);
+  // As a signup without a plan (server/graphql/signup/service.ts): the owner picks one when the app has plans.
+  const shouldSelectPlan = (app.settings.payments?.plans ?? []).length > 0;
   return context.db.transaction(async (tx) => {
     const [user] = await tx
       .insert(users)

@@ -1,4 +1,4 @@
-// Two-factor endpoints (ORIGINAL-CONTRACT 2.3, plus the authenticator-app calls startTotpSetup,
+// Two-factor endpoints (docs/ORIGINAL-CONTRACT.md 2.3, plus the authenticator-app calls startTotpSetup,
 // finishTotpSetup and GET mfaMethods): they work only on a login session whose first factor passed and
 // whose second is still due, and the one that passes it renews the session as signed in. The same
 // endpoints serve the legacy mode under /auth-proxy (server/auth-proxy/routes.ts), where the login
@@ -11,6 +11,7 @@ import { HttpError, unauthorized } from '../../http/errors.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { recordAttemptWithinLimit, releaseAttempt, reserveAttempt } from '../../audit/limits.ts';
 import { requireApp } from '../../apps/lookup.ts';
+import { toE164 } from '../../notify/phone.ts';
 import type { LoginSession } from '../session/service.ts';
 import {
   checkCode,
@@ -22,7 +23,6 @@ import {
   pendingSetup,
   recover,
   RECOVERY_FAILURES,
-  toE164,
   type CheckOutcome,
   type MfaMethod,
 } from './service.ts';

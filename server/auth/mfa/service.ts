@@ -61,18 +61,6 @@ export function secondFactorState(app: App, user: User, memberships: readonly Me
   return mfaMethodsOf(user).length > 0 ? 'REQUIRED' : 'SETUP';
 }
 
-const E164 = /^\+[1-9]\d{6,14}$/;
-
-/**
- * The E.164 form of a typed number: spaces, hyphens, dots and parentheses people write between
- * digit groups are dropped; anything else must already be E.164 (a plus, a country code, at most 15
- * digits). Undefined when it is not.
- */
-export function toE164(input: string): string | undefined {
-  const compact = input.trim().replace(/[\s\-.()]/g, '');
-  return E164.test(compact) ? compact : undefined;
-}
-
 function newCode(): string {
   return randomInt(0, 1_000_000).toString().padStart(6, '0');
 }

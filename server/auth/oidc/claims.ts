@@ -1,5 +1,5 @@
 // What Foyer tells apps about the person signed in: the OpenID scopes it grants and the claims each
-// releases, in the ID token and at the userinfo endpoint alike (ORIGINAL-CONTRACT.md 2.4).
+// releases, in the ID token and at the userinfo endpoint alike (docs/ORIGINAL-CONTRACT.md 2.4).
 import { fullNameOf, type Membership } from '../memberships.ts';
 
 export const SCOPES = ['openid', 'profile', 'email'] as const;

@@ -1,4 +1,4 @@
-// The original product's handover code (ORIGINAL-CONTRACT.md 2.4, POST /handover/code/{appId}): an
+// The original product's handover code (docs/ORIGINAL-CONTRACT.md 2.4, POST /handover/code/{appId}): an
 // app's back end, authenticated by the app's API key, turns a signed-in person's access token into
 // a short-lived authorization code of the same membership, to open a hosted screen as that person.
 // The code is an ordinary oidc-provider code under a grant of its own, redeemed at /token/code/{appId}.

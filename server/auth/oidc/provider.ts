@@ -211,7 +211,7 @@ export async function createOidcProvider(context: FoyerContext, hooks: ProviderH
     },
     formats: {
       customizers: {
-        // The token's `scope` claim is the role's privileges at issuance (ORIGINAL-CONTRACT.md 2.4),
+        // The token's `scope` claim is the role's privileges at issuance (docs/ORIGINAL-CONTRACT.md 2.4),
         // so a refresh reflects a changed role; the token response's `scope` stays the granted
         // OpenID scopes, which a client may send back on refresh. The second audience is one no ID
         // token carries, so a resource server can tell the two apart without reading `typ`.

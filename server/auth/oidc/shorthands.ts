@@ -1,4 +1,4 @@
-// The original product's shorthand URLs (ORIGINAL-CONTRACT 2.4) on top of the standard endpoints:
+// The original product's shorthand URLs (docs/ORIGINAL-CONTRACT.md 2.4) on top of the standard endpoints:
 // /url/login|signup/{appId} build an /authorize request, /url/logout/{appId} one to /session/end,
 // /token/code|refresh/{appId} are JSON front doors to /token, /handover/code/{appId} mints a one-time code.
 import type { FastifyInstance, FastifyRequest } from 'fastify';

@@ -1,4 +1,4 @@
-// The OpenID Connect userinfo endpoint: the standard claims (and SPEC.md section 3's) of the
+// The OpenID Connect userinfo endpoint: the standard claims (and docs/SPEC.md section 3's) of the
 // membership an access token names, for the OpenID scopes its grant holds. oidc-provider's own
 // endpoint refuses access tokens with an audience, and every Foyer access token names its app.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

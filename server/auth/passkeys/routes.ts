@@ -1,4 +1,4 @@
-// Passkey calls of SPEC.md section 7 on the auth origin: sign-in with the login session cookie, and
+// Passkey calls of docs/SPEC.md section 7 on the auth origin: sign-in with the login session cookie, and
 // registration authorised by a live reset, invitation or signup link (forgotPasswordToken). A
 // signed-in user manages their passkeys from the profile with the API's access token
 // (Authorization: Bearer, verified like the GraphQL API): list, delete, and register without a link.

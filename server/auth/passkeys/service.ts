@@ -26,7 +26,7 @@ export type Passkey = typeof passkeys.$inferSelect;
 export const PASSKEY_CHALLENGE_TTL_SECONDS = 5 * 60;
 /** Matches the challenge lifetime, so the browser gives up when the server would. */
 const CEREMONY_TIMEOUT_MS = PASSKEY_CHALLENGE_TTL_SECONDS * 1000;
-/** SPEC.md section 9: a WebAuthn user id is 1 to 64 bytes; Foyer's are 32. */
+/** docs/SPEC.md section 9: a WebAuthn user id is 1 to 64 bytes; Foyer's are 32. */
 const USER_HANDLE_BYTES = 32;
 const MAX_PASSKEYS_PER_USER = 20;
 

@@ -5,6 +5,7 @@ import type { AppSettings } from '../../db/app-settings.ts';
 import type { CustomParam, CustomParamInput, CustomParamsConfigGraphql } from '../generated/resolvers.ts';
 import { isEmail, type InputProblems } from '../input.ts';
 import { matchesOwnerPattern } from '../../../common/owner-pattern.ts';
+import { toE164 } from '../../notify/phone.ts';
 
 export const MAX_CUSTOM_VALUE_LENGTH = 1000;
 
@@ -22,10 +23,6 @@ export function customParamsConfig(settings: AppSettings): CustomParamsConfigGra
   };
 }
 
-// E.164: a plus, the country code and at most 15 digits; spaces, dots, dashes and brackets are
-// allowed between the digits as people type them.
-const PHONE_SEPARATORS = /[\s.\-()]/g;
-const E164 = /^\+[1-9]\d{6,14}$/;
 const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 const INTEGER = /^[-+]?\d+$/;
 
@@ -37,7 +34,7 @@ function problemOf(field: CustomSignupField, value: string): string | null {
       if (!isEmail(value)) return 'Enter a valid e-mail address';
       break;
     case 'phone':
-      if (!E164.test(value.replace(PHONE_SEPARATORS, ''))) {
+      if (toE164(value) === undefined) {
         return 'Enter the phone number in international format, starting with + and the country code';
       }
       break;

@@ -5,9 +5,9 @@
 // passwords off refuses a password (403 PASSWORD_SIGN_IN_DISABLED); its signup link only confirms.
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { appHasPlans } from '../../apps/plans.ts';
 import type { Database } from '../../db/client.ts';
-import { plans, prices, tenants, tenantUsers, users } from '../../db/schema.ts';
+import { tenants, tenantUsers, users } from '../../db/schema.ts';
+import { findPlan, findPrice, plansOf, type Offer } from '../../payments/catalog.ts';
 import { passwordPolicyOf } from '../../apps/settings.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import { passwordSignInEnabled } from '../../auth/session/sign-in.ts';
@@ -36,40 +36,41 @@ interface CheckedSignup {
   customParams: Record<string, string>;
   name: string;
   logo: string | null;
-  plan: string | null;
+  offer: Offer | null;
 }
 
-/** The plan key when it is one of the app's plans and the price offer (if any) one of its prices. */
-async function checkPlan(db: Database, app: App, input: CreateTenantInput, problems: InputProblems): Promise<string | null> {
+/**
+ * The plan and price the signup chose (its link's plan, currency and recurrenceInterval), when they
+ * are the app's. A plan named without a price takes the plan's only price; with several, the owner
+ * picks one on the plan page.
+ */
+function checkPlan(app: App, input: CreateTenantInput, problems: InputProblems): Offer | null {
   const { plan: key, priceOffer } = input;
   if (!key) {
     if (priceOffer) problems.add('priceOffer', 'A price offer needs a plan');
     return null;
   }
-  const [plan] = await db
-    .select({ id: plans.id })
-    .from(plans)
-    .where(and(eq(plans.appId, app.id), eq(plans.key, key)))
-    .limit(1);
+  const plan = findPlan(app, key);
   if (!plan) {
     problems.add('plan', 'This app has no such plan');
     return null;
   }
-  if (priceOffer) {
-    const [price] = await db
-      .select({ id: prices.id })
-      .from(prices)
-      .where(
-        and(
-          eq(prices.planId, plan.id),
-          eq(prices.currency, priceOffer.currency.trim().toUpperCase()),
-          eq(prices.recurrenceInterval, priceOffer.recurrenceInterval.trim().toLowerCase()),
-        ),
-      )
-      .limit(1);
-    if (!price) problems.add('priceOffer', 'The plan has no such price');
+  if (!priceOffer) return plan.prices.length === 1 ? { plan, price: plan.prices[0]! } : null;
+  const price = findPrice(plan, priceOffer);
+  if (!price) problems.add('priceOffer', 'The plan has no such price');
+  return price ? { plan, price } : null;
+}
+
+/**
+ * A free offer is the workspace's plan at once; a paid one waits for its checkout (shouldSetupPayments)
+ * like an owner's pick on the plan page (server/payments/service.ts); none: the owner picks one.
+ */
+function planColumns(app: App, offer: Offer | null) {
+  if (!offer) return { shouldSelectPlan: plansOf(app).length > 0 };
+  if (offer.price.amount > 0) {
+    return { pendingPlan: offer.plan.key, pendingCurrency: offer.price.currency, pendingInterval: offer.price.recurrenceInterval, shouldSetupPayments: true };
   }
-  return key;
+  return { plan: offer.plan.key, planCurrency: offer.price.currency, planInterval: offer.price.recurrenceInterval };
 }
 
 function checkPassword(app: App, password: string, problems: InputProblems): void {
@@ -82,7 +83,7 @@ function checkPassword(app: App, password: string, problems: InputProblems): voi
   if (found.length > 0) problems.add('password', found.map((problem) => passwordProblemTexts[problem]));
 }
 
-async function checkSignup(db: Database, app: App, input: CreateTenantInput): Promise<CheckedSignup> {
+function checkSignup(app: App, input: CreateTenantInput): CheckedSignup {
   const problems = new InputProblems();
   const { owner } = input;
   const email = owner.email.trim();
@@ -94,9 +95,9 @@ async function checkSignup(db: Database, app: App, input: CreateTenantInput): Pr
   const customParams = checkCustomParams(app.settings, owner.customParams ?? [], problems);
   const name = checkName(problems, 'name', input.name ?? '');
   const logo = checkLogo(problems, 'logo', input.logo ?? null);
-  const plan = await checkPlan(db, app, input, problems);
+  const offer = checkPlan(app, input, problems);
   problems.throwIfAny();
-  return { email, firstName, lastName, password, customParams, name, logo, plan };
+  return { email, firstName, lastName, password, customParams, name, logo, offer };
 }
 
 type Identity = { id: string; locale: string | null };
@@ -127,7 +128,6 @@ async function createSignup(
   clientIp: string,
   reservation: number,
 ): Promise<CreatedSignup> {
-  const shouldSelectPlan = signup.plan === null && (await appHasPlans(db, app.id));
   return db.transaction(async (tx) => {
     let existing = await findIdentity(tx, app.id, signup.email);
     let userId = existing?.id;
@@ -155,9 +155,8 @@ async function createSignup(
       name: signup.name,
       locale: DEFAULT_LOCALE,
       logo: signup.logo,
-      plan: signup.plan,
+      ...planColumns(app, signup.offer),
       onboarded: false,
-      shouldSelectPlan,
     });
     const tenantUserId = randomUUID();
     // Disabled until the mailed link is used: nobody can sign in to the workspace before that.
@@ -201,7 +200,7 @@ export async function signUp(context: GraphQLContext, app: App, input: CreateTen
   let created: CreatedSignup;
   let signup: CheckedSignup;
   try {
-    signup = await checkSignup(db, app, input);
+    signup = checkSignup(app, input);
     // Hashed whether or not the address is known, so the answer takes as long either way.
     const pendingPasswordHash = signup.password === null ? undefined : await hashPassword(signup.password);
     created = await createSignup(db, app, signup, pendingPasswordHash, clientIp, reservation);
@@ -224,5 +223,5 @@ export async function signUp(context: GraphQLContext, app: App, input: CreateTen
     await undoSignup(db, created);
     throw foyerError('SERVICE_UNAVAILABLE', 'The signup e-mail could not be sent; try again later');
   }
-  return getTenant(db, app.id, created.tenantId);
+  return getTenant(context.payments, db, app, created.tenantId);
 }

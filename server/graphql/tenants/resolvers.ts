@@ -8,15 +8,15 @@ export const tenantResolvers: Resolvers = {
       const member = memberOf(caller);
       return getTenantSummary(db, member.app.id, member.tenantId);
     },
-    getTenant: (_parent, _args, { db, caller }) => {
+    getTenant: (_parent, _args, { db, caller, payments }) => {
       const member = memberOf(caller);
-      return getTenant(db, member.app.id, member.tenantId);
+      return getTenant(payments, db, member.app, member.tenantId);
     },
   },
   Mutation: {
-    updateTenant: (_parent, { tenant }, { db, caller, clientIp }) => {
+    updateTenant: (_parent, { tenant }, { db, caller, clientIp, payments }) => {
       const member = memberOf(caller);
-      return updateTenant(db, member.app, member.tenantId, tenant, {
+      return updateTenant(payments, db, member.app, member.tenantId, tenant, {
         tenantUserId: member.tenantUserId,
         userId: member.userId,
         ip: clientIp,

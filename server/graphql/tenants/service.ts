@@ -2,15 +2,14 @@
 // token (or, at signup, the one just created).
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { plans, tenants } from '../../db/schema.ts';
+import { tenants } from '../../db/schema.ts';
+import { paymentStatusOf, trialOf, type PaymentsRuntime } from '../../payments/service.ts';
 import type { App } from '../../apps/lookup.ts';
 import type { Tenant, TenantAnonymous, TenantInput } from '../generated/resolvers.ts';
 import { checkLocale, checkLogo, checkName, InputProblems } from '../input.ts';
 import { recordAudit } from '../../audit/service.ts';
 
 type TenantRecord = typeof tenants.$inferSelect;
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 async function findTenant(db: Database, appId: string, tenantId: string): Promise<TenantRecord> {
   const [tenant] = await db
@@ -23,25 +22,13 @@ async function findTenant(db: Database, appId: string, tenantId: string): Promis
   return tenant;
 }
 
-/** A workspace is on trial while its plan's trial days since the workspace was created last. */
-async function isOnTrial(db: Database, tenant: TenantRecord): Promise<boolean> {
-  if (!tenant.plan) return false;
-  const [plan] = await db
-    .select({ trialDays: plans.trialDays })
-    .from(plans)
-    .where(and(eq(plans.appId, tenant.appId), eq(plans.key, tenant.plan)))
-    .limit(1);
-  if (!plan || plan.trialDays <= 0) return false;
-  return Date.now() < tenant.createdAt.getTime() + plan.trialDays * DAY_MS;
-}
-
 export async function getTenantSummary(db: Database, appId: string, tenantId: string): Promise<TenantAnonymous> {
   const tenant = await findTenant(db, appId, tenantId);
   return { id: tenant.id, name: tenant.name, locale: tenant.locale };
 }
 
-export async function getTenant(db: Database, appId: string, tenantId: string): Promise<Tenant> {
-  const tenant = await findTenant(db, appId, tenantId);
+export async function getTenant(payments: PaymentsRuntime, db: Database, app: App, tenantId: string): Promise<Tenant> {
+  const tenant = await findTenant(db, app.id, tenantId);
   return {
     id: tenant.id,
     name: tenant.name,
@@ -53,13 +40,8 @@ export async function getTenant(db: Database, appId: string, tenantId: string): 
     federationConnection: null,
     mfa: tenant.mfa,
     onboarded: tenant.onboarded,
-    trial: await isOnTrial(db, tenant),
-    paymentStatus: {
-      paymentsEnabled: tenant.paymentsEnabled,
-      shouldSelectPlan: tenant.shouldSelectPlan,
-      shouldSetupPayments: tenant.shouldSetupPayments,
-      provider: tenant.paymentProvider,
-    },
+    trial: trialOf(tenant, payments.clock.now()).trial,
+    paymentStatus: paymentStatusOf(payments, app, tenant),
   };
 }
 
@@ -93,6 +75,7 @@ export interface TenantActor {
 }
 
 export async function updateTenant(
+  payments: PaymentsRuntime,
   db: Database,
   app: App,
   tenantId: string,
@@ -116,5 +99,5 @@ export async function updateTenant(
       });
     });
   }
-  return getTenant(db, app.id, tenantId);
+  return getTenant(payments, db, app, tenantId);
 }

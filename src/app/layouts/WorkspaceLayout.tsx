@@ -13,7 +13,7 @@ import { useSignInGuard } from '../sign-in-guard.ts';
 
 /** The management pages a signed-in user may open, by the privilege each needs (none: everyone). */
 export const MANAGEMENT_PAGES = [
-  // The users table is also served at /user/list (SPEC.md section 2).
+  // The users table is also served at /user/list (docs/SPEC.md section 2).
   { to: '/user-management/users', label: 'management.nav.users', alsoAt: '/user/' },
   { to: '/user-management/workspace', label: 'management.nav.workspace', privilege: 'TENANT_WRITE' },
   { to: '/user-management/activity', label: 'management.nav.activity', privilege: 'TENANT_WRITE' },

@@ -20,6 +20,7 @@ const MESSAGES: Record<string, string> = {
   FEDERATION_STATE_INVALID: 'expired',
   FEDERATION_FAILED: 'federationFailed',
   FEDERATION_PROVIDER_UNAVAILABLE: 'providerUnavailable',
+  PAYMENT_PROVIDER_FAILED: 'paymentProvider',
 };
 
 export default function ErrorPage() {

@@ -1,4 +1,4 @@
-// /handover/*: an app hands a user over to the hosted runtime (SPEC.md section 2). The app id switch
+// /handover/*: an app hands a user over to the hosted runtime (docs/SPEC.md section 2). The app id switch
 // (a different ?appId is stored) happens at page load for every address (src/app/launch.ts); here
 // the flow and its args decide (src/app/handover.ts): sign out first, or exchange the handover code
 // for a session, then go to the flow's screen. A failed exchange shows its error, never a blank page.

@@ -45,8 +45,13 @@ export default function Home() {
         <dd>{user.tenant.name || t('chooseUser.newAccount')}</dd>
         <dt>{t('home.role')}</dt>
         <dd>{t(`roles.${user.role}`, { defaultValue: user.role })}</dd>
+        <dt>{t('home.plan')}</dt>
+        <dd>{user.plan ?? t('home.noPlan')}</dd>
       </dl>
       <div className="foyer-actions">
+        <Link className="foyer-button foyer-button--secondary foyer-button--md" to="/tenant/plan">
+          {t('home.plans')}
+        </Link>
         <WorkspaceSwitcher />
         <Link className="foyer-button foyer-button--secondary foyer-button--md" to="/auth/logout">
           {t('actions.logout')}

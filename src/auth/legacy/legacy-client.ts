@@ -1,4 +1,4 @@
-// The legacy implementation of AuthClient (SPEC.md section 7 "Legacy mode"): the /auth-proxy calls
+// The legacy implementation of AuthClient (docs/SPEC.md section 7 "Legacy mode"): the /auth-proxy calls
 // on the API host with an opaque auth token (NB_AUTH_TOKEN), joined to the MFA token (NB_MFA_TOKEN)
 // once a second factor passed, and the chosen workspace user (NB_TENANT_USER_ID). Signed in when the
 // token and the workspace user are stored and the server confirms them. Passkeys, magic links,
@@ -29,7 +29,7 @@ import type {
 } from '../types.ts';
 import { fallbackUserData } from '../user.ts';
 
-/** POST /auth-proxy/authenticate and PUT /auth-proxy/password (ORIGINAL-CONTRACT 2.3). */
+/** POST /auth-proxy/authenticate and PUT /auth-proxy/password (docs/ORIGINAL-CONTRACT.md 2.3). */
 interface SignInAnswer {
   token?: string;
   mfaState?: MfaState;
@@ -42,12 +42,12 @@ export class LegacyClient implements AuthClient {
   readonly federation = false;
 
   readonly signIn: SignInSteps = {
-    /** SPEC.md section 3: in legacy mode everyone signs in with a password. */
+    /** docs/SPEC.md section 3: in legacy mode everyone signs in with a password. */
     credentialsConfig: async () => ({ hasPassword: true, hasPasskeys: false, federationConnections: [] }),
     authenticate: async (username, password) =>
       this.adoptSignIn(await this.call<SignInAnswer>('POST', '/auth-proxy/authenticate', { username, password })),
     tenantUsers: () => this.call<WorkspaceUser[]>('GET', '/auth-proxy/tenantUsers'),
-    /** SPEC.md section 2: the choice continues to /onboard, carrying the target address. */
+    /** docs/SPEC.md section 2: the choice continues to /onboard, carrying the target address. */
     switchWorkspace: async (tenantUserId) => {
       this.runtime.localStorage.setItem(StorageKeys.tenantUserId, tenantUserId);
       const target = this.runtime.sessionStorage.getItem(StorageKeys.legacyReturnPath);
@@ -268,7 +268,7 @@ export class LegacyClient implements AuthClient {
     this.clear();
     this.runtime.localStorage.setItem(StorageKeys.authToken, answer.token);
     this.owedFactor = answer.mfaState ?? 'DISABLED';
-    // No tenantUserId: in legacy mode the picker always follows (SPEC.md section 4).
+    // No tenantUserId: in legacy mode the picker always follows (docs/SPEC.md section 4).
     return { session: true, mfaState: this.owedFactor };
   }
 

@@ -1,4 +1,4 @@
-// SPEC.md section 3 "Current user (OAuth mode, from token claims)": profile from the ID token, role
+// docs/SPEC.md section 3 "Current user (OAuth mode, from token claims)": profile from the ID token, role
 // (and plan) from the access token.
 
 import type { JWTPayload } from 'jose';

@@ -3,7 +3,7 @@
 
 import type { BrowserRuntime, TimerHandle } from '../runtime.ts';
 
-/** Refresh at this share of the access token's remaining lifetime (SPEC.md section 9). */
+/** Refresh at this share of the access token's remaining lifetime (docs/SPEC.md section 9). */
 export const REFRESH_AT_SHARE_OF_LIFETIME = 0.8;
 /** setTimeout's largest delay; longer ones fire at once. */
 const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;

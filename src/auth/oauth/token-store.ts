@@ -1,4 +1,4 @@
-// The OAuth tokens in localStorage under SPEC.md's NB_ keys. localStorage is what the spec requires
+// The OAuth tokens in localStorage under docs/SPEC.md's NB_ keys. localStorage is what the spec requires
 // (a reload keeps the session, tabs share it); the exposure to script injection is limited by the
 // short access-token lifetime, refresh-token rotation (a stolen refresh token dies at the next
 // rotation) and revocation at logout.

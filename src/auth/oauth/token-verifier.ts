@@ -1,6 +1,6 @@
-// Verifies Foyer's JWTs (SPEC.md section 5 "Token checks"): signature against the auth service's
+// Verifies Foyer's JWTs (docs/SPEC.md section 5 "Token checks"): signature against the auth service's
 // published key set, issuer = the auth base address, audience includes the app id, exp and nbf
-// enforced, RS256 only, RSA keys of at least 2048 bits. Key-set fetch limits: SPEC.md section 9.
+// enforced, RS256 only, RSA keys of at least 2048 bits. Key-set fetch limits: docs/SPEC.md section 9.
 
 import { createRemoteJWKSet, customFetch, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { FetchFn } from '../../http/transport.ts';

@@ -34,7 +34,7 @@ function paramConfigs(value: unknown): CustomParamConfig[] {
   );
 }
 
-/** SPEC.md section 3: email → e-mail input, phone → tel, number or integer → number, text or regex → text. */
+/** docs/SPEC.md section 3: email → e-mail input, phone → tel, number or integer → number, text or regex → text. */
 export function inputTypeOf(type: string): 'email' | 'tel' | 'number' | 'checkbox' | 'text' {
   switch (type) {
     case 'email':

@@ -1,4 +1,4 @@
-// The legacy auth mode's calls (SPEC.md section 7, ORIGINAL-CONTRACT 2.3) end to end: sign-in,
+// The legacy auth mode's calls (docs/SPEC.md section 7, docs/ORIGINAL-CONTRACT.md 2.3) end to end: sign-in,
 // workspace list and current user, GraphQL with the legacy headers, profile, reset password, two-factor
 // by text (setup, code, recovery) and by authenticator app, and what ends a token.
 import { randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
 // Legacy-mode test helpers: the demo app switched to the legacy auth mode, and the runtime's calls
-// with its headers (SPEC.md section 7 "Request headers on the API client").
+// with its headers (docs/SPEC.md section 7 "Request headers on the API client").
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { TestFoyer } from '../../../server/testing.ts';

@@ -23,7 +23,7 @@ const member = (privileges: Privilege[]): MemberCaller => ({
 });
 
 describe('schema/api.graphql', () => {
-  it('names a privilege on every Query and Mutation field, as ORIGINAL-CONTRACT.md 2.2 maps them', () => {
+  it('names a privilege on every Query and Mutation field, as docs/ORIGINAL-CONTRACT.md 2.2 maps them', () => {
     const schema = buildSchema(readFileSync(SCHEMA_FILE, 'utf8'));
     const requirements = readRequirements(schema);
     const rootFields = [schema.getQueryType()!, schema.getMutationType()!].flatMap((root) =>

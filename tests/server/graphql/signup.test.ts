@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import type { Database } from '../../../server/db/client.ts';
 import type { AppSettings } from '../../../server/db/app-settings.ts';
-import { apps, auditEvents, outbox, plans, tenants, tenantUsers, users, userTokens } from '../../../server/db/schema.ts';
+import { apps, auditEvents, outbox, tenants, tenantUsers, users, userTokens } from '../../../server/db/schema.ts';
 import { findLiveToken } from '../../../server/auth/tokens/service.ts';
 import { verifyPassword } from '../../../server/auth/passwords.ts';
 import { SIGNUP_LIMIT } from '../../../server/graphql/signup/throttle.ts';
@@ -113,7 +113,7 @@ beforeEach(async () => {
 });
 
 describe('a new e-mail', () => {
-  it('creates the user, a workspace on the chosen plan, a disabled OWNER membership, a signup token and the mail', async () => {
+  it('creates the user, a workspace waiting for the checkout of the chosen paid plan, a disabled OWNER membership, a signup token and the mail', async () => {
     const email = uniqueEmail();
     const answer = await signup({
       owner: {
@@ -140,16 +140,17 @@ describe('a new e-mail', () => {
       name: '',
       locale: 'en',
       logo: null,
-      plan: 'ESSENTIAL',
+      // A paid plan is the workspace's only once the provider says the checkout went through.
+      plan: null,
       mfa: false,
       createdAt: expect.any(String),
       onboarded: false,
       trial: false,
-      paymentStatus: { shouldSelectPlan: false, shouldSetupPayments: false, paymentsEnabled: false, provider: 'STRIPE' },
+      paymentStatus: { shouldSelectPlan: false, shouldSetupPayments: true, paymentsEnabled: false, provider: 'TEST' },
     });
 
     const [tenant] = await foyer.db.select().from(tenants).where(eq(tenants.id, created.id));
-    expect(tenant).toMatchObject({ appId: foyer.demo.appId, plan: 'ESSENTIAL', onboarded: false });
+    expect(tenant).toMatchObject({ appId: foyer.demo.appId, plan: null, pendingPlan: 'ESSENTIAL', pendingCurrency: 'USD', pendingInterval: 'month', onboarded: false });
 
     const { membership, user } = await membershipOf(created.id);
     // Custom values belong to the membership that collected them, not to the identity other workspaces share.
@@ -198,18 +199,22 @@ describe('a new e-mail', () => {
   });
 
   it('an app without plans: nothing to select', async () => {
-    const planRows = await foyer.db.select().from(plans).where(eq(plans.appId, foyer.demo.appId));
-    // Park the plans under another app for this test, then bring them back.
-    const parked = await insertApp(foyer, { name: 'Parking' });
-    await foyer.db.update(plans).set({ appId: parked }).where(eq(plans.appId, foyer.demo.appId));
-    try {
-      const answer = await signup({ owner: { email: uniqueEmail() } });
-      expect(answer.body.data?.createTenantAnonymous.paymentStatus).toMatchObject({ shouldSelectPlan: false });
-    } finally {
-      await foyer.db.update(plans).set({ appId: foyer.demo.appId }).where(eq(plans.appId, parked));
-      await foyer.db.delete(apps).where(eq(apps.id, parked));
-    }
-    expect(await foyer.db.select().from(plans).where(eq(plans.appId, foyer.demo.appId))).toHaveLength(planRows.length);
+    await setSettings({ payments: { plans: [] } });
+    const answer = await signup({ owner: { email: uniqueEmail() } });
+    expect(answer.body.data?.createTenantAnonymous.paymentStatus).toMatchObject({ shouldSelectPlan: false });
+  });
+
+  it('a free price is the plan at once', async () => {
+    const answer = await signup({ owner: { email: uniqueEmail() }, plan: 'FREEMIUM', priceOffer: { currency: 'eur', recurrenceInterval: 'year' } });
+    const created = answer.body.data!.createTenantAnonymous;
+    expect(created).toMatchObject({ plan: 'FREEMIUM', paymentStatus: { shouldSelectPlan: false, shouldSetupPayments: false } });
+    const [tenant] = await foyer.db.select().from(tenants).where(eq(tenants.id, created.id));
+    expect(tenant).toMatchObject({ plan: 'FREEMIUM', planCurrency: 'EUR', planInterval: 'year', pendingPlan: null });
+  });
+
+  it('a plan named without a price, of several prices: the owner picks one on the plan page', async () => {
+    const answer = await signup({ owner: { email: uniqueEmail() }, plan: 'TEAM' });
+    expect(answer.body.data!.createTenantAnonymous).toMatchObject({ plan: null, paymentStatus: { shouldSelectPlan: true, shouldSetupPayments: false } });
   });
 });
 
@@ -235,8 +240,9 @@ describe('refusals write nothing', () => {
   });
 
   it("another app's plan key: 400", async () => {
-    const otherApp = await insertApp(foyer);
-    await foyer.db.insert(plans).values({ id: randomUUID(), appId: otherApp, key: 'ENTERPRISE', name: 'Enterprise' });
+    await insertApp(foyer, {
+      settings: { payments: { plans: [{ key: 'ENTERPRISE', name: 'Enterprise', prices: [{ amount: 0, currency: 'USD', recurrenceInterval: 'month' }] }] } },
+    });
     const answer = await expectRefused({ owner: { email: uniqueEmail() }, plan: 'ENTERPRISE' }, 400, 'BAD_USER_INPUT');
     expect(fieldsOf(answer)).toEqual({ plan: expect.any(String) });
   });

@@ -74,6 +74,9 @@ describe('hosted UI pages', () => {
       expect(csp, route).toContain("frame-ancestors 'self'");
       expect(csp).not.toContain("frame-ancestors 'none'");
       expectOwnOriginsOnly(csp);
+      expect(response.headers.get('x-content-type-options'), route).toBe('nosniff');
+      expect(response.headers.get('referrer-policy'), route).toBe('strict-origin-when-cross-origin');
+      expect(response.headers.get('cross-origin-opener-policy'), route).toBe('same-origin');
     }
   });
 

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 // The API client with the real OAuth auth client (signed in against the in-process auth service):
-// request shape, headers, and SPEC.md section 8's status handling for GraphQL and REST.
+// request shape, headers, and docs/SPEC.md section 8's status handling for GraphQL and REST.
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient, type ApiClient } from '../../../src/api/client.ts';

@@ -1,5 +1,5 @@
 // @vitest-environment node
-// SPEC.md section 7, "Request headers on the API client".
+// docs/SPEC.md section 7, "Request headers on the API client".
 
 import { describe, expect, it } from 'vitest';
 import { apiHeaderRules } from '../../../src/http/headers.ts';

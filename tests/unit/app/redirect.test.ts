@@ -1,4 +1,4 @@
-// The client configuration's redirect switches (SPEC.md section 4, "Redirect helper").
+// The client configuration's redirect switches (docs/SPEC.md section 4, "Redirect helper").
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRedirect, DEBUG_REDIRECT_DELAY_MS } from '../../../src/runtime/redirect.ts';
 

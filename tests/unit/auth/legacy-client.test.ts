@@ -1,5 +1,5 @@
 // The legacy auth client (src/auth/legacy) against a recorded fake API host: storage keys and headers
-// as SPEC.md section 7 names them, the sign-in steps, what signs in and out, and the capabilities
+// as docs/SPEC.md section 7 names them, the sign-in steps, what signs in and out, and the capabilities
 // the mode lacks.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultConfig, type ClientConfig } from '../../../src/config.ts';
@@ -223,7 +223,7 @@ describe('sign-out', () => {
 });
 
 describe('what the legacy mode lacks', () => {
-  it("has no passkeys, magic links or sessions; asked for anyway, they fail with SPEC.md's messages, calling nothing", () => {
+  it("has no passkeys, magic links or sessions; asked for anyway, they fail with docs/SPEC.md's messages, calling nothing", () => {
     expect([client.passkeys, client.magicLink, client.sessions]).toEqual([undefined, undefined, undefined]);
     expect(() => required(client.passkeys, 'passkeys')).toThrow('Passkeys are only available via Auth API');
     expect(() => required(client.magicLink, 'magicLink')).toThrow('Magic link are only available via Auth API');

@@ -1,5 +1,5 @@
 // @vitest-environment node
-// Token checks of SPEC.md section 5 against a key set served by a real local HTTP server.
+// Token checks of docs/SPEC.md section 5 against a key set served by a real local HTTP server.
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -66,7 +66,7 @@ describe('anonymous user', () => {
 });
 
 describe('fallback user', () => {
-  it('matches SPEC.md section 3', () => {
+  it('matches docs/SPEC.md section 3', () => {
     expect(fallbackUserData()).toEqual({
       id: '',
       email: '',

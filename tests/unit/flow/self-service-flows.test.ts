@@ -425,7 +425,9 @@ describe('set-password flow', () => {
 });
 
 describe('onboarding', () => {
-  const tenant = (onboarded: boolean, shouldSelectPlan = false) => () => ({ getTenant: { onboarded, paymentStatus: { shouldSelectPlan } } });
+  const tenant = (onboarded: boolean, shouldSelectPlan = false, shouldSetupPayments = false) => () => ({
+    getTenant: { onboarded, paymentStatus: { shouldSelectPlan, shouldSetupPayments } },
+  });
 
   async function startAt(user: Record<string, unknown>, answers: Answers, overrides: Partial<FlowEnvironment> = {}) {
     const started = run(onboard, answers, environment({ user, path: '/onboard', state: { target: '/users' }, ...overrides }));
@@ -433,7 +435,7 @@ describe('onboarding', () => {
     return started;
   }
 
-  it('decides in order: profile, workspace, plan, then the target', async () => {
+  it('decides in order: profile, workspace, plan, checkout, then the target', async () => {
     const profile = await startAt(signedIn({ onboarded: false }), { 'gql.GetTenant': tenant(false) });
     expect(profile.navigations).toEqual([{ path: '/onboard/user', state: { target: '/users' }, replace: true }]);
 
@@ -443,9 +445,14 @@ describe('onboarding', () => {
     const plan = await startAt(signedIn({}), { 'gql.GetTenant': tenant(true, true) });
     expect(plan.navigations).toEqual([{ path: '/tenant/plan', state: { target: '/users' }, replace: true }]);
 
+    const checkout = await startAt(signedIn({}), { 'gql.GetTenant': tenant(true, false, true), 'nav.checkout': () => undefined });
+    expect(checkout.navigations).toEqual([]);
+    expect(checkout.calls.map((call) => call.name)).toEqual(['gql.GetTenant', 'nav.checkout']);
+
     const done = await startAt(signedIn({}), { 'gql.GetTenant': tenant(true) });
     expect(done.navigations).toEqual([{ path: '/users', state: {}, replace: true }]);
   });
+
 
   it('asks for the workspace only of owners in B2B apps', async () => {
     const b2c = await startAt(signedIn({}), { 'gql.GetTenant': tenant(false) }, { app: { onboardingFlow: 'B2C' } });
@@ -506,9 +513,63 @@ describe('onboarding', () => {
     expect(failing.calls.map((call) => call.name)).toEqual(['gql.UpdateTenant']);
   });
 
-  it('passes the plan placeholder straight on to the target', async () => {
-    const { runner, navigations } = run(tenantPlan, {}, environment({ user: signedIn({}), state: { target: '/users' } }));
+});
+
+describe('the plan page', () => {
+  const details = (shouldSetupPayments: boolean) => () => ({ setTenantPlanDetails: { status: { shouldSetupPayments }, details: {} } });
+  const choice = { planKey: 'TEAM', currency: 'USD', recurrenceInterval: 'month' };
+  const expectedInput = { details: { planKey: 'TEAM', priceOffer: { currency: 'USD', recurrenceInterval: 'month' } } };
+
+  it('shows the cards, then a paid plan goes to the checkout', async () => {
+    const { runner, calls, navigations } = run(
+      tenantPlan,
+      { 'gql.SetTenantPlanDetails': details(true), 'nav.checkout': () => undefined },
+      environment({ user: signedIn({}), state: { target: '/users' }, path: '/tenant/plan' }),
+    );
     await runner.start();
+    expect(runner.getState()).toMatchObject({ step: 'PLANS', status: 'idle' });
+    expect(tenantPlan.steps.PLANS!.component).toBe('PlanCards');
+    await runner.submit(choice);
+    expect(calls).toEqual([
+      { name: 'gql.SetTenantPlanDetails', input: expectedInput },
+      { name: 'nav.checkout', input: {} },
+    ]);
+    expect(navigations).toEqual([]);
+  });
+
+  it('a plan without payment renews the tokens (the new plan claim) and goes on to the target', async () => {
+    const { runner, calls, navigations } = run(
+      tenantPlan,
+      { 'gql.SetTenantPlanDetails': details(false), 'auth.refresh': () => undefined },
+      environment({ user: signedIn({}), state: { target: '/users' }, path: '/tenant/plan' }),
+    );
+    await runner.start();
+    await runner.submit(choice);
+    expect(calls.map((call) => call.name)).toEqual(['gql.SetTenantPlanDetails', 'auth.refresh']);
     expect(navigations).toEqual([{ path: '/users', state: {}, replace: true }]);
+  });
+
+  it('back from a paid checkout: renews the tokens and hands over; back from the portal: renews and shows the plans', async () => {
+    const paid = run(tenantPlan, { 'auth.refresh': () => undefined }, environment({ user: signedIn({}), query: { payments: 'checkout' }, config: { handoverRoute: '/home' } }));
+    await paid.runner.start();
+    expect(paid.calls.map((call) => call.name)).toEqual(['auth.refresh']);
+    expect(paid.navigations).toEqual([{ path: '/home', state: {}, replace: true }]);
+
+    const portal = run(tenantPlan, { 'auth.refresh': () => undefined }, environment({ user: signedIn({}), query: { payments: 'portal' } }));
+    await portal.runner.start();
+    expect(portal.calls.map((call) => call.name)).toEqual(['auth.refresh']);
+    expect(portal.navigations).toEqual([]);
+    expect(portal.runner.getState().step).toBe('PLANS');
+  });
+
+  it('names the refusals', async () => {
+    const { runner } = run(
+      tenantPlan,
+      { 'gql.SetTenantPlanDetails': () => Promise.reject(graphQLError('FORBIDDEN', 403)) },
+      environment({ user: signedIn({ role: 'VIEWER' }), path: '/tenant/plan' }),
+    );
+    await runner.start();
+    await runner.submit(choice);
+    expect(runner.getState()).toMatchObject({ alert: { message: 'tenantPlan.errors.forbidden' } });
   });
 });

@@ -1,0 +1,76 @@
+// Plans, prices and taxes as an app's config document holds them (schema/app-config.schema.json
+// `payments`), and the rules the server and the runtime share: who changes a workspace's plan, how a
+// price is told apart, and its currency symbol (SPEC.md section 9; the interval abbreviations are texts
+// of the locale files).
+import type { Role } from './app-config.ts';
+
+export const RECURRENCE_INTERVALS = ['day', 'week', 'month', 'year'] as const;
+export type RecurrenceInterval = (typeof RECURRENCE_INTERVALS)[number];
+
+export interface PlanPrice {
+  /** In the currency's main unit (19.5 is 19.50). 0 is free: no payment is asked for. */
+  amount: number;
+  /** ISO 4217, upper case. */
+  currency: string;
+  recurrenceInterval: RecurrenceInterval;
+}
+
+export interface PricingPlan {
+  /** What tokens carry as `plan` and plan gates compare (FREEMIUM, TEAM …). */
+  key: string;
+  name: string;
+  description?: string | null;
+  /** Days a new subscription runs before its first payment; 0 or absent: no trial. */
+  trialDays?: number;
+  prices: PlanPrice[];
+}
+
+export interface Tax {
+  name: string;
+  /** ISO 3166-1 alpha-2, upper case. */
+  countryCode: string;
+  percentage: number;
+}
+
+/** As the admin API reads and writes them: secrets go in, only has* comes out. */
+export interface StripeKeys {
+  publishableKey?: string;
+  secretKey?: string;
+  webhookSecret?: string;
+  hasSecretKey?: boolean;
+  hasWebhookSecret?: boolean;
+}
+
+export interface PaymentSettings {
+  plans?: PricingPlan[];
+  taxes?: Tax[];
+  stripe?: StripeKeys;
+}
+
+/** The role table's rule for plans: only owners change the workspace's plan (and pay for it). */
+export const PLAN_CHANGING_ROLES: readonly Role[] = ['OWNER'];
+
+export function mayChangePlan(role: string | undefined | null): boolean {
+  return (PLAN_CHANGING_ROLES as readonly string[]).includes(role ?? '');
+}
+
+/** A price offer as SetTenantPlanDetailsInput and signup send it. */
+export interface PriceOffer {
+  currency: string;
+  recurrenceInterval: string;
+}
+
+/** Offers compare by currency (any case) and interval. */
+export function sameOffer(price: PriceOffer, offer: PriceOffer): boolean {
+  return (
+    price.currency.toUpperCase() === offer.currency.trim().toUpperCase() &&
+    price.recurrenceInterval === offer.recurrenceInterval.trim().toLowerCase()
+  );
+}
+
+/** SPEC.md section 9: USD $, EUR €, JPY ¥, otherwise the code itself. */
+const CURRENCY_SYMBOLS: Record<string, string> = { USD: '$', EUR: '€', JPY: '¥' };
+
+export function currencySymbol(currency: string): string {
+  return CURRENCY_SYMBOLS[currency.toUpperCase()] ?? currency.toUpperCase();
+}

@@ -1,0 +1,174 @@
+// The payment routes of the API host (ORIGINAL-CONTRACT.md 2.5, SPEC.md section 7):
+// - POST /security/setCookie: the runtime sends its access token once (Authorization: Bearer), and
+//   gets it back as an http-only cookie of the API host, so the full-page moves that follow carry it;
+// - GET /payments/checkoutView, /payments/subscriptionPortal: the provider's hosted checkout for the
+//   workspace's pending offer, and its subscription portal (owners only, from the cookie);
+// - GET /payments/anonymousCheckoutView: before sign-in there is no workspace to pay for, so the
+//   browser signs in first and onboarding brings it to the checkout;
+// - GET /security/handoverToApp: back to the app's sign-in start;
+// - the webhook (webhook.ts) and, outside production, the test-mode provider's pages.
+import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FoyerContext } from '../context.ts';
+import { recordAudit } from '../audit/service.ts';
+import { AccessTokenVerifier } from '../auth/access-tokens.ts';
+import { resolveCaller } from '../auth/callers.ts';
+import type { MemberCaller } from '../auth/callers.ts';
+import { HttpError } from '../http/errors.ts';
+import { signInStartUrl } from '../apps/sign-in-start.ts';
+import { users } from '../db/schema.ts';
+import { eq } from 'drizzle-orm';
+import { mayChangePlan } from '../../common/payments.ts';
+import { findOffer } from './catalog.ts';
+import { findTenant } from './service.ts';
+import type { Payments } from './runtime.ts';
+import { webhookRoutes } from './webhook.ts';
+import { testProviderRoutes } from './test-provider/routes.ts';
+
+/** Holds the access token between setCookie and the page move; as short-lived as the token. */
+export const PAYMENTS_COOKIE = 'foyer_payments';
+const COOKIE_MAX_AGE_SECONDS = 10 * 60;
+
+/** Where the runtime's plan page takes over again: it refreshes the token, so the new plan counts. */
+export const PLAN_PAGE_PATH = '/tenant/plan';
+
+export interface PaymentsPluginOptions extends FoyerContext {
+  payments: Payments;
+}
+
+export async function paymentsPlugin(app: FastifyInstance, options: PaymentsPluginOptions): Promise<void> {
+  const { config, db, payments } = options;
+  const verifier = new AccessTokenVerifier(db, config.urls.auth);
+  const secure = config.urls.api.startsWith('https:');
+  await app.register(cookie);
+  await app.register(cors, {
+    origin: config.urls.ui,
+    credentials: true,
+    methods: ['POST'],
+    allowedHeaders: ['content-type', 'authorization', 'x-app-id'],
+    maxAge: 600,
+  });
+
+  const errorPage = (code: string) => `${config.urls.ui}/auth/error?${new URLSearchParams({ error: code }).toString()}`;
+  const planPage = (query?: Record<string, string>) =>
+    `${config.urls.ui}${PLAN_PAGE_PATH}${query ? `?${new URLSearchParams(query).toString()}` : ''}`;
+
+  async function memberFrom(token: string | undefined): Promise<MemberCaller | null> {
+    if (!token) return null;
+    const caller = await resolveCaller(db, verifier, new Headers({ authorization: `Bearer ${token}` }));
+    return caller.kind === 'member' ? caller : null;
+  }
+
+  /** The signed-in owner the cookie names, or a move to the hosted error page (these are page loads). */
+  async function ownerOf(request: FastifyRequest, reply: FastifyReply): Promise<MemberCaller | null> {
+    const member = await memberFrom(request.cookies[PAYMENTS_COOKIE]);
+    if (!member) {
+      await reply.redirect(errorPage('UNAUTHENTICATED'), 303);
+      return null;
+    }
+    if (!mayChangePlan(member.role)) {
+      await reply.redirect(errorPage('FORBIDDEN'), 303);
+      return null;
+    }
+    return member;
+  }
+
+  /** The provider's page address, or null when the provider failed (logged; the person sees the error page, not a 500). */
+  async function providerPage(request: FastifyRequest, open: () => Promise<string>): Promise<string | null> {
+    try {
+      return await open();
+    } catch (error) {
+      request.log.error({ err: error }, 'payment provider failed');
+      return null;
+    }
+  }
+
+  app.post('/security/setCookie', async (request, reply) => {
+    const token = /^Bearer +([A-Za-z0-9\-_.]+) *$/i.exec(request.headers.authorization ?? '')?.[1];
+    const member = await memberFrom(token);
+    if (!member) throw new HttpError(401, 'UNAUTHENTICATED', 'Sign in first');
+    reply.setCookie(PAYMENTS_COOKIE, token!, { httpOnly: true, secure, sameSite: 'lax', path: '/', maxAge: COOKIE_MAX_AGE_SECONDS });
+    return reply.status(204).send();
+  });
+
+  app.get('/security/handoverToApp', async (request, reply) => {
+    const member = await memberFrom(request.cookies[PAYMENTS_COOKIE]);
+    if (!member) return reply.redirect(errorPage('UNAUTHENTICATED'), 303);
+    return reply.redirect(signInStartUrl(member.app, config.urls.ui), 303);
+  });
+
+  app.get('/payments/anonymousCheckoutView', async (_request, reply) =>
+    reply.redirect(`${config.urls.ui}/auth/login?${new URLSearchParams({ returnPath: '/onboard' }).toString()}`, 303),
+  );
+
+  app.get('/payments/checkoutView', async (request, reply) => {
+    const member = await ownerOf(request, reply);
+    if (!member) return reply;
+    const tenant = await findTenant(db, member.app.id, member.tenantId);
+    const offer =
+      tenant?.shouldSetupPayments && tenant.pendingCurrency && tenant.pendingInterval
+        ? findOffer(member.app, tenant.pendingPlan, { currency: tenant.pendingCurrency, recurrenceInterval: tenant.pendingInterval })
+        : undefined;
+    const provider = payments.providerFor(member.app);
+    // Nothing to pay for (any more): the plan page shows where things stand.
+    if (!tenant || !offer || !provider) return reply.redirect(planPage(), 303);
+    const [owner] = await db.select({ email: users.email }).from(users).where(eq(users.id, member.userId)).limit(1);
+    const url = await providerPage(request, () =>
+      provider.createCheckout({
+        app: member.app,
+        tenantId: tenant.id,
+        offer,
+        customerId: tenant.customerId,
+        customerEmail: owner?.email ?? '',
+        successUrl: planPage({ payments: 'checkout' }),
+        cancelUrl: planPage(),
+      }),
+    );
+    if (!url) return reply.redirect(errorPage('PAYMENT_PROVIDER_FAILED'), 303);
+    await recordAudit(db, {
+      type: 'payment.checkout_opened',
+      appId: member.app.id,
+      userId: member.userId,
+      tenantUserId: member.tenantUserId,
+      ip: request.ip,
+      detail: {
+        tenantId: tenant.id,
+        provider: provider.name,
+        plan: offer.plan.key,
+        currency: offer.price.currency,
+        interval: offer.price.recurrenceInterval,
+      },
+    });
+    return reply.redirect(url, 303);
+  });
+
+  app.get('/payments/subscriptionPortal', async (request, reply) => {
+    const member = await ownerOf(request, reply);
+    if (!member) return reply;
+    const tenant = await findTenant(db, member.app.id, member.tenantId);
+    const provider = payments.providerFor(member.app);
+    if (!tenant?.customerId || !tenant.paymentsEnabled || !provider) return reply.redirect(planPage(), 303);
+    const url = await providerPage(request, () =>
+      provider.openPortal({
+        app: member.app,
+        tenantId: tenant.id,
+        customerId: tenant.customerId!,
+        returnUrl: planPage({ payments: 'portal' }),
+      }),
+    );
+    if (!url) return reply.redirect(errorPage('PAYMENT_PROVIDER_FAILED'), 303);
+    await recordAudit(db, {
+      type: 'payment.portal_opened',
+      appId: member.app.id,
+      userId: member.userId,
+      tenantUserId: member.tenantUserId,
+      ip: request.ip,
+      detail: { tenantId: tenant.id, provider: provider.name },
+    });
+    return reply.redirect(url, 303);
+  });
+
+  await app.register(webhookRoutes, { db, payments });
+  if (payments.testProvider) await app.register(testProviderRoutes, { config, db, provider: payments.testProvider });
+}
