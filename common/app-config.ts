@@ -19,6 +19,26 @@ export const socialProviderFlags = {
   apple: 'appleSsoEnabled',
 } as const satisfies Record<SocialProvider, keyof AppConfig>;
 
+/**
+ * The social providers as sign-in addresses name them (`/federated/{type}/login`, SPEC.md section 7,
+ * and a handover's `federation`): Microsoft is `ms-azure-ad` there.
+ */
+export const federationTypes = ['google', 'ms-azure-ad', 'apple', 'facebook', 'github', 'linkedin'] as const;
+export type FederationType = (typeof federationTypes)[number];
+
+export const federationTypeOf = {
+  google: 'google',
+  azureAd: 'ms-azure-ad',
+  linkedin: 'linkedin',
+  facebook: 'facebook',
+  github: 'github',
+  apple: 'apple',
+} as const satisfies Record<SocialProvider, FederationType>;
+
+export function socialProviderOf(type: string): SocialProvider | undefined {
+  return socialProviders.find((provider) => federationTypeOf[provider] === type);
+}
+
 /** As the admin API reads and writes them: the secret goes in, only hasClientSecret comes out. */
 export interface ProviderCredentials {
   clientId?: string;

@@ -136,15 +136,18 @@ describe('configurator', () => {
 
     const frame = preview(page);
     await frame.getByRole('heading', { name: 'Login' }).waitFor();
-    await frame.getByText('Continue with Google').waitFor();
+    // A new app starts with no social provider.
+    expect(await frame.getByText('Sign in with Google').count()).toBe(0);
     // The runtime focuses its first field; inside the preview that must not take the editor's focus.
     expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe('IFRAME');
 
-    // Sign-in options: magic link on, Google off.
+    // Sign-in options: magic link on, Google on (the development provider serves it here), with the
+    // redirect URI to register at Google shown.
     await page.getByRole('switch', { name: 'Magic link by e-mail' }).click();
     await page.getByRole('switch', { name: 'Sign in with Google' }).click();
     await frame.getByText('Email me a sign-in link').waitFor();
-    await frame.getByText('Continue with Google').waitFor({ state: 'detached' });
+    await frame.getByText('Sign in with Google').waitFor();
+    expect(await page.getByLabel('Google redirect URI').inputValue()).toBe(`${suite.foyer.urls.auth}/federated/google/callback`);
 
     // Branding: the primary colour.
     await openSection(page, 'Branding');
@@ -196,7 +199,7 @@ describe('configurator', () => {
     const real = await suite.context.newPage();
     await real.goto(`${ui()}/auth/login?appId=${appId}`);
     await real.getByRole('heading', { name: 'Login' }).waitFor();
-    await real.getByText('Continue with Google').waitFor();
+    expect(await real.getByText('Sign in with Google').count()).toBe(0);
     expect(await real.getByText('Email me a sign-in link').count()).toBe(0);
     expect(await primaryBackground(real.getByRole('button', { name: 'Continue' }))).toBe('rgb(31, 66, 221)');
 
@@ -204,7 +207,7 @@ describe('configurator', () => {
     expect(changes).toEqual(
       expect.arrayContaining([
         'Magic link sign-in enabled',
-        'Google sign-in disabled',
+        'Google sign-in enabled',
         'Primary colour (none) → #006b47',
         '1 translation changed (en)',
         'Signup fields: 2 added',
@@ -215,7 +218,7 @@ describe('configurator', () => {
     await real.reload();
     await real.getByRole('heading', { name: 'Welcome to Acme portal' }).waitFor();
     await real.getByText('Email me a sign-in link').waitFor();
-    expect(await real.getByText('Continue with Google').count()).toBe(0);
+    await real.getByText('Sign in with Google').waitFor();
     await expect.poll(() => primaryBackground(real.getByRole('button', { name: 'Continue' }))).toBe('rgb(0, 107, 71)');
     await real.goto(`${ui()}/auth/signup?appId=${appId}`);
     await real.getByLabel('Company size').waitFor();
@@ -246,11 +249,11 @@ describe('configurator', () => {
     await real.getByRole('heading', { name: 'Welcome to Acme portal' }).waitFor();
 
     const revert = await publish(page, 'Back to the start');
-    expect(revert).toEqual(expect.arrayContaining(['Magic link sign-in disabled', 'Google sign-in enabled']));
+    expect(revert).toEqual(expect.arrayContaining(['Magic link sign-in disabled', 'Google sign-in disabled']));
     await page.getByText('Version 3 is live.').waitFor();
     await real.reload();
     await real.getByRole('heading', { name: 'Login' }).waitFor();
-    await real.getByText('Continue with Google').waitFor();
+    expect(await real.getByText('Sign in with Google').count()).toBe(0);
     expect(await real.getByText('Email me a sign-in link').count()).toBe(0);
     await real.close();
   });

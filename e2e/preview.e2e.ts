@@ -92,7 +92,7 @@ describe('the live preview', () => {
     });
     await frame.getByRole('heading', { level: 1, name: 'Welcome to Demo' }).waitFor();
     expect(await frame.getByRole('button', { name: 'Email me a sign-in link' }).isVisible()).toBe(true);
-    const google = frame.getByRole('link', { name: 'Continue with Google' });
+    const google = frame.getByRole('link', { name: 'Sign in with Google' });
     await google.waitFor();
     expect(await google.getAttribute('href')).toBe(`${suite.foyer.urls.auth}/federated/google/login?appId=${suite.foyer.demo.appId}`);
     expect(await frame.getByText('© Demo Inc.').isVisible()).toBe(true);
@@ -104,17 +104,17 @@ describe('the live preview', () => {
 
     // The real page around it is unchanged.
     expect(await suite.page.getByRole('heading', { level: 1 }).first().textContent()).toBe('Login');
-    expect(await suite.page.getByRole('link', { name: 'Continue with Google' }).count()).toBe(0);
+    expect(await suite.page.getByRole('link', { name: 'Sign in with Google' }).count()).toBe(0);
     await expectNoAxeViolations(suite.page);
 
     // Keyboard: the social button is a link reached by Tab from the e-mail field.
     await frame.getByLabel('Email').focus();
     const focused: string[] = [];
-    for (let press = 0; press < 8 && !focused.includes('Continue with Google'); press += 1) {
+    for (let press = 0; press < 8 && !focused.includes('Sign in with Google'); press += 1) {
       await suite.page.keyboard.press('Tab');
       focused.push((await preview.inner.evaluate(() => document.activeElement?.textContent ?? '')).trim());
     }
-    expect(focused).toContain('Continue with Google');
+    expect(focused).toContain('Sign in with Google');
 
     await preview.post({ tag: TAG, type: 'language', language: 'sv' });
     await frame.getByRole('heading', { level: 1, name: 'Välkommen' }).waitFor();
@@ -134,13 +134,13 @@ describe('the live preview', () => {
     expect(ceremonies).toEqual([]);
   });
 
-  it("leads a social button to the auth service, which brings the browser back with the not-available message", async () => {
+  it("leads a social button to the auth service, which says not available for a provider the live app has not switched on", async () => {
     const preview = await openPreview();
     await preview.post({ tag: TAG, type: 'config', config: draft({ githubSsoEnabled: true }) });
-    const href = await preview.frame.getByRole('link', { name: 'Continue with GitHub' }).getAttribute('href');
+    const href = await preview.frame.getByRole('link', { name: 'Sign in with GitHub' }).getAttribute('href');
     // The auth service does not let itself be framed; a real login page follows the link at the top.
     await suite.page.goto(href!);
-    const alert = suite.page.getByRole('alert').filter({ hasText: 'Signing in with this provider is not available yet. Use another way to sign in.' });
+    const alert = suite.page.getByRole('alert').filter({ hasText: 'Signing in with this provider is not available for this app. Use another way to sign in.' });
     await alert.waitFor();
     expect(await alert.textContent()).toContain('Could not login');
     // The app named in the address is adopted, then dropped from the address.

@@ -16,6 +16,7 @@ import { createNotifier } from './notify/service.ts';
 import { mailboxPlugin } from './notify/mailbox.ts';
 import { authServicePlugin } from './auth/plugin.ts';
 import { bindKeySecrets } from './auth/oidc/keys.ts';
+import { createDevIdentityProvider } from './dev-idp/server.ts';
 import { createPayments, type Payments } from './payments/runtime.ts';
 import { paymentsPlugin } from './payments/routes.ts';
 
@@ -55,6 +56,8 @@ export async function createFoyer(options: { config: ServerConfig; db: Database;
   await ui.register(uiPlugin, { ...context, appId: options.appId });
 
   const listeners = { auth, api, ui };
+  // Stands in for the social providers of apps without credentials; never in production.
+  const devIdp = config.env === 'production' ? undefined : createDevIdentityProvider(config);
   return {
     ...listeners,
     payments,
@@ -63,10 +66,13 @@ export async function createFoyer(options: { config: ServerConfig; db: Database;
       for (const name of ['auth', 'api', 'ui'] as const) {
         bound[name] = await listeners[name].listen({ port: config.ports[name], host });
       }
+      // A development aid: a port already taken leaves the social buttons of apps without
+      // credentials saying the provider cannot be reached, and Foyer runs on.
+      await devIdp?.listen(host).catch((error: unknown) => auth.log.warn({ err: error, port: config.devIdp.port }, 'the development identity provider could not listen'));
       return bound;
     },
     async close() {
-      await Promise.all([auth.close(), api.close(), ui.close()]);
+      await Promise.all([auth.close(), api.close(), ui.close(), devIdp?.close()]);
       await notifier.close();
     },
   };

@@ -31,6 +31,11 @@ export interface ServerConfig {
   mailFrom: string;
   /** How long a password reset link works (FOYER_RESET_TOKEN_TTL, seconds). */
   resetTokenTtlSeconds: number;
+  /**
+   * The development identity provider (server/dev-idp): its port and the URL browsers and Foyer reach
+   * it at. Started outside production only; it stands in for every social provider without credentials.
+   */
+  devIdp: { port: number; url: string };
 }
 
 export const DEFAULT_SECRET = 'foyer-development-secret-change-me';
@@ -87,12 +92,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: env.FOYER_MAIL_FROM || 'Foyer <no-reply@localhost>',
     resetTokenTtlSeconds: positiveSeconds('FOYER_RESET_TOKEN_TTL', env.FOYER_RESET_TOKEN_TTL, 60 * 60),
+    devIdp: devIdpOf(env),
   };
   if (config.env === 'production' && (config.secret === DEFAULT_SECRET || config.secret.length < 32)) {
     throw new Error('FOYER_ENV=production needs FOYER_SECRET set to a random value of at least 32 characters');
   }
   if (config.env === 'production' && config.uiDev) throw new Error('FOYER_UI_DEV is for development: production serves the built UI');
   return config;
+}
+
+function devIdpOf(env: NodeJS.ProcessEnv): ServerConfig['devIdp'] {
+  const devPort = port(env.FOYER_DEV_IDP_PORT, 3071);
+  return { port: devPort, url: trimSlash(env.FOYER_DEV_IDP_URL || `http://localhost:${devPort}`) };
 }
 
 function smtpUrl(value: string | undefined): string | undefined {

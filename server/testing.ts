@@ -78,6 +78,7 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
 
 export async function startFoyer(overrides: Partial<ServerConfig> = {}): Promise<TestFoyer> {
   const ports = { auth: await freePort(), api: await freePort(), ui: await freePort() };
+  const devIdpPort = await freePort();
   const base = loadConfig({ LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' });
   const config: ServerConfig = {
     ...base,
@@ -87,6 +88,7 @@ export async function startFoyer(overrides: Partial<ServerConfig> = {}): Promise
       api: `http://localhost:${ports.api}`,
       ui: `http://localhost:${ports.ui}`,
     },
+    devIdp: { port: devIdpPort, url: `http://localhost:${devIdpPort}` },
     ...overrides,
   };
   const database = await openTestDatabase();

@@ -3,7 +3,7 @@
 // and versions keep the whole document in the same stored form, provider secrets sealed: a secret
 // written once goes live with a publish and comes back with a restore, and is never answered.
 import type { ServerConfig } from '../config.ts';
-import { seal, sealingKey, unseal } from '../crypto/seal.ts';
+import { sealProviderSecret } from '../apps/provider-secrets.ts';
 import type { apps } from '../db/schema.ts';
 import type { AppSettings, StoredPaymentSettings, StoredProviderCredentials } from '../db/app-settings.ts';
 import type { PaymentSettings } from '../../common/payments.ts';
@@ -72,9 +72,6 @@ export function publicConfigOf(config: StoredAppConfig): AppConfig {
   return { ...rest, socialProviders: providers };
 }
 
-const PROVIDER_SECRET_PURPOSE = 'app provider secret v1';
-const secretOwner = (appId: string, provider: SocialProvider) => `${appId}/${provider}`;
-
 /**
  * The stored form of a written document. A clientSecret sent is sealed; an absent one keeps the
  * provider's secret from `previous` (the draft, else what is live); an empty one removes it. A
@@ -84,7 +81,6 @@ export function sealWrittenConfig(config: ServerConfig, appId: string, written: 
   const { socialProviders: providers, payments, ...withoutPayments } = written;
   const rest: StoredAppConfig = payments ? { ...withoutPayments, payments: sealPayments(config, appId, payments, previous.payments) } : withoutPayments;
   if (!providers) return rest;
-  const key = sealingKey(config.secret, PROVIDER_SECRET_PURPOSE);
   const stored: Partial<Record<SocialProvider, StoredProviderCredentials>> = {};
   for (const provider of socialProviders) {
     const credentials = providers[provider];
@@ -95,18 +91,13 @@ export function sealWrittenConfig(config: ServerConfig, appId: string, written: 
         ? kept
         : credentials.clientSecret === ''
           ? undefined
-          : seal(key, secretOwner(appId, provider), credentials.clientSecret);
+          : sealProviderSecret(config, appId, provider, credentials.clientSecret);
     stored[provider] = {
       ...(credentials.clientId !== undefined ? { clientId: credentials.clientId } : {}),
       ...(sealed ? { clientSecretSealed: sealed } : {}),
     };
   }
   return { ...rest, socialProviders: stored };
-}
-
-/** A provider's client secret in clear, for signing in with that provider. */
-export function openProviderSecret(config: ServerConfig, appId: string, provider: SocialProvider, sealed: string): string {
-  return unseal(sealingKey(config.secret, PROVIDER_SECRET_PURPOSE), secretOwner(appId, provider), sealed);
 }
 
 /** The Stripe keys as the admin API answers them: whether each secret is set, never which. */

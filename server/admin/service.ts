@@ -127,7 +127,6 @@ function newAppConfig(uiUrl: string, name: unknown, redirectUris: unknown): unkn
   return {
     name: typeof name === 'string' ? name.trim() : name,
     passwordEnabled: true,
-    googleSsoEnabled: true,
     magicLinkEnabled: false,
     passkeysEnabled: false,
     mfaEnabled: false,

@@ -18,6 +18,8 @@ export type AuditType =
   | 'password.reset_requested'
   /** A magic link was asked for (known and unknown e-mails alike; counted by the limits). */
   | 'magic_link.requested'
+  /** A social provider account was linked to an existing identity on its verified e-mail (detail: federation). */
+  | 'federation.linked'
   /** A workspace was created by self-signup (counted per address by the signup limit). */
   | 'tenant.signup'
   | 'tenant.updated'

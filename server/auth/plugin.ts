@@ -20,6 +20,7 @@ import { sessionsRoutes } from './sessions/routes.ts';
 import { purgeEndedSessions } from './sessions/service.ts';
 import { trackSignInSessions } from './sessions/tracking.ts';
 import { federationRoutes } from './federation/routes.ts';
+import { purgeExpiredFederationStates } from './federation/service.ts';
 import { purgeExpiredChallenges } from './passkeys/service.ts';
 import type { AuthServiceOptions } from './service-options.ts';
 
@@ -48,7 +49,7 @@ export async function authServicePlugin(app: FastifyInstance, context: FoyerCont
   }
 
   const purge = setInterval(() => {
-    Promise.all([purgeExpiredPayloads(context.db), sessions.purgeExpired(), purgeExpiredChallenges(context.db), purgeEndedSessions(context.db)]).catch((error: unknown) =>
+    Promise.all([purgeExpiredPayloads(context.db), sessions.purgeExpired(), purgeExpiredChallenges(context.db), purgeEndedSessions(context.db), purgeExpiredFederationStates(context.db)]).catch((error: unknown) =>
       app.log.warn({ err: error }, 'purging expired sign-in data failed'),
     );
   }, PURGE_INTERVAL_MS);

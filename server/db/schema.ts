@@ -529,3 +529,47 @@ export const appAssets = pgTable(
   },
   (t) => [index('app_assets_app_idx').on(t.appId)],
 );
+
+/**
+ * Who a person is at a social provider (its `sub`, or its user id for OAuth-only providers), linked to
+ * the app's identity it signs in as. Made at a federated sign-up, or when a provider-verified e-mail
+ * matched an existing identity (server/auth/federation/service.ts).
+ */
+export const federatedIdentities = pgTable(
+  'federated_identities',
+  {
+    id: text('id').primaryKey(),
+    appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    /** The federation type (common/app-config.ts federationTypes). */
+    provider: text('provider').notNull(),
+    subject: text('subject').notNull(),
+    /** The e-mail the provider gave at the last sign-in. */
+    email: text('email'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('federated_identities_subject_idx').on(t.appId, t.provider, t.subject), index('federated_identities_user_idx').on(t.userId)],
+);
+
+/**
+ * A social sign-in on its way through the provider: what the callback must find again (PKCE
+ * verifier, nonce) under a hash of the `state` it sent, single use (deleted when the callback comes)
+ * and short-lived. The browser carries the state in a cookie too, so a callback opened in another
+ * browser is refused.
+ */
+export const federationStates = pgTable(
+  'federation_states',
+  {
+    stateHash: text('state_hash').primaryKey(),
+    appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    intent: text('intent').$type<'login' | 'signup'>().notNull(),
+    /** Whether the app's own credentials or the development provider (server/dev-idp) serve it. */
+    upstream: text('upstream').$type<'app' | 'development'>().notNull(),
+    nonce: text('nonce').notNull(),
+    codeVerifier: text('code_verifier').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('federation_states_expiry_idx').on(t.expiresAt)],
+);

@@ -75,6 +75,7 @@ export function routes(): RouteObject[] {
         { path: '/auth/error', lazy: async () => ({ Component: (await import('./screens/ErrorPage.tsx')).default }) },
         { path: '/privacy', lazy: async () => ({ Component: (await import('./screens/DemoPolicy.tsx')).PrivacyPolicy }) },
         { path: '/terms', lazy: async () => ({ Component: (await import('./screens/DemoPolicy.tsx')).TermsOfService }) },
+        { path: '/ms-marketplace-landing', lazy: async () => ({ Component: (await import('./screens/MarketplaceLanding.tsx')).default }) },
         { path: '/handover/*', lazy: async () => ({ Component: (await import('./screens/Handover.tsx')).default }) },
         { path: '/auth/*', element: <Navigate to={LOGIN_PATH} replace /> },
         { path: '*', element: <Navigate to={LOGIN_PATH} replace /> },

@@ -150,6 +150,11 @@ export interface AuthSession {
   login(returnPath?: string): Promise<void>;
   /** Finishes the OAuth sign-in (the callback's query) and answers the path to continue to. */
   handleCallback(query: URLSearchParams): Promise<string>;
+  /**
+   * A hosted handover (/handover/*): exchanges the one-time code the app's back end got from
+   * /handover/code/{appId} for a session of that person. Fails with "Can't init auth without a code".
+   */
+  exchangeHandoverCode(code: string | null | undefined): Promise<void>;
   /** Ends the session here and on the server, then leaves (to `postLogoutRedirectUri` when given). */
   logout(postLogoutRedirectUri?: string): Promise<void>;
   /** Forgets the session in this browser only, optionally saying why. */

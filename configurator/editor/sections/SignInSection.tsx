@@ -1,7 +1,9 @@
 // Sign-in options: methods, social providers with their credentials (a secret goes in, only "set"
 // comes back), workspaces and two-factor, legal links, redirect URIs and token lifetimes.
 import { useTranslation } from 'react-i18next';
-import { socialProviderFlags, socialProviders, type SocialProvider } from '../../../common/app-config.ts';
+import { federationTypeOf, socialProviderFlags, socialProviders, type SocialProvider } from '../../../common/app-config.ts';
+import { CopyField } from '../../components/CopyField.tsx';
+import { useConsole } from '../../session.tsx';
 import { TextField } from '../../components/TextField.tsx';
 import { getIn } from '../config-path.ts';
 import { useEditor } from '../context.ts';
@@ -29,6 +31,7 @@ export function SignInSection() {
 
       <fieldset className="console-fieldset">
         <legend className="foyer-section-title">{t('signIn.social')}</legend>
+        <p className="foyer-help">{t('signIn.socialHelp')}</p>
         {socialProviders.map((provider) => (
           <ProviderSettings key={provider} provider={provider} />
         ))}
@@ -105,6 +108,7 @@ export function SignInSection() {
 function ProviderSettings({ provider }: { provider: SocialProvider }) {
   const { t } = useTranslation();
   const { draft, set } = useEditor();
+  const { config } = useConsole();
   const name = t(`providers.${provider}`);
   const secretPath = ['socialProviders', provider, 'clientSecret'];
   const secret = getIn(draft.config, secretPath);
@@ -124,6 +128,7 @@ function ProviderSettings({ provider }: { provider: SocialProvider }) {
           help={hasSecret ? t('signIn.secretSet') : t('signIn.secretNotSet')}
           error={secretIssue}
         />
+        <CopyField label={t('signIn.providerRedirectUri', { provider: name })} value={`${config.authUrl}/federated/${federationTypeOf[provider]}/callback`} />
       </div>
     </div>
   );

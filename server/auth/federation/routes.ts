@@ -1,35 +1,76 @@
-// Social sign-in entry points on the auth origin: GET /federated/{provider}/login and /signup, where
-// the login screen's social buttons lead. No provider has working upstream credentials yet, so after
-// checking the provider and the app the browser goes back to the app's login screen with an error the
-// screen explains ("not available yet"). Talking to the providers is a later issue.
+// Social sign-in on the auth origin (SPEC.md section 7): GET /federated/{type}/login and /signup,
+// where the social buttons lead, send the browser to the provider (server/auth/federation/providers.ts);
+// the provider sends it back to /federated/{type}/callback (GET, or a form post that is turned into
+// the GET, where the login-session cookie, SameSite=Lax, travels), which signs the person in like a
+// password would and continues to the same next step.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FoyerContext } from '../../context.ts';
 import { HttpError } from '../../http/errors.ts';
-import { socialProviders, type SocialProvider } from '../../../common/app-config.ts';
+import { federationTypes, socialProviderFlags, socialProviderOf, type FederationType } from '../../../common/app-config.ts';
 import { requireApp, type App } from '../../apps/lookup.ts';
 import type { LoginSession } from '../session/service.ts';
-import { enabledSocialProviders } from '../../apps/settings.ts';
+import { signIn } from '../session/sign-in.ts';
+import { nextStepAfterSignIn } from '../magic-link/service.ts';
 import type { AuthServiceOptions } from '../service-options.ts';
+import { federationCallbackUrl } from '../../dev-idp/server.ts';
+import { upstreamFor } from './providers.ts';
+import {
+  FEDERATION_STATE_TTL_SECONDS,
+  finishFederation,
+  resolveFederatedUser,
+  startFederation,
+  stateInvalid,
+  takeFederationState,
+  type FederationIntent,
+} from './service.ts';
 
-const federationSchema = {
-  params: {
-    type: 'object',
-    required: ['provider'],
-    properties: { provider: { type: 'string', minLength: 1, maxLength: 50 } },
-  },
+/** Carries the started sign-in's state in this browser, so a callback opened elsewhere is refused. */
+export const FEDERATION_COOKIE = 'foyer_federation';
+const COOKIE_PATH = '/federated';
+
+const typeParams = {
+  type: 'object',
+  required: ['type'],
+  properties: { type: { type: 'string', minLength: 1, maxLength: 50 } },
+} as const;
+
+const startSchema = {
+  params: typeParams,
+  querystring: { type: 'object', properties: { appId: { type: 'string', minLength: 1, maxLength: 100 } } },
+} as const;
+
+const callbackFields = ['code', 'state', 'error', 'iss'] as const;
+const callbackSchema = {
+  params: typeParams,
   querystring: {
     type: 'object',
-    properties: { appId: { type: 'string', minLength: 1, maxLength: 100 } },
+    properties: Object.fromEntries(callbackFields.map((field) => [field, { type: 'string', maxLength: 4096 }])),
   },
 } as const;
 
-interface FederationRequest {
-  Params: { provider: string };
+interface StartRequest {
+  Params: { type: string };
   Querystring: { appId?: string };
 }
 
-function isSocialProvider(name: string): name is SocialProvider {
-  return (socialProviders as readonly string[]).includes(name);
+interface CallbackRequest {
+  Params: { type: string };
+  Querystring: Partial<Record<(typeof callbackFields)[number], string>>;
+  Body: unknown;
+}
+
+function isFederationType(name: string): name is FederationType {
+  return (federationTypes as readonly string[]).includes(name);
+}
+
+function requireType(name: string): FederationType {
+  if (!isFederationType(name)) throw new HttpError(400, 'UNKNOWN_PROVIDER', `There is no sign-in provider named ${name}`);
+  return name;
+}
+
+/** Switched on in the app's config, and the app signs in through the auth service (not legacy mode). */
+export function federationEnabled(app: App, type: FederationType): boolean {
+  return app.settings.authLegacy !== true && app.settings[socialProviderFlags[socialProviderOf(type)!]] === true;
 }
 
 /**
@@ -44,22 +85,87 @@ async function appOf(context: FoyerContext, session: LoginSession | undefined, a
 }
 
 export async function federationRoutes(app: FastifyInstance, { context, sessions }: AuthServiceOptions) {
-  const { config } = context;
+  const { config, db } = context;
+  const hosted = (path: string, query: Record<string, string>) => `${config.urls.ui}${path}?${new URLSearchParams(query).toString()}`;
+  const cookieOptions = { httpOnly: true, sameSite: 'lax' as const, path: COOKIE_PATH, secure: config.urls.auth.startsWith('https:') };
 
-  const handler = async (request: FastifyRequest<FederationRequest>, reply: FastifyReply) => {
-    const { provider } = request.params;
-    if (!isSocialProvider(provider)) {
-      throw new HttpError(400, 'UNKNOWN_PROVIDER', `There is no sign-in provider named ${provider}`);
-    }
+  // Apple answers with a form post (response_mode=form_post).
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  const start = (intent: FederationIntent) => async (request: FastifyRequest<StartRequest>, reply: FastifyReply) => {
+    const type = requireType(request.params.type);
     const target = await appOf(context, await sessions.read(request), request.query.appId);
-    // Enabled or not, the browser hears the same: the provider cannot be used yet (and the answer does
-    // not reveal which providers the app has switched on). The log tells operators which it was.
-    const enabled = enabledSocialProviders(target.settings).includes(provider);
-    request.log.info({ provider, appId: target.id, enabled }, 'federated sign-in requested; not available yet');
-    const query = new URLSearchParams({ appId: target.id, error: 'federation', errorDetails: 'unavailable' });
-    return reply.redirect(`${config.urls.ui}/auth/login?${query.toString()}`, 303);
+    const upstream = federationEnabled(target, type) ? await upstreamFor(context, target, type) : undefined;
+    if (!upstream) {
+      // Switched off and not configured read alike: the answer does not tell which providers an app has.
+      request.log.info({ type, appId: target.id }, 'federated sign-in requested for a provider the app cannot use');
+      return reply.redirect(hosted('/auth/login', { appId: target.id, error: 'federation', errorDetails: 'unavailable' }), 303);
+    }
+    const { url, state } = await startFederation(db, target, upstream, intent);
+    reply.setCookie(FEDERATION_COOKIE, state, { ...cookieOptions, maxAge: FEDERATION_STATE_TTL_SECONDS });
+    return reply.redirect(url, 303);
   };
 
-  app.get<FederationRequest>('/federated/:provider/login', { schema: federationSchema }, handler);
-  app.get<FederationRequest>('/federated/:provider/signup', { schema: federationSchema }, handler);
+  app.get<StartRequest>('/federated/:type/login', { schema: startSchema }, start('login'));
+  app.get<StartRequest>('/federated/:type/signup', { schema: startSchema }, start('signup'));
+
+  // A form post comes from the provider's site, so the Lax cookies stay home; the same fields as a
+  // GET (a top-level navigation, which carries them) are read by the handler below.
+  app.post<CallbackRequest>('/federated/:type/callback', { schema: { params: typeParams } }, async (request, reply) => {
+    const type = requireType(request.params.type);
+    const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
+    const query = new URLSearchParams();
+    for (const field of callbackFields) {
+      if (typeof body[field] === 'string') query.set(field, body[field]);
+    }
+    return reply.redirect(`${federationCallbackUrl(config.urls.auth, type)}?${query.toString()}`, 303);
+  });
+
+  app.get<CallbackRequest>('/federated/:type/callback', { schema: callbackSchema }, async (request, reply) => {
+    const type = requireType(request.params.type);
+    const { state } = request.query;
+    const carried = request.cookies[FEDERATION_COOKIE];
+    reply.clearCookie(FEDERATION_COOKIE, cookieOptions);
+    if (!state || !carried || carried !== state) throw stateInvalid();
+    const started = await takeFederationState(db, type, state);
+    const target = await requireApp(db, started.appId);
+    if (request.query.error || !request.query.code) {
+      // Cancelled (or refused) at the provider: back to the app's login, nothing signed in.
+      return reply.redirect(hosted('/auth/login', { appId: target.id }), 303);
+    }
+    if (!federationEnabled(target, type)) {
+      return reply.redirect(hosted('/auth/login', { appId: target.id, error: 'federation', errorDetails: 'unavailable' }), 303);
+    }
+    const callbackUrl = new URL(federationCallbackUrl(config.urls.auth, type));
+    for (const field of callbackFields) {
+      const value = request.query[field];
+      if (value !== undefined) callbackUrl.searchParams.set(field, value);
+    }
+    const { profile } = await finishFederation(context, target, started, callbackUrl).catch((error: unknown) => {
+      request.log.warn({ err: (error as { cause?: unknown }).cause ?? error, type, appId: target.id }, 'federated sign-in refused');
+      throw error;
+    });
+    const outcome = await resolveFederatedUser(context, { app: target, type, intent: started.intent as FederationIntent, profile, ip: request.ip });
+    if (outcome.kind === 'missing') {
+      return reply.redirect(
+        target.settings.tenantSelfSignup
+          ? hosted('/auth/signup', { appId: target.id, error: 'missing_user', federation: type })
+          : hosted('/auth/login', { appId: target.id, error: 'true' }),
+        303,
+      );
+    }
+    if (outcome.kind === 'unverified') {
+      return reply.redirect(hosted('/auth/login', { appId: target.id, error: 'federation', errorDetails: 'unverifiedEmail', federation: type }), 303);
+    }
+    const { answer } = await signIn(context, sessions, reply, {
+      app: target,
+      user: outcome.user,
+      previous: await sessions.read(request),
+      ip: request.ip,
+      method: 'federation',
+    });
+    return reply.redirect(nextStepAfterSignIn(config, answer), 303);
+  });
 }

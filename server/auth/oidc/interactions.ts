@@ -2,6 +2,7 @@
 // interaction cookie (proving the authorization request is its own); it binds the request to
 // Foyer's login session and sends the browser to the hosted login screens. The workspace choice
 // comes back to /interaction/{uid}/finish/{tenantUserId}, which completes the authorization.
+import { federationTypes } from '../../../common/app-config.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
@@ -91,6 +92,9 @@ export async function interactionRoutes(app: FastifyInstance, { context, provide
       }
       return reply.redirect(hostedScreen('/auth/choose-user', appId), 303);
     }
+    // force_federation (the /url/login shorthand's forceFederation): straight to that provider.
+    const forced = String(interaction.params.force_federation ?? '');
+    if ((federationTypes as readonly string[]).includes(forced)) return reply.redirect(`/federated/${forced}/login`, 303);
     return reply.redirect(hostedScreen('/auth/login', appId), 303);
   });
 

@@ -28,7 +28,7 @@ export interface SignInAnswer {
   tenantUserId?: string;
 }
 
-export type SignInMethod = 'password' | 'reset' | 'signup' | 'invite' | 'magic-link' | 'passkey';
+export type SignInMethod = 'password' | 'reset' | 'signup' | 'invite' | 'magic-link' | 'passkey' | 'federation';
 
 /** An e-mail in a request body, for route schemas (surrounding spaces are trimmed later). */
 export const emailField = { type: 'string', maxLength: 320, pattern: '^\\s*[^@\\s]+@[^@\\s]+\\s*$' } as const;

@@ -17,6 +17,9 @@ const MESSAGES: Record<string, string> = {
   invalid_client: 'unknownApp',
   NOT_FOUND: 'notFound',
   BAD_REQUEST: 'badAddress',
+  FEDERATION_STATE_INVALID: 'expired',
+  FEDERATION_FAILED: 'federationFailed',
+  FEDERATION_PROVIDER_UNAVAILABLE: 'providerUnavailable',
   PAYMENT_PROVIDER_FAILED: 'paymentProvider',
 };
 

@@ -168,6 +168,11 @@ export class LegacyClient implements AuthClient {
     throw new AuthError(AuthErrorKeys.loginFailed);
   }
 
+  /** Handover codes are OAuth authorization codes; this mode has none. */
+  async exchangeHandoverCode(code: string | null | undefined): Promise<void> {
+    throw new AuthError(code ? AuthErrorKeys.loginFailed : AuthErrorKeys.missingCode);
+  }
+
   async logout(postLogoutRedirectUri?: string): Promise<void> {
     await this.deauthenticate();
     this.runtime.redirect(postLogoutRedirectUri ?? `${this.uiUrl()}/auth/login`);

@@ -30,6 +30,7 @@ import { SessionApi } from './session-api.ts';
 import {
   TokenEndpointError,
   exchangeCode,
+  exchangeHandoverCode,
   refreshTokens,
   revokeRefreshToken,
   type TokenEndpointOptions,
@@ -254,6 +255,23 @@ export class OAuthClient implements AuthClient {
     }
     clearPendingAuthorizations(this.runtime.sessionStorage);
     return safeReturnPath(pending.returnPath, this.config.uiUrl) ?? this.config.handoverRoute;
+  }
+
+  async exchangeHandoverCode(code: string | null | undefined): Promise<void> {
+    if (!code) throw new AuthError(AuthErrorKeys.missingCode);
+    let tokens: TokenSet;
+    try {
+      tokens = await exchangeHandoverCode(this.tokenEndpoint, code);
+    } catch (error) {
+      throw new AuthError(error instanceof TokenEndpointError ? AuthErrorKeys.wrongCredentials : AuthErrorKeys.loginFailed, { cause: error });
+    }
+    if (!tokens.accessToken || !tokens.refreshToken || !tokens.idToken) throw new AuthError(AuthErrorKeys.wrongCredentials);
+    try {
+      await this.adopt({ accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, idToken: tokens.idToken });
+    } catch (error) {
+      this.clear();
+      throw new AuthError(AuthErrorKeys.authenticationFailed, { cause: error });
+    }
   }
 
   /**

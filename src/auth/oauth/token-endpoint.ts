@@ -43,7 +43,21 @@ async function postForm(options: TokenEndpointOptions, path: string, form: Recor
 }
 
 async function tokenRequest(options: TokenEndpointOptions, form: Record<string, string>): Promise<TokenSet> {
-  const response = await postForm(options, '/token', { ...form, client_id: options.appId });
+  return tokenSetOf(await postForm(options, '/token', { ...form, client_id: options.appId }));
+}
+
+/** A handover code (POST /handover/code/{appId}) redeemed at the shorthand /token/code/{appId}. */
+export async function exchangeHandoverCode(options: TokenEndpointOptions, code: string): Promise<TokenSet> {
+  const response = await options.fetch(`${options.authUrl}/token/code/${encodeURIComponent(options.appId)}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ code }),
+    credentials: 'omit',
+  });
+  return tokenSetOf(response);
+}
+
+async function tokenSetOf(response: Response): Promise<TokenSet> {
   let body: Record<string, unknown> = {};
   try {
     const parsed: unknown = await response.json();

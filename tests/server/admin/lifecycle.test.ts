@@ -7,7 +7,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { TestFoyer } from '../../../server/testing.ts';
 import { startFoyer } from '../../../server/testing.ts';
 import { apiKeys, appDrafts, appOwners, apps, appVersions, auditEvents, outbox, tenants, tenantUsers, users } from '../../../server/db/schema.ts';
-import { openProviderSecret } from '../../../server/admin/config-document.ts';
+import { openProviderSecret } from '../../../server/apps/provider-secrets.ts';
 import type { AppConfig } from '../../../common/app-config.ts';
 import { postGraphQL } from '../support/graphql.ts';
 import { admin, consoleOwnerToken, CONSOLE_OWNER_EMAIL, CONSOLE_WORKSPACE } from '../support/console.ts';
@@ -108,9 +108,9 @@ describe('an app from creation to a restored version', () => {
       refreshTokenTtl: 604800,
       publishedVersion: 1,
     });
+    // No social provider: one switches on together with its credentials.
     expect(row!.settings).toEqual({
       passwordEnabled: true,
-      googleSsoEnabled: true,
       magicLinkEnabled: false,
       passkeysEnabled: false,
       mfaEnabled: false,
@@ -138,7 +138,8 @@ describe('an app from creation to a restored version', () => {
     expect(JSON.stringify(read.body)).not.toContain(apiKey);
     expect(read.body.apiKeyCreatedAt).toEqual(expect.any(String));
     expect(read.body.draft).toBeNull();
-    expect(read.body.live).toMatchObject({ name: 'Shop', googleSsoEnabled: true, magicLinkEnabled: false, redirectUris: [`${foyer.urls.ui}/auth/oauth-callback`] });
+    expect(read.body.live).toMatchObject({ name: 'Shop', magicLinkEnabled: false, redirectUris: [`${foyer.urls.ui}/auth/oauth-callback`] });
+    expect(read.body.live.googleSsoEnabled).toBeUndefined();
 
     const byKey = await admin<AppAnswer>(foyer, 'GET', `/apps/${appId}`, { apiKey });
     expect(byKey.status).toBe(200);
@@ -164,6 +165,7 @@ describe('an app from creation to a restored version', () => {
     const config: AppConfig = {
       ...live,
       branding: { colors: { primary: '#1f42dd' } },
+      googleSsoEnabled: true,
       socialProviders: { google: { clientId: 'google-client', clientSecret: 'google-s3cret-value' } },
     };
     const saved = await admin<{ draft: NonNullable<AppAnswer['draft']> }>(foyer, 'PUT', `/apps/${appId}/draft`, { token, body: { config } });

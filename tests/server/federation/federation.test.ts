@@ -1,116 +1,278 @@
-// Social sign-in as far as it goes today: getAppAnonymous tells the login screen which providers are on
-// (and the password and footer settings), and /federated/{provider}/login|signup on the auth origin
-// check the provider and the app, then send the browser back to the app's login with the
-// "not available yet" error.
+// Social sign-in end to end against the development identity provider (a real oidc-provider on its
+// own port, server/dev-idp): /federated/{type}/login|signup, the provider's pick screen, the callback
+// (redirect or Apple's form post) with state, nonce and PKCE checked, accounts made, linked only on a
+// provider-verified e-mail, and the hostile cases: a mismatched or replayed state, a tampered nonce,
+// a callback in another browser, an app's own credentials, production without them.
 import { randomUUID } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import type { AppSettings } from '../../../server/db/app-settings.ts';
+import { federatedIdentities, federationStates, tenantUsers, users } from '../../../server/db/schema.ts';
+import { hashPassword } from '../../../server/auth/passwords.ts';
+import { sealWrittenConfig } from '../../../server/admin/config-document.ts';
+import { federationTypes } from '../../../common/app-config.ts';
 import { Browser } from '../oidc/browser.ts';
-import { authorizationRequest, callbackUri, relyingParty } from '../oidc/sign-in.ts';
+import { authorizationRequest, relyingParty } from '../oidc/sign-in.ts';
 import { postGraphQL } from '../support/graphql.ts';
 import { insertApp } from '../support/apps.ts';
+import { federate, openCallback, openPickScreen, pickIdentity } from './dev-idp.ts';
 
 let foyer: TestFoyer;
-/** An app with Google and GitHub on, passwords off and its own footer. */
-let socialAppId: string;
+
+const ALL_ON: AppSettings = {
+  googleSsoEnabled: true,
+  azureAdSsoEnabled: true,
+  appleSsoEnabled: true,
+  facebookSsoEnabled: true,
+  githubSsoEnabled: true,
+  linkedinSsoEnabled: true,
+};
 
 beforeAll(async () => {
   foyer = await startFoyer();
-  socialAppId = randomUUID();
-  const callback = `${foyer.urls.ui}/auth/oauth-callback`;
-  const settings: AppSettings = {
-    googleSsoEnabled: true,
-    githubSsoEnabled: true,
-    appleSsoEnabled: false,
-    passwordEnabled: false,
-    branding: { copyrightFooter: '© Social Inc.' },
-  };
-  await insertApp(foyer, { id: socialAppId, name: 'Social app', settings, redirectUris: [callback], postLogoutRedirectUris: [`${foyer.urls.ui}/auth/login`] });
 });
 afterAll(() => foyer?.close());
 
-const PUBLIC_FIELDS = '{ getAppAnonymous { passwordEnabled copyrightFooter socialProviders googleSsoEnabled } }';
+/** An app of its own per test, so identities made in one test do not meet another's. */
+function socialApp(settings: AppSettings = {}) {
+  return insertApp(foyer, { name: 'Social app', settings: { ...ALL_ON, tenantSelfSignup: true, ...settings } });
+}
 
-async function publicConfig(appId: string) {
-  const answer = await postGraphQL(foyer.urls.api, { query: PUBLIC_FIELDS }, { 'x-app-id': appId });
-  expect(answer.body.errors).toBeUndefined();
-  return answer.body.data?.getAppAnonymous;
+const start = (type: string, intent: 'login' | 'signup', appId: string) => `${foyer.urls.auth}/federated/${type}/${intent}?appId=${appId}`;
+
+async function identitiesOf(appId: string) {
+  return foyer.db.select().from(federatedIdentities).where(eq(federatedIdentities.appId, appId));
+}
+
+async function userOf(appId: string, email: string) {
+  const [user] = await foyer.db.select().from(users).where(and(eq(users.appId, appId), eq(users.email, email)));
+  return user;
 }
 
 /** One request without following the redirect. */
-async function open(path: string, browser = new Browser()) {
-  const response = await browser.request(`${foyer.urls.auth}${path}`);
+async function open(url: string, browser = new Browser()) {
+  const response = await browser.request(url);
   return { status: response.status, location: response.headers.get('location'), body: await response.text() };
 }
 
-function unavailable(appId: string) {
-  return `${foyer.urls.ui}/auth/login?appId=${appId}&error=federation&errorDetails=unavailable`;
-}
-
 describe('getAppAnonymous', () => {
-  it('answers passwords on, no footer and no providers for an app that set none of them', async () => {
-    expect(await publicConfig(foyer.demo.appId)).toEqual({
-      passwordEnabled: true,
-      copyrightFooter: null,
-      socialProviders: [],
-      googleSsoEnabled: false,
-    });
-  });
-
-  it('lists the providers whose flag is on, in the login screen order, and the password and footer settings', async () => {
-    expect(await publicConfig(socialAppId)).toEqual({
-      passwordEnabled: false,
-      copyrightFooter: '© Social Inc.',
-      socialProviders: ['google', 'github'],
-      googleSsoEnabled: true,
-    });
+  it('lists the providers whose flag is on, in the login screen order', async () => {
+    const appId = await insertApp(foyer, { settings: { googleSsoEnabled: true, githubSsoEnabled: true, passwordEnabled: false } });
+    const answer = await postGraphQL(foyer.urls.api, { query: '{ getAppAnonymous { passwordEnabled socialProviders googleSsoEnabled } }' }, { 'x-app-id': appId });
+    expect(answer.body.data?.getAppAnonymous).toEqual({ passwordEnabled: false, socialProviders: ['google', 'github'], googleSsoEnabled: true });
   });
 });
 
-describe('/federated/{provider}/login and /signup', () => {
-  it('sends an enabled provider back to the login with the not-available error, for the app named in ?appId=', async () => {
-    for (const action of ['login', 'signup']) {
-      const answer = await open(`/federated/google/${action}?appId=${socialAppId}`);
-      expect(answer.status).toBe(303);
-      expect(answer.location).toBe(unavailable(socialAppId));
+describe('signing up and in with each provider type through the development provider', () => {
+  it.each(federationTypes)('%s: signup makes an account with its own workspace, and the next login finds it by the subject', async (type) => {
+    const appId = await socialApp();
+    const signup = await federate(foyer, new Browser(), start(type, 'signup', appId), 'dev-ada');
+    // One workspace, no pending authorization: the workspace choice, then the app's sign-in start.
+    expect(signup.url.startsWith(foyer.urls.ui)).toBe(true);
+    const user = await userOf(appId, 'ada@dev-idp.foyer.test');
+    expect(user).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', passwordHash: null });
+    expect(user!.emailVerifiedAt).not.toBeNull();
+    const memberships = await foyer.db.select().from(tenantUsers).where(eq(tenantUsers.userId, user!.id));
+    expect(memberships).toMatchObject([{ role: 'OWNER', enabled: true }]);
+    expect(await identitiesOf(appId)).toMatchObject([{ provider: type, subject: 'dev-ada', userId: user!.id }]);
+
+    // A login in a fresh browser lands signed in (the workspace handover), not on the signup screen.
+    const browser = new Browser();
+    const login = await federate(foyer, browser, start(type, 'login', appId), 'dev-ada', (url) => url.pathname.startsWith('/auth/chooseTenantUser/'));
+    expect(new URL(login.url).pathname).toBe(`/auth/chooseTenantUser/${memberships[0]!.id}`);
+    expect(await identitiesOf(appId)).toHaveLength(1);
+  });
+
+  it('finishes a pending authorization of the app: the app gets a code for the new account', async () => {
+    const appId = await socialApp({ googleSsoEnabled: true });
+    const callback = `${foyer.urls.ui}/auth/oauth-callback`;
+    const pending = await authorizationRequest(await relyingParty(foyer, appId), callback);
+    const browser = new Browser();
+    const atLogin = await browser.navigate(pending.url, (url) => url.origin === foyer.urls.ui);
+    expect(atLogin.url).toBe(`${foyer.urls.ui}/auth/login?appId=${appId}`);
+    // The button carries no appId: the pending authorization names the app.
+    const run = await federate(foyer, browser, `${foyer.urls.auth}/federated/google/signup`, 'dev-grace', (url) => url.toString().startsWith(callback));
+    const landed = new URL(run.url);
+    expect(landed.origin + landed.pathname).toBe(callback);
+    expect(landed.searchParams.get('state')).toBe(pending.state);
+    expect(landed.searchParams.get('code')).toBeTruthy();
+  });
+
+  it('sends a login of an unknown person to the continue screen when the app allows self-signup, else to the login error', async () => {
+    const open = await socialApp();
+    const run = await federate(foyer, new Browser(), start('ms-azure-ad', 'login', open), 'dev-grace');
+    expect(run.url).toBe(`${foyer.urls.ui}/auth/signup?appId=${open}&error=missing_user&federation=ms-azure-ad`);
+    expect(await userOf(open, 'grace@dev-idp.foyer.test')).toBeUndefined();
+
+    const closed = await socialApp({ tenantSelfSignup: false });
+    for (const intent of ['login', 'signup'] as const) {
+      const refused = await federate(foyer, new Browser(), start('github', intent, closed), 'dev-grace');
+      expect(refused.url).toBe(`${foyer.urls.ui}/auth/login?appId=${closed}&error=true`);
+    }
+    expect(await userOf(closed, 'grace@dev-idp.foyer.test')).toBeUndefined();
+  });
+});
+
+describe('account linking', () => {
+  async function passwordAccount(appId: string, email: string) {
+    const id = randomUUID();
+    await foyer.db.insert(users).values({ id, appId, email, passwordHash: await hashPassword('An0ther-Passw0rd!') });
+    return id;
+  }
+
+  it('links an existing password account on an e-mail the provider says is verified', async () => {
+    const appId = await socialApp();
+    const userId = await passwordAccount(appId, 'Ada@dev-idp.foyer.test');
+    await federate(foyer, new Browser(), start('google', 'login', appId), 'dev-ada');
+    expect(await identitiesOf(appId)).toMatchObject([{ userId, provider: 'google', subject: 'dev-ada' }]);
+    // Still one identity with that address, its password kept.
+    const [user] = await foyer.db.select().from(users).where(eq(users.id, userId));
+    expect(user!.passwordHash).not.toBeNull();
+  });
+
+  it('never merges into an existing account on an e-mail the provider does not vouch for, by login or by signup', async () => {
+    const appId = await socialApp();
+    const userId = await passwordAccount(appId, 'una@dev-idp.foyer.test');
+    for (const intent of ['login', 'signup'] as const) {
+      const run = await federate(foyer, new Browser(), start('github', intent, appId), 'dev-una');
+      expect(run.url).toBe(`${foyer.urls.ui}/auth/login?appId=${appId}&error=federation&errorDetails=unverifiedEmail&federation=github`);
+    }
+    expect(await identitiesOf(appId)).toEqual([]);
+    expect(await foyer.db.select().from(users).where(eq(users.appId, appId))).toMatchObject([{ id: userId }]);
+  });
+
+  it('makes a new account for an unverified e-mail nobody has, without marking it verified', async () => {
+    const appId = await socialApp();
+    await federate(foyer, new Browser(), start('linkedin', 'signup', appId), 'dev-una');
+    expect((await userOf(appId, 'una@dev-idp.foyer.test'))!.emailVerifiedAt).toBeNull();
+  });
+});
+
+describe('hostile callbacks', () => {
+  it('refuses a callback whose state is not the one this browser started (and one from another browser)', async () => {
+    const appId = await socialApp();
+    const browser = new Browser();
+    const uid = await openPickScreen(foyer, browser, start('google', 'login', appId));
+    const callbackUrl = await pickIdentity(foyer, browser, uid, 'dev-ada');
+
+    const elsewhere = await open(callbackUrl, new Browser());
+    expect(elsewhere.status).toBe(400);
+    expect(JSON.parse(elsewhere.body)).toMatchObject({ error: 'FEDERATION_STATE_INVALID' });
+
+    const tampered = new URL(callbackUrl);
+    tampered.searchParams.set('state', 'x'.repeat(43));
+    const mismatch = await open(tampered.toString(), browser);
+    expect(mismatch.status).toBe(400);
+    expect(JSON.parse(mismatch.body)).toMatchObject({ error: 'FEDERATION_STATE_INVALID' });
+    expect(await identitiesOf(appId)).toEqual([]);
+  });
+
+  it('refuses a replayed callback: the started sign-in is used once', async () => {
+    const appId = await socialApp();
+    const browser = new Browser();
+    const uid = await openPickScreen(foyer, browser, start('google', 'signup', appId));
+    const callbackUrl = await pickIdentity(foyer, browser, uid, 'dev-ada');
+    const state = new URL(callbackUrl).searchParams.get('state')!;
+    const first = await openCallback(foyer, browser, callbackUrl);
+    expect(first.url.startsWith(foyer.urls.ui)).toBe(true);
+
+    // The same callback again, even with the state cookie put back.
+    const replay = await fetch(callbackUrl, { redirect: 'manual', headers: { cookie: `foyer_federation=${state}` } });
+    expect(replay.status).toBe(400);
+    expect(await replay.json()).toMatchObject({ error: 'FEDERATION_STATE_INVALID' });
+  });
+
+  it('refuses an ID token whose nonce is not the one sent', async () => {
+    const appId = await socialApp();
+    const browser = new Browser();
+    const uid = await openPickScreen(foyer, browser, start('google', 'signup', appId));
+    await foyer.db.update(federationStates).set({ nonce: 'a-nonce-foyer-never-sent' }).where(eq(federationStates.appId, appId));
+    const callbackUrl = await pickIdentity(foyer, browser, uid, 'dev-ada');
+    const answer = await open(callbackUrl, browser);
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toMatchObject({ error: 'FEDERATION_FAILED' });
+    expect(await userOf(appId, 'ada@dev-idp.foyer.test')).toBeUndefined();
+  });
+
+  it('goes back to the login, signed in as nobody, when the person cancels at the provider', async () => {
+    const appId = await socialApp();
+    const browser = new Browser();
+    const uid = await openPickScreen(foyer, browser, start('facebook', 'login', appId));
+    const cancelled = await browser.request(`${foyer.config.devIdp.url}/interaction/${uid}/cancel`, { method: 'POST' });
+    const back = await browser.navigate(new URL(cancelled.headers.get('location')!, foyer.config.devIdp.url).toString(), (url) => url.origin === foyer.urls.ui);
+    expect(back.url).toBe(`${foyer.urls.ui}/auth/login?appId=${appId}`);
+    expect(browser.cookie(foyer.urls.auth, 'foyer_login')).toBeUndefined();
+  });
+});
+
+describe('which provider serves an app', () => {
+  it('answers a switched-off provider, a legacy-mode app and an unconfigured one alike: not available', async () => {
+    const appId = await socialApp({ appleSsoEnabled: false });
+    const legacy = await socialApp({ authLegacy: true });
+    expect((await open(start('apple', 'login', appId))).location).toBe(`${foyer.urls.ui}/auth/login?appId=${appId}&error=federation&errorDetails=unavailable`);
+    expect((await open(start('google', 'login', legacy))).location).toBe(`${foyer.urls.ui}/auth/login?appId=${legacy}&error=federation&errorDetails=unavailable`);
+  });
+
+  it("uses the app's own client (the real provider) once it has credentials, with PKCE and state", async () => {
+    const appId = randomUUID();
+    const stored = sealWrittenConfig(foyer.config, appId, { name: 'x', redirectUris: ['https://x.test/cb'], socialProviders: { github: { clientId: 'own-github-client', clientSecret: 'own-secret' } } }, { name: 'x', redirectUris: [] });
+    await insertApp(foyer, { id: appId, settings: { ...ALL_ON, socialProviders: stored.socialProviders } });
+    const answer = await open(start('github', 'login', appId));
+    expect(answer.status).toBe(303);
+    const url = new URL(answer.location!);
+    expect(url.origin + url.pathname).toBe('https://github.com/login/oauth/authorize');
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      client_id: 'own-github-client',
+      redirect_uri: `${foyer.urls.auth}/federated/github/callback`,
+      code_challenge_method: 'S256',
+      response_type: 'code',
+    });
+    expect(url.searchParams.get('state')).toMatch(/^[\w-]{20,}$/);
+    expect(url.toString()).not.toContain('own-secret');
+  });
+
+  it('refuses an unknown provider type with 400 UNKNOWN_PROVIDER, and a missing or unknown app', async () => {
+    const unknown = await open(`${foyer.urls.auth}/federated/myspace/login?appId=${foyer.demo.appId}`);
+    expect(unknown.status).toBe(400);
+    expect(JSON.parse(unknown.body)).toMatchObject({ error: 'UNKNOWN_PROVIDER' });
+    // The configuration key is not an address type: Microsoft is ms-azure-ad.
+    expect((await open(`${foyer.urls.auth}/federated/azureAd/login?appId=${foyer.demo.appId}`)).status).toBe(400);
+    expect(JSON.parse((await open(`${foyer.urls.auth}/federated/google/login`)).body)).toMatchObject({ error: 'APP_REQUIRED' });
+    expect((await open(`${foyer.urls.auth}/federated/google/login?appId=${randomUUID()}`)).status).toBe(404);
+  });
+});
+
+describe('an unreachable provider', () => {
+  it('starts Foyer even when the development provider cannot listen, and answers 502 FEDERATION_PROVIDER_UNAVAILABLE, never a 500', async () => {
+    // Another process holds the port and answers nothing Foyer understands.
+    const holder = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as AddressInfo).port;
+    const cut = await startFoyer({ devIdp: { port, url: `http://localhost:${port}` } });
+    try {
+      const appId = await insertApp(cut, { settings: ALL_ON });
+      const answer = await open(`${cut.urls.auth}/federated/google/login?appId=${appId}`);
+      expect(answer.status).toBe(502);
+      expect(JSON.parse(answer.body)).toMatchObject({ error: 'FEDERATION_PROVIDER_UNAVAILABLE' });
+    } finally {
+      await cut.close();
+      await new Promise((resolve) => holder.close(resolve));
     }
   });
+});
 
-  it('answers a disabled provider exactly like an enabled one', async () => {
-    const disabled = await open(`/federated/apple/login?appId=${socialAppId}`);
-    expect(disabled).toEqual(await open(`/federated/github/login?appId=${socialAppId}`));
-    expect(disabled.location).toBe(unavailable(socialAppId));
-  });
-
-  it("takes the app of the browser's pending authorization from the login session cookie", async () => {
-    const browser = new Browser();
-    const pending = await authorizationRequest(await relyingParty(foyer), callbackUri(foyer));
-    await browser.navigate(pending.url, (url) => url.origin === foyer.urls.ui);
-    expect(browser.cookie(foyer.urls.auth, 'foyer_login')).toBeDefined();
-    // The pending authorization is the demo app's, whatever the query says.
-    const answer = await open(`/federated/google/login?appId=${socialAppId}`, browser);
-    expect(answer.location).toBe(unavailable(foyer.demo.appId));
-  });
-
-  it('refuses an unknown provider with 400 UNKNOWN_PROVIDER', async () => {
-    const answer = await open(`/federated/myspace/login?appId=${socialAppId}`);
-    expect(answer.status).toBe(400);
-    expect(JSON.parse(answer.body)).toMatchObject({ statusCode: 400, error: 'UNKNOWN_PROVIDER' });
-    expect(answer.location).toBeNull();
-  });
-
-  it('needs an app: 400 APP_REQUIRED without one, 404 UNKNOWN_APP for an id that names none, 400 for bad input', async () => {
-    const none = await open('/federated/google/login');
-    expect(none.status).toBe(400);
-    expect(JSON.parse(none.body)).toMatchObject({ statusCode: 400, error: 'APP_REQUIRED' });
-
-    const unknown = await open(`/federated/google/login?appId=${randomUUID()}`);
-    expect(unknown.status).toBe(404);
-    expect(JSON.parse(unknown.body)).toMatchObject({ statusCode: 404, error: 'UNKNOWN_APP' });
-
-    const tooLong = await open(`/federated/google/login?appId=${'a'.repeat(101)}`);
-    expect(tooLong.status).toBe(400);
-    expect(JSON.parse(tooLong.body)).toMatchObject({ statusCode: 400, error: 'BAD_REQUEST' });
+describe('production', () => {
+  it('never uses the development provider, which does not even listen', async () => {
+    const production = await startFoyer({ env: 'production' });
+    try {
+      const appId = await insertApp(production, { settings: ALL_ON });
+      const answer = await open(`${production.urls.auth}/federated/google/login?appId=${appId}`);
+      expect(answer.location).toBe(`${production.urls.ui}/auth/login?appId=${appId}&error=federation&errorDetails=unavailable`);
+      await expect(fetch(`${production.config.devIdp.url}/.well-known/openid-configuration`)).rejects.toThrow();
+    } finally {
+      await production.close();
+    }
   });
 });

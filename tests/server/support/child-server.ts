@@ -46,6 +46,8 @@ export async function spawnFoyer(options: ChildOptions): Promise<ChildFoyer & { 
       FOYER_AUTH_PORT: String(ports.auth),
       FOYER_API_PORT: String(ports.api),
       FOYER_UI_PORT: String(ports.ui),
+      // Each child its own development identity provider, never the default port another process holds.
+      FOYER_DEV_IDP_PORT: String(await freePort()),
       LOG_LEVEL: 'error',
       ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : { DATABASE_URL: '' }),
       ...options.env,

@@ -95,7 +95,7 @@ describe('passwords switched off', () => {
 describe('social buttons', () => {
   it('show the enabled providers on the e-mail step, except in legacy mode or without providers', () => {
     expect(shownComponents(environment({ socialProviders: ['google', 'github'] }))).toEqual([
-      { type: 'component', if: expect.anything(), component: 'SocialButtons', props: { providers: { var: 'app.socialProviders' } } },
+      { type: 'component', if: expect.anything(), component: 'SocialButtons', props: { providers: { var: 'app.socialProviders' }, mode: 'signIn' } },
     ]);
     expect(shownComponents(environment({ socialProviders: ['google'] }, {}, { authLegacy: true }))).toEqual([]);
     expect(shownComponents(environment({ socialProviders: [] }))).toEqual([]);

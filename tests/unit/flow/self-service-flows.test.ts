@@ -238,11 +238,19 @@ describe('signup flow', () => {
     expect(runner.getState().step).toBe('SENT');
   });
 
-  it('keeps the signup form for a federated error: no provider button until federation exists', async () => {
-    const query = { error: 'missing_user', federation: 'google' };
-    const { runner } = run(signup, answers(), environment({ query, app: { tenantSelfSignup: true, googleSsoEnabled: true } }));
+  it('shows the federated continue screen for a federated error, with only that provider', async () => {
+    const query = { error: 'missing_user', federation: 'ms-azure-ad' };
+    const { runner } = run(signup, answers(), environment({ query, app: { tenantSelfSignup: true, azureAdSsoEnabled: true } }));
     await runner.start();
-    expect(runner.getState().step).toBe('FORM');
+    expect(runner.getState().step).toBe('FEDERATED-CONTINUE');
+  });
+
+  it('keeps the signup form without both error and federation in the query', async () => {
+    for (const query of [{ error: 'missing_user' }, { federation: 'google' }] as Record<string, string>[]) {
+      const { runner } = run(signup, answers(), environment({ query, app: { tenantSelfSignup: true, googleSsoEnabled: true } }));
+      await runner.start();
+      expect(runner.getState().step).toBe('FORM');
+    }
   });
 });
 

@@ -109,7 +109,7 @@ describe('preview messages from the parent', () => {
     expect(await screen.findByRole('button', { name: 'Email me a sign-in link' })).toBeTruthy();
     expect(heading()).toBe('Welcome back');
     // The buttons are a lazy chunk of their own.
-    expect((await screen.findByRole('link', { name: 'Continue with GitHub' })).getAttribute('href')).toBe(
+    expect((await screen.findByRole('link', { name: 'Sign in with GitHub' })).getAttribute('href')).toBe(
       'http://auth.foyer.test/federated/github/login?appId=demo-app',
     );
     expect(screen.getByText('© Draft Inc.')).toBeTruthy();
