@@ -7,7 +7,17 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'src/gql/', 'server/graphql/generated/', 'tests/server/oidc/authjs/node_modules/', 'bench/results/', '.foyer/'] },
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'src/gql/',
+      'server/graphql/generated/',
+      'tests/server/oidc/authjs/node_modules/',
+      'bench/results/',
+      '.foyer/',
+    ],
+  },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

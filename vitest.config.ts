@@ -24,7 +24,8 @@ export default mergeConfig(
             environment: 'node',
             include: ['tests/server/**/*.test.ts'],
             // The start commands always run on embedded PGlite; the PostgreSQL pass skips them.
-            exclude: process.env.FOYER_TEST_DB === 'postgres' ? ['tests/server/start.test.ts', 'tests/server/production-build.test.ts'] : [],
+            exclude:
+              process.env.FOYER_TEST_DB === 'postgres' ? ['tests/server/start.test.ts', 'tests/server/production-build.test.ts'] : [],
             // Migrates one template database per run; every test file clones it.
             globalSetup: ['tests/server/global-setup.ts'],
             testTimeout: 30_000,

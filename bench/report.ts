@@ -32,7 +32,10 @@ function chart(unit: string, points: Point[]): string {
   const line = (pick: (point: Point) => number, colour: string, label: string) => {
     const coordinates = points.map((point, index) => `${x(index).toFixed(1)},${y(pick(point)).toFixed(1)}`);
     const dots = points
-      .map((point, index) => `<circle cx="${x(index).toFixed(1)}" cy="${y(pick(point)).toFixed(1)}" r="3" fill="${colour}"><title>${escape(`${label}: ${number(pick(point))} ${unit} (${point.at})`)}</title></circle>`)
+      .map(
+        (point, index) =>
+          `<circle cx="${x(index).toFixed(1)}" cy="${y(pick(point)).toFixed(1)}" r="3" fill="${colour}"><title>${escape(`${label}: ${number(pick(point))} ${unit} (${point.at})`)}</title></circle>`,
+      )
       .join('');
     return `<polyline fill="none" stroke="${colour}" stroke-width="2" points="${coordinates.join(' ')}"/>${dots}`;
   };

@@ -28,7 +28,15 @@ function cells(row: BenchRow): string[] {
   const { figure } = row;
   const ratio = figure.floor.value > 0 ? `${(figure.value / figure.floor.value).toFixed(2)}×` : '–';
   const spread = figure.spread === undefined ? '–' : `${Math.round(figure.spread * 100)} %`;
-  return [row.entry, figure.name, format(figure.value, figure.unit), figure.floor.name, format(figure.floor.value, figure.unit), ratio, spread];
+  return [
+    row.entry,
+    figure.name,
+    format(figure.value, figure.unit),
+    figure.floor.name,
+    format(figure.floor.value, figure.unit),
+    ratio,
+    spread,
+  ];
 }
 
 function table(rows: BenchRow[]): string {

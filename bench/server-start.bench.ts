@@ -35,7 +35,11 @@ async function answers(url: string): Promise<boolean> {
 /** Milliseconds from spawning `args` until `url` answers; then SIGTERM and wait for the exit. */
 async function startToFirstAnswer(args: string[], env: Record<string, string>, url: string): Promise<number> {
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let errors = '';
   child.stderr!.on('data', (chunk) => (errors += chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -73,7 +77,8 @@ const entry: BenchEntry = {
       const foyerUrl = `http://127.0.0.1:${ports.ui}/`;
       const start = () => startToFirstAnswer(['dist/server/main.js'], env, foyerUrl);
       const barePort = await freePort();
-      const bare = () => startToFirstAnswer(['--input-type=module', '-e', BARE_FASTIFY], { PORT: String(barePort) }, `http://127.0.0.1:${barePort}/`);
+      const bare = () =>
+        startToFirstAnswer(['--input-type=module', '-e', BARE_FASTIFY], { PORT: String(barePort) }, `http://127.0.0.1:${barePort}/`);
 
       await start(); // migrates and seeds: every timed start finds an existing data folder
       await bare();

@@ -29,7 +29,10 @@ const entry: BenchEntry = {
         password: DEMO_PASSWORD,
         workspace: 'Acme',
       });
-      const tokens = await client.authorizationCodeGrant(rp, callback, { pkceCodeVerifier: pending.verifier, expectedState: pending.state });
+      const tokens = await client.authorizationCodeGrant(rp, callback, {
+        pkceCodeVerifier: pending.verifier,
+        expectedState: pending.state,
+      });
       let refreshToken = tokens.refresh_token;
       if (!refreshToken) throw new Error('The sign-in issued no refresh token');
 
@@ -39,7 +42,11 @@ const entry: BenchEntry = {
           method: 'POST',
           url: '/token',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          payload: new URLSearchParams({ grant_type: 'refresh_token', client_id: foyer.demo.appId, refresh_token: refreshToken! }).toString(),
+          payload: new URLSearchParams({
+            grant_type: 'refresh_token',
+            client_id: foyer.demo.appId,
+            refresh_token: refreshToken!,
+          }).toString(),
         });
         if (response.statusCode !== 200) throw new Error(`Refresh answered ${response.statusCode}: ${response.body}`);
         refreshToken = (response.json() as { refresh_token: string }).refresh_token;
@@ -68,7 +75,13 @@ const entry: BenchEntry = {
           spread: elapsed.spread,
           floor: { name: 'bare RS256 JWT signing', value: elapsed.floor },
         },
-        { name: 'the same, CPU time', value: cpu.value, unit: 'ms', spread: cpu.spread, floor: { name: 'bare RS256 JWT signing, CPU time', value: cpu.floor } },
+        {
+          name: 'the same, CPU time',
+          value: cpu.value,
+          unit: 'ms',
+          spread: cpu.spread,
+          floor: { name: 'bare RS256 JWT signing, CPU time', value: cpu.floor },
+        },
       ];
     } finally {
       await foyer.close();

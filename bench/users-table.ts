@@ -19,8 +19,50 @@ type Database = Awaited<ReturnType<typeof startFoyer>>['db'];
 
 const CHUNK = 1_000;
 const PAGE = 50;
-const FIRST = ['Ann', 'Bob', 'Carla', 'Dan', 'Eve', 'Frank', 'Grace', 'Hugo', 'Ida', 'Jon', 'Kim', 'Lea', 'Max', 'Nina', 'Otto', 'Pia', 'Quinn', 'Rosa', 'Sam', 'Tove'];
-const LAST = ['Andersson', 'Berg', 'Chen', 'Diaz', 'Eriksson', 'Fischer', 'Garcia', 'Holm', 'Ito', 'Jansen', 'Khan', 'Lund', 'Moreau', 'Nilsson', 'Olsen', 'Park', 'Quist', 'Rossi', 'Svensson', 'Tanaka'];
+const FIRST = [
+  'Ann',
+  'Bob',
+  'Carla',
+  'Dan',
+  'Eve',
+  'Frank',
+  'Grace',
+  'Hugo',
+  'Ida',
+  'Jon',
+  'Kim',
+  'Lea',
+  'Max',
+  'Nina',
+  'Otto',
+  'Pia',
+  'Quinn',
+  'Rosa',
+  'Sam',
+  'Tove',
+];
+const LAST = [
+  'Andersson',
+  'Berg',
+  'Chen',
+  'Diaz',
+  'Eriksson',
+  'Fischer',
+  'Garcia',
+  'Holm',
+  'Ito',
+  'Jansen',
+  'Khan',
+  'Lund',
+  'Moreau',
+  'Nilsson',
+  'Olsen',
+  'Park',
+  'Quist',
+  'Rossi',
+  'Svensson',
+  'Tanaka',
+];
 
 function role(index: number): Role {
   if (index % 10 === 0) return 'ADMIN';
@@ -95,7 +137,11 @@ const LIST = `query ($search: String, $sortBy: UserSortField, $sortDirection: So
 }`;
 const COUNT = 'query ($search: String) { countUsers(search: $search) }';
 
-const matches = (words: string[]) => sql.join(words.map((word) => sql`search_text like ${`%${word.toLowerCase()}%`}`), sql` and `);
+const matches = (words: string[]) =>
+  sql.join(
+    words.map((word) => sql`search_text like ${`%${word.toLowerCase()}%`}`),
+    sql` and `,
+  );
 
 export async function usersTableFigures(members: number): Promise<Figure[]> {
   const foyer = await startFoyer();
@@ -107,7 +153,9 @@ export async function usersTableFigures(members: number): Promise<Figure[]> {
     const ownerUserId = randomUUID();
     const ownerId = randomUUID();
     await db.insert(users).values({ id: ownerUserId, appId, email: 'owner@bench.foyer.test', firstName: 'Bench', lastName: 'Owner' });
-    await db.insert(tenantUsers).values({ id: ownerId, tenantId, userId: ownerUserId, role: 'OWNER', createdAt: new Date('2024-01-01T00:00:00Z') });
+    await db
+      .insert(tenantUsers)
+      .values({ id: ownerId, tenantId, userId: ownerUserId, role: 'OWNER', createdAt: new Date('2024-01-01T00:00:00Z') });
     await buildIdealTable(db, tenantId);
     const token = await mintAccessToken(
       db,
@@ -123,7 +171,8 @@ export async function usersTableFigures(members: number): Promise<Figure[]> {
         payload: JSON.stringify({ query, variables }),
       });
       const body = response.json() as { data?: T; errors?: unknown };
-      if (response.statusCode !== 200 || body.errors) throw new Error(`GraphQL answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
+      if (response.statusCode !== 200 || body.errors)
+        throw new Error(`GraphQL answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
       return body.data!;
     };
 
@@ -152,14 +201,21 @@ export async function usersTableFigures(members: number): Promise<Figure[]> {
     for (const [name, args, floorQuery] of pages) {
       const answered = (await graphql<{ listUsers: { id: string }[] }>(LIST, args)).listUsers.map((user) => user.id);
       const floorIds = (await rowsOf(db, floorQuery)).map((row) => row.id);
-      if (answered.length !== PAGE || answered.join() !== floorIds.join()) throw new Error(`${name}: the endpoint and the floor answer different rows`);
-      const { value, floor, spread } = await compareMs(() => graphql(LIST, args), () => db.execute(floorQuery));
+      if (answered.length !== PAGE || answered.join() !== floorIds.join())
+        throw new Error(`${name}: the endpoint and the floor answer different rows`);
+      const { value, floor, spread } = await compareMs(
+        () => graphql(LIST, args),
+        () => db.execute(floorQuery),
+      );
       figures.push({ name: `${name} (GraphQL)`, value, unit: 'ms', spread, floor: { name: 'the same rows, ideal index', value: floor } });
     }
     const countQuery = sql`select count(*)::int as total from bench_ideal_members where tenant_id = ${tenantId} and ${matches(words)}`;
     const total = (await graphql<{ countUsers: number }>(COUNT, { search })).countUsers;
     if (total !== Number((await rowsOf(db, countQuery))[0]!.total)) throw new Error('countUsers and the floor count differently');
-    const counted = await compareMs(() => graphql(COUNT, { search }), () => db.execute(countQuery));
+    const counted = await compareMs(
+      () => graphql(COUNT, { search }),
+      () => db.execute(countQuery),
+    );
     figures.push({
       name: 'countUsers: the same 2-word search (GraphQL)',
       value: counted.value,

@@ -10,16 +10,7 @@ import type { CssNode } from 'css-tree';
 
 export const MAX_CUSTOM_CSS_LENGTH = 50_000;
 
-export type CustomCssProblem =
-  | 'too_long'
-  | 'markup'
-  | 'syntax'
-  | 'import'
-  | 'at_rule'
-  | 'attribute'
-  | 'url'
-  | 'function'
-  | 'binding';
+export type CustomCssProblem = 'too_long' | 'markup' | 'syntax' | 'import' | 'at_rule' | 'attribute' | 'url' | 'function' | 'binding';
 
 export type CustomCssCheck = { ok: true } | { ok: false; reason: CustomCssProblem };
 
@@ -136,7 +127,12 @@ export function checkCustomCss(css: string, options: CustomCssOptions = {}): Cus
   if (decodeCssEscapes(css).includes('<')) return { ok: false, reason: 'markup' };
   let syntaxError = false;
   // Custom property values parsed too: `--x: url(...)` used through var() would fetch as well.
-  const ast = parse(css, { parseCustomProperty: true, onParseError: () => { syntaxError = true; } });
+  const ast = parse(css, {
+    parseCustomProperty: true,
+    onParseError: () => {
+      syntaxError = true;
+    },
+  });
   if (syntaxError) return { ok: false, reason: 'syntax' };
   let problem: CustomCssProblem | null = null;
   walk(ast, (node) => {

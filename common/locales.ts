@@ -105,7 +105,12 @@ export function defaultLocaleOf(settings: AppLanguageSettings): SupportedLocale 
 
 /** Why an app's language settings cannot be saved, or undefined: the default must be one it offers. */
 export function languageSettingsProblem(settings: AppLanguageSettings): string | undefined {
-  if (settings.defaultLanguage && settings.languages && settings.languages.length > 0 && !settings.languages.includes(settings.defaultLanguage)) {
+  if (
+    settings.defaultLanguage &&
+    settings.languages &&
+    settings.languages.length > 0 &&
+    !settings.languages.includes(settings.defaultLanguage)
+  ) {
     return 'must be one of the offered languages';
   }
   return undefined;

@@ -7,10 +7,8 @@ import { expectNoAxeViolations } from './support/browser.ts';
 import { OWNER_EMAIL, signInToConsole } from './support/sign-in.ts';
 import { browserSuite } from './support/suite.ts';
 
-
 const suite = browserSuite();
 const ui = () => suite.foyer.urls.ui;
-
 
 /** A failed and a good sign-in to the demo app, so its log has something to show. */
 async function signInToDemoApp(page: Page) {
@@ -41,7 +39,9 @@ describe("the configurator's audit log", () => {
     await page.getByLabel('Event', { exact: true }).selectOption('login.failure');
     await page.getByRole('button', { name: 'Filter' }).focus();
     await page.keyboard.press('Enter');
-    await expect.poll(async () => (await rows.allTextContents()).slice(1).every((text) => text.includes('Failed sign-in attempt'))).toBe(true);
+    await expect
+      .poll(async () => (await rows.allTextContents()).slice(1).every((text) => text.includes('Failed sign-in attempt')))
+      .toBe(true);
 
     await page.getByLabel('Person', { exact: true }).fill('nobody@nowhere.test');
     await page.keyboard.press('Enter');

@@ -8,11 +8,9 @@ import { messagesTo } from './support/mailbox.ts';
 import { OWNER_EMAIL, signInToConsole } from './support/sign-in.ts';
 import { browserSuite } from './support/suite.ts';
 
-
 const suite = browserSuite();
 
 const ui = () => suite.foyer.urls.ui;
-
 
 /** The accessible name of the focused element, roughly as a screen reader would read it. */
 async function focusedName(page: Page): Promise<string> {
@@ -101,7 +99,12 @@ describe('configurator', () => {
     const { page } = suite;
     await signInToConsole(page, ui());
     await page.getByRole('link', { name: 'Demo app' }).waitFor();
-    const keys = () => page.evaluate(() => Object.keys(localStorage).filter((key) => /TOKEN/.test(key)).sort());
+    const keys = () =>
+      page.evaluate(() =>
+        Object.keys(localStorage)
+          .filter((key) => /TOKEN/.test(key))
+          .sort(),
+      );
     expect(await keys()).toEqual(['FOYER_CONSOLE_ID_TOKEN', 'FOYER_CONSOLE_OAUTH_ACCESS_TOKEN', 'FOYER_CONSOLE_OAUTH_REFRESH_TOKEN']);
 
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -192,7 +195,9 @@ describe('configurator', () => {
 
     // The preview at phone width.
     await page.getByRole('radio', { name: 'Mobile' }).check();
-    await expect.poll(() => page.locator('iframe[title^="Preview of"]').evaluate((element) => element.getBoundingClientRect().width)).toBeLessThan(400);
+    await expect
+      .poll(() => page.locator('iframe[title^="Preview of"]').evaluate((element) => element.getBoundingClientRect().width))
+      .toBeLessThan(400);
     await draftSaved(page);
 
     // The real login page still shows the published app.
@@ -317,7 +322,9 @@ describe('configurator', () => {
     await page.getByLabel('App name').fill('Refused app');
     await page.getByLabel('Redirect URI (optional)').fill('javascript:alert(1)');
     await page.getByRole('button', { name: 'Create app' }).click();
-    const failure = page.getByRole('alert').filter({ hasText: 'There was an error when creating the app. Try again, otherwise contact support.' });
+    const failure = page
+      .getByRole('alert')
+      .filter({ hasText: 'There was an error when creating the app. Try again, otherwise contact support.' });
     await failure.waitFor();
     expect(await failure.textContent()).toContain('An error occured');
     await expectNoAxeViolations(page);
@@ -343,7 +350,9 @@ describe('configurator', () => {
     await draftSaved(page);
 
     // A logo that is not an image.
-    await page.getByLabel('Upload a logo').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: Buffer.from('not an image at all') });
+    await page
+      .getByLabel('Upload a logo')
+      .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: Buffer.from('not an image at all') });
     await page.getByText('This file is not a PNG, JPEG, GIF or WebP image.').waitFor();
     await expectNoAxeViolations(page);
   });

@@ -123,7 +123,9 @@ describe('social sign-in through the development identity provider', () => {
     await page.getByRole('link', { name: 'Sign in with GitHub' }).click();
     await pick('Una Unverified');
     await page.waitForURL(/\/auth\/login/);
-    await page.getByText('The provider has not verified this e-mail address, so it cannot be joined to the existing account.', { exact: false }).waitFor();
+    await page
+      .getByText('The provider has not verified this e-mail address, so it cannot be joined to the existing account.', { exact: false })
+      .waitFor();
     await expectNoAxeViolations(page);
 
     await page.getByRole('link', { name: 'Sign in with Google' }).click();

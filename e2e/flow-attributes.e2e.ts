@@ -112,7 +112,10 @@ describe('a step added in JSON collects data end to end', () => {
     const email = `tampered-${randomUUID().slice(0, 8)}@signup.foyer.test`;
     // A hostile browser: the signup request leaves with a value the select never offered.
     await page.route(`${foyer.urls.api}/graphql`, async (route) => {
-      const body = route.request().postDataJSON() as { operationName?: string; variables?: { tenant?: { attributes?: Record<string, unknown> } } };
+      const body = route.request().postDataJSON() as {
+        operationName?: string;
+        variables?: { tenant?: { attributes?: Record<string, unknown> } };
+      };
       if (body.operationName === 'CreateTenantAnonymous' && body.variables?.tenant) {
         body.variables.tenant.attributes = { companySize: '5000+' };
         await route.continue({ postData: JSON.stringify(body) });

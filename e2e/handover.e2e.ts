@@ -50,7 +50,7 @@ describe('hosted handover', () => {
     }
   });
 
-  it("says \"Can't init auth without a code\" when a user-management handover brings none", async () => {
+  it('says "Can\'t init auth without a code" when a user-management handover brings none', async () => {
     const { page } = suite;
     await page.goto(handover('user-management-profile', {}));
     await page.getByText("Can't init auth without a code").waitFor();

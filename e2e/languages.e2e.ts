@@ -113,7 +113,9 @@ describe('languages in the browser', () => {
     await page.getByLabel(de.fields.locale).focus();
     await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => (document.activeElement as HTMLSelectElement | null)?.labels?.[0]?.textContent)).toBe(de.fields.locale);
+    expect(await page.evaluate(() => (document.activeElement as HTMLSelectElement | null)?.labels?.[0]?.textContent)).toBe(
+      de.fields.locale,
+    );
 
     await page.getByLabel(de.fields.locale).selectOption({ label: 'العربية' });
     await expect.poll(() => documentLanguage(page)).toEqual({ lang: 'ar', dir: 'rtl' });
@@ -185,7 +187,9 @@ describe('languages in the browser', () => {
       if (!['en', 'de', 'ar'].includes(language ?? '')) await checkbox.uncheck();
     }
     await page.getByLabel('Default language').selectOption('de');
-    expect(await page.getByLabel('Default language').evaluate((select: HTMLSelectElement) => [...select.options].map((option) => option.value))).toEqual(['en', 'de', 'ar']);
+    expect(
+      await page.getByLabel('Default language').evaluate((select: HTMLSelectElement) => [...select.options].map((option) => option.value)),
+    ).toEqual(['en', 'de', 'ar']);
 
     // German: Foyer's own German text beside the override, which is marked and can be filtered for.
     await page.locator('#translation-language').selectOption('de');
@@ -203,8 +207,14 @@ describe('languages in the browser', () => {
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
     const dialog = page.getByRole('dialog');
     // The change list names the new settings.
-    await dialog.getByText(/Languages offered/).first().waitFor();
-    await dialog.getByText(/Default language/).first().waitFor();
+    await dialog
+      .getByText(/Languages offered/)
+      .first()
+      .waitFor();
+    await dialog
+      .getByText(/Default language/)
+      .first()
+      .waitFor();
     await dialog.getByRole('button', { name: 'Publish' }).click();
     await page.getByText(/Version \d+ is live\./).waitFor();
 
@@ -213,6 +223,8 @@ describe('languages in the browser', () => {
     await visitor.goto(`${suite.foyer.urls.ui}/auth/login?appId=${suite.foyer.demo.appId}`);
     await expect.poll(() => heading(visitor)).toBe('Willkommen bei Acme');
     expect(await documentLanguage(visitor)).toEqual({ lang: 'de', dir: 'ltr' });
-    expect(await visitor.getByLabel(de.fields.locale).evaluate((select: HTMLSelectElement) => [...select.options].map((option) => option.value))).toEqual(['en', 'de', 'ar']);
+    expect(
+      await visitor.getByLabel(de.fields.locale).evaluate((select: HTMLSelectElement) => [...select.options].map((option) => option.value)),
+    ).toEqual(['en', 'de', 'ar']);
   }, 150_000);
 });

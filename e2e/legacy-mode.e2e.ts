@@ -126,7 +126,9 @@ describe('the legacy auth mode in the browser', () => {
     await suite.page.getByRole('link', { name: 'Log out' }).click();
     await suite.page.waitForURL(/\/auth\/login/);
     expect(await suite.page.evaluate(() => localStorage.getItem('NB_AUTH_TOKEN'))).toBeNull();
-    const check = await fetch(`${suite.foyer.urls.api}/auth-proxy/tenantUsers`, { headers: { 'x-auth-token': token!, 'x-app-id': suite.foyer.demo.appId } });
+    const check = await fetch(`${suite.foyer.urls.api}/auth-proxy/tenantUsers`, {
+      headers: { 'x-auth-token': token!, 'x-app-id': suite.foyer.demo.appId },
+    });
     expect(check.status).toBe(401);
   });
 

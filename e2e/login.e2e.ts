@@ -50,9 +50,9 @@ describe('login in the browser', () => {
 
     await suite.page.waitForURL(/\/auth\/choose-user/);
     await suite.page.getByRole('radio', { name: 'Globex' }).waitFor();
-    const workspaces = await suite.page.getByRole('radio').evaluateAll((radios) =>
-      radios.map((radio) => radio.closest('label')?.textContent?.trim()),
-    );
+    const workspaces = await suite.page
+      .getByRole('radio')
+      .evaluateAll((radios) => radios.map((radio) => radio.closest('label')?.textContent?.trim()));
     expect(workspaces).toEqual(['Acme', 'Globex']);
     await expect.poll(() => suite.page.getByRole('heading', { level: 1 }).textContent()).toBe('Choose workspace');
     expect(await suite.page.title()).toBe('Choose workspace · Demo app');

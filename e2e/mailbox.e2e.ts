@@ -14,8 +14,20 @@ beforeAll(async () => {
   const notifier = createNotifier({ config: foyer.config, db: foyer.db });
   const link = (token: string) => `${foyer.urls.ui}/auth/set-password/${token}`;
   await notifier.send({ appId: foyer.demo.appId, to: 'ada@example.com', kind: 'reset', link: link('reset-token') });
-  await notifier.send({ appId: foyer.demo.appId, to: 'bo@example.com', kind: 'invite', link: link('invite-token'), workspace: 'Globex <b>' });
-  await notifier.send({ appId: foyer.demo.appId, to: 'ada@example.com', kind: 'magic-link', locale: 'sv', link: `${foyer.urls.auth}/auth/magic-link/m` });
+  await notifier.send({
+    appId: foyer.demo.appId,
+    to: 'bo@example.com',
+    kind: 'invite',
+    link: link('invite-token'),
+    workspace: 'Globex <b>',
+  });
+  await notifier.send({
+    appId: foyer.demo.appId,
+    to: 'ada@example.com',
+    kind: 'magic-link',
+    locale: 'sv',
+    link: `${foyer.urls.auth}/auth/magic-link/m`,
+  });
   await notifier.close();
 });
 

@@ -81,7 +81,10 @@ describe('two-factor by SMS', () => {
     await suite.page.keyboard.press('Enter');
     await suite.page
       .getByRole('alert')
-      .filter({ hasText: "There was an error when trying to setup your phone number. Try again and make sure you're using the correct format, otherwise contact support." })
+      .filter({
+        hasText:
+          "There was an error when trying to setup your phone number. Try again and make sure you're using the correct format, otherwise contact support.",
+      })
       .waitFor();
     await expectNoAxeViolations(suite.page);
     await phone.focus();
@@ -110,7 +113,10 @@ describe('two-factor by SMS', () => {
     await suite.page.getByRole('button', { name: 'Copy code' }).click();
     await suite.page.getByText('Recovery code copied.').waitFor();
     expect(await suite.page.evaluate(() => navigator.clipboard.readText())).toBe(recoveryCode);
-    const [download] = await Promise.all([suite.page.waitForEvent('download'), suite.page.getByRole('button', { name: 'Download' }).click()]);
+    const [download] = await Promise.all([
+      suite.page.waitForEvent('download'),
+      suite.page.getByRole('button', { name: 'Download' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('recovery-code.txt');
     expect(await readFile((await download.path())!, 'utf8')).toContain(recoveryCode);
     await tabTo('Continue');

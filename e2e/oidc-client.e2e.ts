@@ -18,15 +18,21 @@ let spaUrl = '';
 
 const suite = browserSuite(async (foyer) => {
   // The package's own browser build (its exports name only the module builds).
-  const bundle = await readFile(fileURLToPath(new URL('../node_modules/oidc-client-ts/dist/browser/oidc-client-ts.min.js', import.meta.url)), 'utf8');
+  const bundle = await readFile(
+    fileURLToPath(new URL('../node_modules/oidc-client-ts/dist/browser/oidc-client-ts.min.js', import.meta.url)),
+    'utf8',
+  );
   spa = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://spa').pathname;
     if (path === '/oidc-client-ts.js') return response.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
-    if (path === '/app.js') return response.writeHead(200, { 'content-type': 'text/javascript' }).end(appScript(foyer.urls.auth, foyer.demo.appId));
-    response.writeHead(200, { 'content-type': 'text/html' }).end(
-      '<!doctype html><html lang="en"><head><title>SPA</title><script src="/oidc-client-ts.js"></script><script src="/app.js"></script></head>' +
-        '<body><main><h1>SPA</h1><p id="out">idle</p></main></body></html>',
-    );
+    if (path === '/app.js')
+      return response.writeHead(200, { 'content-type': 'text/javascript' }).end(appScript(foyer.urls.auth, foyer.demo.appId));
+    response
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end(
+        '<!doctype html><html lang="en"><head><title>SPA</title><script src="/oidc-client-ts.js"></script><script src="/app.js"></script></head>' +
+          '<body><main><h1>SPA</h1><p id="out">idle</p></main></body></html>',
+      );
   });
   await new Promise<void>((resolve) => spa.listen(0, '127.0.0.1', resolve));
   spaUrl = `http://127.0.0.1:${(spa.address() as AddressInfo).port}`;
@@ -105,7 +111,12 @@ describe('a single-page app on oidc-client-ts', () => {
     await signInOnHostedScreens();
 
     const renewal = await page.evaluate(async () => {
-      const { manager } = window as unknown as { manager: { getUser(): Promise<{ refresh_token: string; scope: string }>; signinSilent(): Promise<{ refresh_token: string; scope: string }> } };
+      const { manager } = window as unknown as {
+        manager: {
+          getUser(): Promise<{ refresh_token: string; scope: string }>;
+          signinSilent(): Promise<{ refresh_token: string; scope: string }>;
+        };
+      };
       const before = await manager.getUser();
       const after = await manager.signinSilent();
       return { before: before.refresh_token, after: after.refresh_token, scope: after.scope };
@@ -130,7 +141,9 @@ describe('a single-page app on oidc-client-ts', () => {
     await startRedirect('signinRedirect');
     await signInOnHostedScreens();
     const refreshToken = await page.evaluate(async () => {
-      const { manager } = window as unknown as { manager: { getUser(): Promise<{ refresh_token: string }>; revokeTokens(types: string[]): Promise<void> } };
+      const { manager } = window as unknown as {
+        manager: { getUser(): Promise<{ refresh_token: string }>; revokeTokens(types: string[]): Promise<void> };
+      };
       const { refresh_token } = await manager.getUser();
       await manager.revokeTokens(['refresh_token']);
       return refresh_token;

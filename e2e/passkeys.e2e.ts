@@ -54,7 +54,10 @@ async function newMember(workspaces = ['Acme']): Promise<{ id: string; email: st
   const id = randomUUID();
   await foyer.db.insert(users).values({ id, appId: foyer.demo.appId, email, firstName: 'Pia', lastName: 'Passkey', onboarded: true });
   for (const name of workspaces) {
-    const [tenant] = await foyer.db.select({ id: tenants.id }).from(tenants).where(and(eq(tenants.appId, foyer.demo.appId), eq(tenants.name, name)));
+    const [tenant] = await foyer.db
+      .select({ id: tenants.id })
+      .from(tenants)
+      .where(and(eq(tenants.appId, foyer.demo.appId), eq(tenants.name, name)));
     await foyer.db.insert(tenantUsers).values({ id: randomUUID(), tenantId: tenant!.id, userId: id, role: 'VIEWER', onboarded: true });
   }
   return { id, email };

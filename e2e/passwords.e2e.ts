@@ -17,9 +17,14 @@ const suite = browserSuite();
 /** A member of Acme who has never had a password (as after an import). */
 async function passwordlessMember(): Promise<string> {
   const email = `nopass-${randomUUID().slice(0, 8)}@acme.demo.foyer.test`;
-  const [acme] = await suite.foyer.db.select({ id: tenants.id }).from(tenants).where(and(eq(tenants.appId, suite.foyer.demo.appId), eq(tenants.name, 'Acme')));
+  const [acme] = await suite.foyer.db
+    .select({ id: tenants.id })
+    .from(tenants)
+    .where(and(eq(tenants.appId, suite.foyer.demo.appId), eq(tenants.name, 'Acme')));
   const userId = randomUUID();
-  await suite.foyer.db.insert(users).values({ id: userId, appId: suite.foyer.demo.appId, email, firstName: 'Pat', lastName: 'Nopass', onboarded: true });
+  await suite.foyer.db
+    .insert(users)
+    .values({ id: userId, appId: suite.foyer.demo.appId, email, firstName: 'Pat', lastName: 'Nopass', onboarded: true });
   await suite.foyer.db.insert(tenantUsers).values({ id: randomUUID(), tenantId: acme!.id, userId, role: 'VIEWER', onboarded: true });
   return email;
 }
@@ -73,9 +78,16 @@ describe('reset and set password in the browser', () => {
     await password.pressSequentially('x');
     await expect
       .poll(policyWarnings)
-      .toEqual(['Minimal length: 10 characters', 'Should contain uppercase letter', 'Should contain digit', 'Should contain special character']);
+      .toEqual([
+        'Minimal length: 10 characters',
+        'Should contain uppercase letter',
+        'Should contain digit',
+        'Should contain special character',
+      ]);
     await password.pressSequentially('Y');
-    await expect.poll(policyWarnings).toEqual(['Minimal length: 10 characters', 'Should contain digit', 'Should contain special character']);
+    await expect
+      .poll(policyWarnings)
+      .toEqual(['Minimal length: 10 characters', 'Should contain digit', 'Should contain special character']);
     await password.pressSequentially('7!');
     await expect.poll(policyWarnings).toEqual(['Minimal length: 10 characters']);
     await expectNoAxeViolations(suite.page);
@@ -149,7 +161,10 @@ describe('reset and set password in the browser', () => {
     await suite.page.goto(link);
     await suite.page.getByLabel('New password').waitFor();
     const expireResetTokens = async () => {
-      const [user] = await suite.foyer.db.select({ id: users.id }).from(users).where(and(eq(users.appId, suite.foyer.demo.appId), eq(users.email, viewer.email)));
+      const [user] = await suite.foyer.db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.appId, suite.foyer.demo.appId), eq(users.email, viewer.email)));
       await suite.foyer.db
         .update(userTokens)
         .set({ expiresAt: new Date(Date.now() - 60_000) })

@@ -15,7 +15,6 @@ const suite = browserSuite();
 const ui = () => suite.foyer.urls.ui;
 const owner = () => suite.foyer.demo.users[0]!;
 
-
 describe('everyday polish', () => {
   it("titles each screen with the screen's name and the app's", async () => {
     await suite.page.goto(`${ui()}/auth/reset-password`);
@@ -109,7 +108,10 @@ describe('everyday polish', () => {
     for (const width of [390, 320]) {
       await suite.page.setViewportSize({ width, height: 800 });
       await suite.page.goto(`${ui()}/user-management/users`);
-      const deleteAdam = suite.page.getByRole('row').filter({ hasText: 'admin@acme.demo.foyer.test' }).getByRole('button', { name: 'Delete' });
+      const deleteAdam = suite.page
+        .getByRole('row')
+        .filter({ hasText: 'admin@acme.demo.foyer.test' })
+        .getByRole('button', { name: 'Delete' });
       await deleteAdam.waitFor();
       expect(await suite.page.evaluate(() => document.documentElement.scrollWidth), `${width}`).toBe(width);
       await deleteAdam.focus();
@@ -163,7 +165,10 @@ describe('everyday polish', () => {
   it("draws each social button in its provider's mark and colours, with no image from the providers' hosts", async () => {
     const [app] = await suite.foyer.db.select().from(apps).where(eq(apps.id, suite.foyer.demo.appId));
     const flags = Object.fromEntries(Object.values(socialProviderFlags).map((flag) => [flag, true]));
-    await suite.foyer.db.update(apps).set({ settings: { ...app!.settings, ...flags } }).where(eq(apps.id, suite.foyer.demo.appId));
+    await suite.foyer.db
+      .update(apps)
+      .set({ settings: { ...app!.settings, ...flags } })
+      .where(eq(apps.id, suite.foyer.demo.appId));
     try {
       const foreign: string[] = [];
       suite.page.on('request', (request) => {
@@ -192,7 +197,8 @@ describe('everyday polish', () => {
       .where(eq(apps.id, suite.foyer.demo.appId));
     try {
       await suite.page.goto(`${ui()}/auth/login`);
-      const radius = (locator: ReturnType<Page['getByRole']>) => locator.evaluate((element) => getComputedStyle(element).borderTopLeftRadius);
+      const radius = (locator: ReturnType<Page['getByRole']>) =>
+        locator.evaluate((element) => getComputedStyle(element).borderTopLeftRadius);
       await expect.poll(() => radius(suite.page.getByRole('main'))).toBe('20px');
       expect(await radius(suite.page.getByRole('button', { name: 'Continue' }))).toBe('15px');
       expect(await radius(suite.page.getByRole('textbox', { name: 'Email' }))).toBe('15px');

@@ -134,13 +134,15 @@ describe('the live preview', () => {
     expect(ceremonies).toEqual([]);
   });
 
-  it("leads a social button to the auth service, which says not available for a provider the live app has not switched on", async () => {
+  it('leads a social button to the auth service, which says not available for a provider the live app has not switched on', async () => {
     const preview = await openPreview();
     await preview.post({ tag: TAG, type: 'config', config: draft({ githubSsoEnabled: true }) });
     const href = await preview.frame.getByRole('link', { name: 'Sign in with GitHub' }).getAttribute('href');
     // The auth service does not let itself be framed; a real login page follows the link at the top.
     await suite.page.goto(href!);
-    const alert = suite.page.getByRole('alert').filter({ hasText: 'Signing in with this provider is not available for this app. Use another way to sign in.' });
+    const alert = suite.page
+      .getByRole('alert')
+      .filter({ hasText: 'Signing in with this provider is not available for this app. Use another way to sign in.' });
     await alert.waitFor();
     expect(await alert.textContent()).toContain('Could not login');
     // The app named in the address is adopted, then dropped from the address.

@@ -12,7 +12,6 @@ const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gec
 const suite = browserSuite();
 const ui = () => suite.foyer.urls.ui;
 
-
 /** Another device: a browser context of its own, naming itself Firefox on Windows. */
 async function signInElsewhere(browser: Browser) {
   const context = await browser.newContext({ userAgent: FIREFOX_WINDOWS });

@@ -44,7 +44,9 @@ describe('signup in the browser', () => {
     await suite.page.getByLabel('Company size').waitFor();
     await expectHeading('Sign up');
     expect(await suite.page.getByLabel('Company size').getAttribute('type')).toBe('number');
-    expect(await suite.page.getByRole('link', { name: 'privacy policy', exact: true }).getAttribute('href')).toBe(`${suite.foyer.urls.ui}/privacy`);
+    expect(await suite.page.getByRole('link', { name: 'privacy policy', exact: true }).getAttribute('href')).toBe(
+      `${suite.foyer.urls.ui}/privacy`,
+    );
     expect(await suite.page.getByRole('link', { name: 'terms of service' }).getAttribute('href')).toBe(`${suite.foyer.urls.ui}/terms`);
     const signUp = suite.page.getByRole('button', { name: 'Sign up' });
     expect(await signUp.isDisabled()).toBe(true);
@@ -56,7 +58,12 @@ describe('signup in the browser', () => {
     await passwordField.pressSequentially('a');
     await expect
       .poll(policyWarnings)
-      .toEqual(['Minimal length: 10 characters', 'Should contain uppercase letter', 'Should contain digit', 'Should contain special character']);
+      .toEqual([
+        'Minimal length: 10 characters',
+        'Should contain uppercase letter',
+        'Should contain digit',
+        'Should contain special character',
+      ]);
     await passwordField.pressSequentially('B3');
     await expect.poll(policyWarnings).toEqual(['Minimal length: 10 characters', 'Should contain special character']);
     await expectNoAxeViolations(suite.page);

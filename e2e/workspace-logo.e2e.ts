@@ -13,7 +13,6 @@ const owner = () => suite.foyer.demo.users[0]!;
 // A 1×1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
-
 describe('workspace logo upload', () => {
   it('refuses a file that is not an image, then shows an uploaded logo on the page, in the header and in the picker', async () => {
     const page = suite.page;
@@ -27,7 +26,11 @@ describe('workspace logo upload', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await expectNoAxeViolations(page);
 
-    await picker.setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });
+    await picker.setInputFiles({
+      name: 'logo.svg',
+      mimeType: 'image/svg+xml',
+      buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+    });
     await page.getByRole('alert').filter({ hasText: 'This file cannot be used: choose a PNG, JPEG, GIF or WebP image.' }).waitFor();
     expect(await picker.getAttribute('aria-invalid')).toBe('true');
     await expectNoAxeViolations(page);

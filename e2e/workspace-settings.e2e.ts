@@ -20,7 +20,10 @@ async function acme() {
 }
 
 async function acmeId() {
-  const rows = await suite.foyer.db.select({ id: tenants.id, name: tenants.name }).from(tenants).where(eq(tenants.appId, suite.foyer.demo.appId));
+  const rows = await suite.foyer.db
+    .select({ id: tenants.id, name: tenants.name })
+    .from(tenants)
+    .where(eq(tenants.appId, suite.foyer.demo.appId));
   return rows.find((row) => row.name.startsWith('Acme'))?.id;
 }
 
@@ -56,7 +59,10 @@ describe('profile and workspace settings in the browser', () => {
     await suite.page.getByRole('status').filter({ hasText: 'Your profile has been saved.' }).waitFor();
     // The header reads the renewed tokens.
     await expect.poll(() => suite.page.locator('.foyer-admin__user').textContent()).toContain('Adrian Admin');
-    const [stored] = await suite.foyer.db.select({ firstName: users.firstName, consent: users.consentsToPrivacyPolicy }).from(users).where(eq(users.email, admin.email));
+    const [stored] = await suite.foyer.db
+      .select({ firstName: users.firstName, consent: users.consentsToPrivacyPolicy })
+      .from(users)
+      .where(eq(users.email, admin.email));
     expect(stored).toEqual({ firstName: 'Adrian', consent: true });
     await expectNoAxeViolations(suite.page);
 

@@ -85,7 +85,15 @@ describe('the users table on a large workspace', () => {
     await expect.poll(emails).toEqual([0, 1, 2, 3, 4].map((n) => `member0${n}@seeded.foyer.test`));
     await emailHeader.getByRole('button').click();
     await expect.poll(() => emailHeader.getAttribute('aria-sort')).toBe('descending');
-    await expect.poll(emails).toEqual(['viewer@globex.demo.foyer.test', 'owner@demo.foyer.test', 'member59@seeded.foyer.test', 'member58@seeded.foyer.test', 'member57@seeded.foyer.test']);
+    await expect
+      .poll(emails)
+      .toEqual([
+        'viewer@globex.demo.foyer.test',
+        'owner@demo.foyer.test',
+        'member59@seeded.foyer.test',
+        'member58@seeded.foyer.test',
+        'member57@seeded.foyer.test',
+      ]);
     expect(await table().getByRole('columnheader', { name: /Name/ }).getAttribute('aria-sort')).toBe('none');
 
     // Page size 20, then a jump to page 3; out-of-range and non-integer jumps revert.

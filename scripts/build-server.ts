@@ -39,5 +39,7 @@ export async function buildServer(): Promise<void> {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const started = performance.now();
   await buildServer();
-  console.log(`server: ${path.relative(process.cwd(), SERVER_ENTRY)} and its chunks built in ${Math.round(performance.now() - started)} ms`);
+  console.log(
+    `server: ${path.relative(process.cwd(), SERVER_ENTRY)} and its chunks built in ${Math.round(performance.now() - started)} ms`,
+  );
 }

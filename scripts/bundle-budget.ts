@@ -46,7 +46,8 @@ export function bundleBudget(budgets: PageBudget[]): Plugin {
       for (const budget of budgets) {
         const kib = firstLoadFiles(bundle, budget.entry).reduce((sum, fileName) => sum + gzipBytes(bundle, fileName), 0) / 1024;
         this.info(`${budget.route}: first-load JS+CSS ${kib.toFixed(1)} KiB gzip (budget ${budget.maxGzipKiB} KiB)`);
-        if (kib > budget.maxGzipKiB) over.push(`${budget.route} loads ${kib.toFixed(1)} KiB gzip up front, over its budget of ${budget.maxGzipKiB} KiB`);
+        if (kib > budget.maxGzipKiB)
+          over.push(`${budget.route} loads ${kib.toFixed(1)} KiB gzip up front, over its budget of ${budget.maxGzipKiB} KiB`);
       }
       if (over.length > 0) this.error(`Bundle budget exceeded: ${over.join('; ')} (vite.config.ts)`);
     },

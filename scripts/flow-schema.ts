@@ -12,7 +12,26 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const FLOW_SCHEMA_FILE = path.join(root, 'schema/flow.schema.json');
 
 /** RJSF's own widgets, which form files may name beside Foyer's. */
-export const RJSF_WIDGETS = ['text', 'email', 'password', 'textarea', 'select', 'checkbox', 'checkboxes', 'radio', 'hidden', 'updown', 'range', 'uri', 'url', 'date', 'time', 'datetime', 'color', 'file'];
+export const RJSF_WIDGETS = [
+  'text',
+  'email',
+  'password',
+  'textarea',
+  'select',
+  'checkbox',
+  'checkboxes',
+  'radio',
+  'hidden',
+  'updown',
+  'range',
+  'uri',
+  'url',
+  'date',
+  'time',
+  'datetime',
+  'color',
+  'file',
+];
 
 function operationNames(): string[] {
   const dir = path.join(root, 'src/graphql');
@@ -46,8 +65,13 @@ export function generatedFlowSchema(current: Record<string, unknown>): Record<st
     '^[A-Z][A-Za-z0-9]*$',
   );
   definitions.formFieldName = suggested("One of Foyer's form fields (src/theme/rjsf/fields.tsx).", FORM_FIELD_NAMES);
-  definitions.widgetName = suggested("One of RJSF's widgets or Foyer's (src/theme/rjsf/fields.tsx).", [...FORM_WIDGET_NAMES, ...RJSF_WIDGETS]);
-  const formFile = structuredClone(definitions.formFile) as { properties: { uiSchema: { additionalProperties: { properties: Record<string, unknown> } } } };
+  definitions.widgetName = suggested("One of RJSF's widgets or Foyer's (src/theme/rjsf/fields.tsx).", [
+    ...FORM_WIDGET_NAMES,
+    ...RJSF_WIDGETS,
+  ]);
+  const formFile = structuredClone(definitions.formFile) as {
+    properties: { uiSchema: { additionalProperties: { properties: Record<string, unknown> } } };
+  };
   const uiOptions = formFile.properties.uiSchema.additionalProperties.properties;
   uiOptions['ui:field'] = { $ref: '#/definitions/formFieldName' };
   uiOptions['ui:widget'] = { $ref: '#/definitions/widgetName' };

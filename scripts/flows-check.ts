@@ -93,7 +93,8 @@ function schemaProblems(file: string, errors: ErrorObject[]): Problem[] {
   for (const error of chosen) {
     let message = error.message ?? 'is invalid';
     if (error.keyword === 'additionalProperties') message = `has unknown property "${String(error.params.additionalProperty)}"`;
-    if (error.keyword === 'enum') message = `must be one of ${(error.params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}`;
+    if (error.keyword === 'enum')
+      message = `must be one of ${(error.params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}`;
     const problem = { file: display(file), pointer: error.instancePath, message: sentence(`value ${message}`) };
     const key = formatProblem(problem);
     if (!seen.has(key)) {
@@ -136,7 +137,10 @@ function keySuggestion(key: string, keys: readonly string[]): string {
   const cut = key.lastIndexOf('.');
   const parent = key.slice(0, cut + 1);
   const siblings = keys.filter((candidate) => candidate.startsWith(parent) && !candidate.slice(parent.length).includes('.'));
-  const hint = suggestion(key.slice(cut + 1), siblings.map((candidate) => candidate.slice(parent.length)));
+  const hint = suggestion(
+    key.slice(cut + 1),
+    siblings.map((candidate) => candidate.slice(parent.length)),
+  );
   return hint.replace(/"([^"]*)"/, (_match, last: string) => `"${parent}${last}"`);
 }
 
@@ -150,8 +154,22 @@ function textKeys(resources: unknown, prefix = ''): string[] {
 }
 
 /** The roots of the data JSON Logic sees (FlowContext in src/flow/types.ts). */
-const CONTEXT_ROOTS = ['app', 'config', 'query', 'form', 'collected', 'result', 'results', 'user', 'tenant', 'params', 'state', 'path', 'step', 'error'];
-
+const CONTEXT_ROOTS = [
+  'app',
+  'config',
+  'query',
+  'form',
+  'collected',
+  'result',
+  'results',
+  'user',
+  'tenant',
+  'params',
+  'state',
+  'path',
+  'step',
+  'error',
+];
 
 /** JSON Logic operations whose arguments after the first read each item of a list, not the context. */
 const ITEM_SCOPED = new Set(['map', 'filter', 'reduce', 'all', 'none', 'some']);
@@ -240,7 +258,20 @@ type Json = unknown;
 type Visit = (value: Json, segments: (string | number)[]) => void;
 
 /** Keys whose values are JSON Logic or free data: never walked for flow references. */
-const DATA_KEYS = new Set(['collect', 'if', 'disabledIf', 'href', 'input', 'props', 'values', 'query', 'state', 'defaults', 'path', 'fields']);
+const DATA_KEYS = new Set([
+  'collect',
+  'if',
+  'disabledIf',
+  'href',
+  'input',
+  'props',
+  'values',
+  'query',
+  'state',
+  'defaults',
+  'path',
+  'fields',
+]);
 
 function walk(value: Json, segments: (string | number)[], visit: Visit): void {
   visit(value, segments);
@@ -299,7 +330,11 @@ export function checkFlows(options: CheckOptions = {}): { problems: Problem[]; f
       }
       return;
     }
-    problems.push({ file: display(file), pointer: pointerOf(segments), message: `Action "${name}" is not registered.${suggestion(name, ACTION_NAMES)}` });
+    problems.push({
+      file: display(file),
+      pointer: pointerOf(segments),
+      message: `Action "${name}" is not registered.${suggestion(name, ACTION_NAMES)}`,
+    });
   };
 
   const routes = new Map<string, string>();
@@ -320,7 +355,12 @@ export function checkFlows(options: CheckOptions = {}): { problems: Problem[]; f
     (Array.isArray(flow.routes) ? (flow.routes as unknown[]) : []).forEach((route, index) => {
       if (typeof route !== 'string') return;
       const owner = routes.get(route);
-      if (owner) problems.push({ file: display(file), pointer: pointerOf(['routes', index]), message: `Route "${route}" is also claimed by ${owner}.` });
+      if (owner)
+        problems.push({
+          file: display(file),
+          pointer: pointerOf(['routes', index]),
+          message: `Route "${route}" is also claimed by ${owner}.`,
+        });
       else routes.set(route, display(file));
     });
     walk(flow, [], (value, segments) => {
@@ -334,7 +374,8 @@ export function checkFlows(options: CheckOptions = {}): { problems: Problem[]; f
           message: `Step "${value}" does not exist in this flow.${suggestion(value, Object.keys(steps))}`,
         });
       }
-      if (key === 'redirect' && typeof value === 'string') checkAction(file, segments, REDIRECT_ACTIONS[value as keyof typeof REDIRECT_ACTIONS]);
+      if (key === 'redirect' && typeof value === 'string')
+        checkAction(file, segments, REDIRECT_ACTIONS[value as keyof typeof REDIRECT_ACTIONS]);
       if (key === 'action') checkAction(file, segments, value);
       if (key === 'component' && typeof value === 'string' && !isComponentName(value)) {
         problems.push({
@@ -359,12 +400,19 @@ export function checkFlows(options: CheckOptions = {}): { problems: Problem[]; f
       else if (typeof value === 'object' && value !== null) {
         const entry = value as Record<string, unknown>;
         const action = entry.action;
-        const variables = typeof action === 'string' && action.startsWith(GQL_ACTION_PREFIX) ? operations.get(action.slice(GQL_ACTION_PREFIX.length)) : undefined;
+        const variables =
+          typeof action === 'string' && action.startsWith(GQL_ACTION_PREFIX)
+            ? operations.get(action.slice(GQL_ACTION_PREFIX.length))
+            : undefined;
         if (variables && typeof entry.input === 'object' && entry.input !== null) {
           for (const name of Object.keys(entry.input)) {
             const problem = inputProblem(name, variables);
             if (problem) {
-              problems.push({ file: display(file), pointer: pointerOf([...segments, 'input', name]), message: `Input "${name}" does not fit ${String(action)}: ${problem}` });
+              problems.push({
+                file: display(file),
+                pointer: pointerOf([...segments, 'input', name]),
+                message: `Input "${name}" does not fit ${String(action)}: ${problem}`,
+              });
             }
           }
         }
@@ -376,21 +424,28 @@ export function checkFlows(options: CheckOptions = {}): { problems: Problem[]; f
     // defaults) defines, where no registered component may write form values of its own; a step's
     // answer by a step of this flow.
     const flowFields = new Set<string>();
-    const componentsWrite = Object.values(steps).some((step) => typeof step === 'object' && step !== null && typeof step.component === 'string');
+    const componentsWrite = Object.values(steps).some(
+      (step) => typeof step === 'object' && step !== null && typeof step.component === 'string',
+    );
     for (const step of Object.values(steps)) {
       if (typeof step !== 'object' || step === null) continue;
-      if (typeof step.form === 'string' && formNames.has(step.form)) for (const field of formFields(path.join(formsDir, `${step.form}.json`))) flowFields.add(field);
+      if (typeof step.form === 'string' && formNames.has(step.form))
+        for (const field of formFields(path.join(formsDir, `${step.form}.json`))) flowFields.add(field);
       for (const field of Object.keys((step.defaults ?? {}) as Record<string, unknown>)) flowFields.add(field);
     }
     for (const { path: read, segments } of varReferences(flow, [])) {
       const [root, second] = read.split('.');
       const problem = (message: string) => problems.push({ file: display(file), pointer: pointerOf(segments), message });
       if (!CONTEXT_ROOTS.includes(root!)) {
-        problem(`"${read}" reads "${root}", which flows do not have (known: ${CONTEXT_ROOTS.join(', ')}).${suggestion(root!, CONTEXT_ROOTS)}`);
+        problem(
+          `"${read}" reads "${root}", which flows do not have (known: ${CONTEXT_ROOTS.join(', ')}).${suggestion(root!, CONTEXT_ROOTS)}`,
+        );
       } else if (root === 'form' && second !== undefined && !componentsWrite && !flowFields.has(second)) {
         problem(`"${read}" reads the form field "${second}", which no form of this flow defines.${suggestion(second, flowFields)}`);
       } else if (root === 'results' && second !== undefined && !(second in steps)) {
-        problem(`"${read}" reads the answer of step "${second}", which does not exist in this flow.${suggestion(second, Object.keys(steps))}`);
+        problem(
+          `"${read}" reads the answer of step "${second}", which does not exist in this flow.${suggestion(second, Object.keys(steps))}`,
+        );
       }
     }
     for (const [stepName, step] of Object.entries(steps)) {

@@ -51,7 +51,13 @@ async function virtualUser(foyer: ChildFoyer, index: number, deadline: number): 
   const workspace = user.workspaces[0]!;
   const rp = await relyingParty(foyer);
   const pending = await authorizationRequest(rp, callbackUri(foyer));
-  const { callback } = await signIn(foyer, { authorizeUrl: pending.url, redirectUri: callbackUri(foyer), email: user.email, password: user.password, workspace });
+  const { callback } = await signIn(foyer, {
+    authorizeUrl: pending.url,
+    redirectUri: callbackUri(foyer),
+    email: user.email,
+    password: user.password,
+    workspace,
+  });
   const tokens = await client.authorizationCodeGrant(rp, callback, { pkceCodeVerifier: pending.verifier, expectedState: pending.state });
   let refreshToken = tokens.refresh_token!;
   let accessToken = tokens.access_token;
@@ -128,7 +134,8 @@ try {
   const deadline = started + seconds * 1000;
   const runs = await Promise.allSettled(Array.from({ length: virtualUsers }, (_, index) => virtualUser(foyer!, index, deadline)));
   for (const run of runs) {
-    if (run.status === 'rejected') errors.push({ operation: 'password sign-in', detail: `virtual user could not sign in: ${String(run.reason)}` });
+    if (run.status === 'rejected')
+      errors.push({ operation: 'password sign-in', detail: `virtual user could not sign in: ${String(run.reason)}` });
   }
   const elapsed = (performance.now() - started) / 1000;
   process.stdout.write(`${report(elapsed)}\n`);

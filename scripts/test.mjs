@@ -1,5 +1,5 @@
 // `npm test`: every check the project has, in order, ending with one "N passed, N failed" line.
-// Steps: typecheck (after codegen), lint (ESLint and the import boundaries), flow definitions, unit +
+// Steps: typecheck (after codegen), lint (ESLint and the import boundaries), format (Prettier), flow definitions, unit +
 // server integration tests on PGlite, the server integration tests again on a throwaway PostgreSQL 15,
 // then the browser tests against a built UI. `npm run test:unit|test:server|test:e2e` run one part (node scripts/test.mjs unit|server|e2e).
 // What the steps need beyond npm (Debian's Chromium, PostgreSQL 15's server binaries) is installed
@@ -65,7 +65,9 @@ function ensureTools(tools) {
     if (installed) return true;
   }
   for (const tool of missing) {
-    console.log(`Missing ${tool.path}: install Debian's ${tool.debianPackage} (apt-get install ${tool.debianPackage}), or set ${tool.variable} to ${tool.what}.`);
+    console.log(
+      `Missing ${tool.path}: install Debian's ${tool.debianPackage} (apt-get install ${tool.debianPackage}), or set ${tool.variable} to ${tool.what}.`,
+    );
   }
   failed += 1;
   return false;
@@ -91,6 +93,7 @@ if (wants('server') && !existsSync(path.join(authJs, 'node_modules'))) {
 }
 check('typecheck', 'npm', ['run', '-s', 'typecheck']);
 check('lint (ESLint and the import boundaries)', 'npm', ['run', '-s', 'lint']);
+check('format (Prettier)', 'npm', ['run', '-s', 'format:check']);
 if (only === undefined) check('flows:check', 'npm', ['run', '-s', 'flows:check']);
 if (wants('unit') && wants('server')) vitest('unit and server (PGlite)', ['--project', 'unit', '--project', 'server']);
 else if (wants('unit')) vitest('unit', ['--project', 'unit']);

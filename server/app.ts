@@ -68,7 +68,11 @@ export async function createFoyer(options: { config: ServerConfig; db: Database;
       }
       // A development aid: a port already taken leaves the social buttons of apps without
       // credentials saying the provider cannot be reached, and Foyer runs on.
-      await devIdp?.listen(host).catch((error: unknown) => auth.log.warn({ err: error, port: config.devIdp.port }, 'the development identity provider could not listen'));
+      await devIdp
+        ?.listen(host)
+        .catch((error: unknown) =>
+          auth.log.warn({ err: error, port: config.devIdp.port }, 'the development identity provider could not listen'),
+        );
       return bound;
     },
     async close() {

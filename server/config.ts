@@ -82,9 +82,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       ui: trimSlash(env.FOYER_PUBLIC_UI_URL ?? `http://localhost:${ports.ui}`),
     },
     secret: env.FOYER_SECRET ?? DEFAULT_SECRET,
-    previousSecrets: (env.FOYER_PREVIOUS_SECRETS ?? '').split(',').map((entry) => entry.trim()).filter(Boolean),
+    previousSecrets: (env.FOYER_PREVIOUS_SECRETS ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
     logLevel: env.LOG_LEVEL ?? (mode === 'production' ? 'info' : 'warn'),
-    trustProxy: (env.FOYER_TRUST_PROXY ?? '').split(',').map((entry) => entry.trim()).filter(Boolean),
+    trustProxy: (env.FOYER_TRUST_PROXY ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
     uiDist: path.resolve(env.FOYER_UI_DIST ?? 'dist/ui'),
     uiDev: env.FOYER_UI_DEV === '1',
     flowsDir: path.resolve(env.FOYER_FLOWS_DIR || 'flows'),

@@ -37,17 +37,16 @@ const [database, { createFoyer }, { seedDemo }, { CONSOLE_APP_ID, ensureConsoleA
 await database.migrate();
 
 const demoFile = path.join(config.dataDir, 'demo.json');
-const existingApps = await database.db
-  .select({ id: apps.id })
-  .from(apps)
-  .where(ne(apps.id, CONSOLE_APP_ID))
-  .orderBy(asc(apps.createdAt));
+const existingApps = await database.db.select({ id: apps.id }).from(apps).where(ne(apps.id, CONSOLE_APP_ID)).orderBy(asc(apps.createdAt));
 let demo: DemoData | undefined;
 if (existingApps.length === 0 && config.env === 'development') {
   demo = await seedDemo(database.db, config.urls);
   await writeFile(demoFile, `${JSON.stringify(demo, null, 2)}\n`);
 } else if (config.env === 'development') {
-  demo = await readFile(demoFile, 'utf8').then((text) => JSON.parse(text) as DemoData, () => undefined);
+  demo = await readFile(demoFile, 'utf8').then(
+    (text) => JSON.parse(text) as DemoData,
+    () => undefined,
+  );
 }
 
 await ensureConsoleApp(database.db, config.urls);

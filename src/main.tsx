@@ -22,7 +22,10 @@ const root = createRoot(container);
 
 // The app config names the app's auth mode, so it is read first; the mode is chosen here, once.
 void loadAppConfigAnonymously(config).then(async (appConfig) => {
-  const auth = await createAuthClient(withAuthMode(config, appConfig), config.preview ? previewBrowserRuntime() : browserRuntime(createRedirect(config).replace));
+  const auth = await createAuthClient(
+    withAuthMode(config, appConfig),
+    config.preview ? previewBrowserRuntime() : browserRuntime(createRedirect(config).replace),
+  );
   const api = createApiClient(config, auth);
   root.render(<App config={config} auth={auth} api={api} i18n={i18n} appConfig={appConfig} />);
 });

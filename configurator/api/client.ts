@@ -17,7 +17,6 @@ import type {
   Workspace,
 } from './types.ts';
 
-
 export class AdminApi {
   private readonly baseUrl: string;
   private readonly auth: AuthClient;

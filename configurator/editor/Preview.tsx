@@ -79,7 +79,12 @@ export function Preview({ appId, appName, config, previewedVersion, onBackToDraf
           <label className="foyer-label" htmlFor="preview-screen">
             {t('preview.screen')}
           </label>
-          <select id="preview-screen" className="foyer-select" value={screen} onChange={(event) => setScreen(event.target.value as PreviewScreen)}>
+          <select
+            id="preview-screen"
+            className="foyer-select"
+            value={screen}
+            onChange={(event) => setScreen(event.target.value as PreviewScreen)}
+          >
             {previewScreens.map((option) => (
               <option key={option} value={option}>
                 {t(`preview.screens.${option}`)}

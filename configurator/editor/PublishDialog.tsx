@@ -42,7 +42,12 @@ export function PublishDialog({ onClose, onPublished }: { onClose(): void; onPub
           <Button variant="secondary" size="md" onClick={onClose}>
             {t('actions.cancel')}
           </Button>
-          <Button size="md" loading={publish.isPending} disabled={!changes.isSuccess || status === 'failed'} onClick={() => changes.data && publish.mutate(changes.data.revision)}>
+          <Button
+            size="md"
+            loading={publish.isPending}
+            disabled={!changes.isSuccess || status === 'failed'}
+            onClick={() => changes.data && publish.mutate(changes.data.revision)}
+          >
             {t('publish.confirm')}
           </Button>
         </>

@@ -7,9 +7,7 @@ import type { Change } from '../api/types.ts';
 /** Values longer than this read as "changed" without quoting them (custom CSS, long URLs lists). */
 const MAX_QUOTED_LENGTH = 60;
 
-const providerOfFlag = new Map<string, SocialProvider>(
-  socialProviders.map((provider) => [socialProviderFlags[provider], provider]),
-);
+const providerOfFlag = new Map<string, SocialProvider>(socialProviders.map((provider) => [socialProviderFlags[provider], provider]));
 
 function isProvider(value: string | undefined): value is SocialProvider {
   return (socialProviders as readonly string[]).includes(value ?? '');

@@ -12,11 +12,31 @@ export interface EditorSection {
 export const EDITOR_SECTIONS = [
   { path: 'sign-in', label: 'sections.signIn', load: () => import('./sections/SignInSection.tsx').then((module) => module.SignInSection) },
   { path: 'client', label: 'sections.client', load: () => import('./sections/ClientSection.tsx').then((module) => module.ClientSection) },
-  { path: 'branding', label: 'sections.branding', load: () => import('./sections/BrandingSection.tsx').then((module) => module.BrandingSection) },
-  { path: 'signup-fields', label: 'sections.signupFields', load: () => import('./sections/SignupFieldsSection.tsx').then((module) => module.SignupFieldsSection) },
+  {
+    path: 'branding',
+    label: 'sections.branding',
+    load: () => import('./sections/BrandingSection.tsx').then((module) => module.BrandingSection),
+  },
+  {
+    path: 'signup-fields',
+    label: 'sections.signupFields',
+    load: () => import('./sections/SignupFieldsSection.tsx').then((module) => module.SignupFieldsSection),
+  },
   { path: 'plans', label: 'sections.plans', load: () => import('./sections/PlansSection.tsx').then((module) => module.PlansSection) },
-  { path: 'translations', label: 'sections.translations', load: () => import('./sections/TranslationsSection.tsx').then((module) => module.TranslationsSection) },
-  { path: 'versions', label: 'sections.versions', load: () => import('./sections/VersionsSection.tsx').then((module) => module.VersionsSection) },
+  {
+    path: 'translations',
+    label: 'sections.translations',
+    load: () => import('./sections/TranslationsSection.tsx').then((module) => module.TranslationsSection),
+  },
+  {
+    path: 'versions',
+    label: 'sections.versions',
+    load: () => import('./sections/VersionsSection.tsx').then((module) => module.VersionsSection),
+  },
   { path: 'api-key', label: 'sections.apiKey', load: () => import('./sections/ApiKeySection.tsx').then((module) => module.ApiKeySection) },
-  { path: 'audit-log', label: 'sections.auditLog', load: () => import('./sections/AuditLogSection.tsx').then((module) => module.AuditLogSection) },
+  {
+    path: 'audit-log',
+    label: 'sections.auditLog',
+    load: () => import('./sections/AuditLogSection.tsx').then((module) => module.AuditLogSection),
+  },
 ] as const satisfies readonly EditorSection[];

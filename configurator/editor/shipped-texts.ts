@@ -4,7 +4,9 @@ import { useEffect, useState } from 'react';
 import runtimeEn from '../../src/i18n/locales/en.json';
 import { flattenTexts, type FlatTexts } from './translations.ts';
 
-const files = import.meta.glob<Record<string, unknown>>(['../../src/i18n/locales/*.json', '!../../src/i18n/locales/en.json'], { import: 'default' });
+const files = import.meta.glob<Record<string, unknown>>(['../../src/i18n/locales/*.json', '!../../src/i18n/locales/en.json'], {
+  import: 'default',
+});
 
 export const SHIPPED_ENGLISH: FlatTexts = flattenTexts(runtimeEn);
 

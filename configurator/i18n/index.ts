@@ -13,14 +13,17 @@ const shippedFiles = import.meta.glob<Record<string, unknown>>(['./*.json', '!./
 
 export function createConsoleI18n(language = 'en'): I18n {
   const instance = i18next.createInstance();
-  void instance.use(initReactI18next).use(intlFormatter).init({
-    resources: { en: { translation: en } },
-    lng: language,
-    fallbackLng: 'en',
-    initAsync: false,
-    interpolation: INTERPOLATION,
-    returnNull: false,
-  });
+  void instance
+    .use(initReactI18next)
+    .use(intlFormatter)
+    .init({
+      resources: { en: { translation: en } },
+      lng: language,
+      fallbackLng: 'en',
+      initAsync: false,
+      interpolation: INTERPOLATION,
+      returnNull: false,
+    });
   return instance;
 }
 

@@ -27,8 +27,7 @@ export function CreateApp() {
   const [name, setName] = useState('');
   const [redirectUri, setRedirectUri] = useState('');
   const create = useMutation({
-    mutationFn: () =>
-      api.createApp({ name: name.trim(), ...(redirectUri.trim() ? { redirectUris: [redirectUri.trim()] } : {}) }),
+    mutationFn: () => api.createApp({ name: name.trim(), ...(redirectUri.trim() ? { redirectUris: [redirectUri.trim()] } : {}) }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: appsQueryKey }),
   });
   usePageTitle(t('createApp.heading'));

@@ -21,9 +21,7 @@ export function launchBrowser(): Promise<Browser> {
 
 /** Fails the test with the rule ids and targets of every WCAG 2.2 AA violation on the page. */
 export async function expectNoAxeViolations(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-    .analyze();
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
   const violations = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   expect(violations, `axe violations on ${page.url()}`).toEqual([]);
 }

@@ -27,9 +27,7 @@ export async function messagesTo(uiUrl: string, to: string): Promise<MailboxMess
  */
 export async function nextLink(uiUrl: string, to: string, pattern: RegExp, seen = 0): Promise<string> {
   let messages: MailboxMessage[] = [];
-  await expect
-    .poll(async () => (messages = await messagesTo(uiUrl, to)).length, { timeout: 15_000, interval: 200 })
-    .toBeGreaterThan(seen);
+  await expect.poll(async () => (messages = await messagesTo(uiUrl, to)).length, { timeout: 15_000, interval: 200 }).toBeGreaterThan(seen);
   const link = messages[0]!.links.find((candidate) => pattern.test(candidate));
   if (!link) throw new Error(`no link matching ${pattern} in "${messages[0]!.subject}": ${messages[0]!.links.join(', ')}`);
   return link;

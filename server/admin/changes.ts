@@ -145,7 +145,12 @@ export function changesBetween(live: StoredAppConfig, draft: StoredAppConfig): C
       field.label.toLowerCase(),
     ),
     ...listChange<PricingPlan>('payments.plans', live.payments?.plans ?? [], draft.payments?.plans ?? [], (plan) => plan.key),
-    ...listChange<Tax>('payments.taxes', live.payments?.taxes ?? [], draft.payments?.taxes ?? [], (tax) => `${tax.countryCode}/${tax.name}`),
+    ...listChange<Tax>(
+      'payments.taxes',
+      live.payments?.taxes ?? [],
+      draft.payments?.taxes ?? [],
+      (tax) => `${tax.countryCode}/${tax.name}`,
+    ),
   );
 
   const languages = new Set([...Object.keys(live.translations ?? {}), ...Object.keys(draft.translations ?? {})]);

@@ -28,7 +28,9 @@ const COLUMN_FIELDS = ['name', 'redirectUris', 'postLogoutRedirectUris', 'access
 export function liveConfigOf(app: AppRow): StoredAppConfig {
   const settings: Record<string, unknown> = { ...app.settings };
   const known = Object.fromEntries(
-    Object.entries(settings).filter(([field]) => APP_CONFIG_FIELDS.includes(field) && !(COLUMN_FIELDS as readonly string[]).includes(field)),
+    Object.entries(settings).filter(
+      ([field]) => APP_CONFIG_FIELDS.includes(field) && !(COLUMN_FIELDS as readonly string[]).includes(field),
+    ),
   );
   return {
     ...known,
@@ -79,7 +81,9 @@ export function publicConfigOf(config: StoredAppConfig): AppConfig {
  */
 export function sealWrittenConfig(config: ServerConfig, appId: string, written: AppConfig, previous: StoredAppConfig): StoredAppConfig {
   const { socialProviders: providers, payments, ...withoutPayments } = written;
-  const rest: StoredAppConfig = payments ? { ...withoutPayments, payments: sealPayments(config, appId, payments, previous.payments) } : withoutPayments;
+  const rest: StoredAppConfig = payments
+    ? { ...withoutPayments, payments: sealPayments(config, appId, payments, previous.payments) }
+    : withoutPayments;
   if (!providers) return rest;
   const stored: Partial<Record<SocialProvider, StoredProviderCredentials>> = {};
   for (const provider of socialProviders) {
@@ -115,7 +119,12 @@ function publicPaymentsOf(payments: StoredPaymentSettings): PaymentSettings {
 }
 
 /** Each Stripe secret as provider client secrets are: sent seals, absent keeps, empty removes. */
-function sealPayments(config: ServerConfig, appId: string, written: PaymentSettings, previous: StoredPaymentSettings | undefined): StoredPaymentSettings {
+function sealPayments(
+  config: ServerConfig,
+  appId: string,
+  written: PaymentSettings,
+  previous: StoredPaymentSettings | undefined,
+): StoredPaymentSettings {
   const { stripe, ...rest } = written;
   if (!stripe) return rest;
   const sealed = (name: StripeSecret): string | undefined => {

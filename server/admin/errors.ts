@@ -23,7 +23,7 @@ export class AdminError extends HttpError {
 /** Another app's id, an unknown id and an app the caller does not own read the same. */
 export const unknownApp = () => new AdminError(404, 'UNKNOWN_APP', 'Unknown app');
 export const unauthenticated = () =>
-  new AdminError(401, 'UNAUTHENTICATED', 'Send a console access token (Authorization: Bearer) or the app\'s API key (x-api-key)');
+  new AdminError(401, 'UNAUTHENTICATED', "Send a console access token (Authorization: Bearer) or the app's API key (x-api-key)");
 export const forbidden = (message: string) => new AdminError(403, 'FORBIDDEN', message);
 
 /** Answers every error of the admin routes; the logo route's size limit reads as FILE_TOO_LARGE. */

@@ -32,7 +32,12 @@ function actorKey(origin: WriteOrigin, app?: AppRow): string {
 async function withinLimits<Result>(
   db: Database,
   origin: WriteOrigin,
-  request: { type: 'app.creation_requested' | 'app.workspace_requested'; limits: readonly RequestLimit[]; app?: AppRow; refusal: AdminError },
+  request: {
+    type: 'app.creation_requested' | 'app.workspace_requested';
+    limits: readonly RequestLimit[];
+    app?: AppRow;
+    refusal: AdminError;
+  },
   create: () => Promise<Result>,
 ): Promise<Result> {
   const attempt = { appId: request.app?.id ?? CONSOLE_APP_ID, ip: origin.ip, username: actorKey(origin, request.app) };
@@ -51,7 +56,12 @@ export function withinAppCreationLimits<Result>(db: Database, origin: WriteOrigi
   return withinLimits(db, origin, { type: 'app.creation_requested', limits: APP_CREATIONS, refusal }, create);
 }
 
-export function withinWorkspaceCreationLimits<Result>(db: Database, origin: WriteOrigin, app: AppRow, create: () => Promise<Result>): Promise<Result> {
+export function withinWorkspaceCreationLimits<Result>(
+  db: Database,
+  origin: WriteOrigin,
+  app: AppRow,
+  create: () => Promise<Result>,
+): Promise<Result> {
   const refusal = new AdminError(429, 'TOO_MANY_WORKSPACES', 'Too many workspaces created recently; try again later');
   return withinLimits(db, origin, { type: 'app.workspace_requested', limits: WORKSPACE_CREATIONS, app, refusal }, create);
 }

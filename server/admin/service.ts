@@ -57,7 +57,13 @@ type VersionRow = typeof appVersions.$inferSelect;
 
 /** Who did it and from where, for the audit record of a write. */
 /** The audit event of an admin write: the acting console member (none for an API key) and detail.actor. */
-export async function recordAppAudit(db: Database, origin: WriteOrigin, type: AuditType, appId: string, detail: Record<string, unknown> = {}) {
+export async function recordAppAudit(
+  db: Database,
+  origin: WriteOrigin,
+  type: AuditType,
+  appId: string,
+  detail: Record<string, unknown> = {},
+) {
   await recordAudit(db, { type, appId, ip: origin.ip, ...actingIn(origin, detail) });
 }
 
@@ -155,17 +161,19 @@ export async function createApp(
   const { name, redirectUris } = bodyObject(body);
   const appId = randomUUID();
   const document = checkAppConfig(newAppConfig(config.urls.ui, name, redirectUris), appId, config.urls.api) as StoredAppConfig;
-  return withinAppCreationLimits(db, origin, () => db.transaction(async (tx) => {
-    const [app] = await tx
-      .insert(apps)
-      .values({ id: appId, ...appColumnsOf(document), publishedVersion: 1 })
-      .returning();
-    await tx.insert(appOwners).values({ appId, tenantId: caller.tenantId });
-    await tx.insert(appVersions).values({ appId, version: 1, config: { ...document }, note: 'Created', author: authorOf(caller) });
-    const apiKey = await replaceApiKey(tx, appId);
-    await recordAppAudit(tx, origin, 'app.created', appId, { name: app!.name });
-    return { app: summaryOf(app!, false), apiKey };
-  }));
+  return withinAppCreationLimits(db, origin, () =>
+    db.transaction(async (tx) => {
+      const [app] = await tx
+        .insert(apps)
+        .values({ id: appId, ...appColumnsOf(document), publishedVersion: 1 })
+        .returning();
+      await tx.insert(appOwners).values({ appId, tenantId: caller.tenantId });
+      await tx.insert(appVersions).values({ appId, version: 1, config: { ...document }, note: 'Created', author: authorOf(caller) });
+      const apiKey = await replaceApiKey(tx, appId);
+      await recordAppAudit(tx, origin, 'app.created', appId, { name: app!.name });
+      return { app: summaryOf(app!, false), apiKey };
+    }),
+  );
 }
 
 export async function describeApp(db: Database, app: AppRow) {
@@ -230,7 +238,8 @@ function revisionOf(liveVersion: number, draft: DraftRow | undefined): string {
 function checkPublishRequest(body: unknown): PublishRequest {
   if (body === undefined || body === null) return { note: null, revision: null };
   const { note, revision } = bodyObject(body);
-  if (note !== undefined && note !== null && typeof note !== 'string') throw validationFailed([{ path: '/note', message: 'must be a string' }]);
+  if (note !== undefined && note !== null && typeof note !== 'string')
+    throw validationFailed([{ path: '/note', message: 'must be a string' }]);
   if (typeof note === 'string' && note.length > MAX_NOTE_LENGTH) {
     throw validationFailed([{ path: '/note', message: `must be at most ${MAX_NOTE_LENGTH} characters` }]);
   }
@@ -255,18 +264,29 @@ export async function publishDraft({ config, db }: FoyerContext, origin: WriteOr
     const draft = await findDraft(tx, app.id);
     if (!locked || !draft) throw new AdminError(409, 'NO_DRAFT', 'There is no draft to publish');
     if (revision !== null && revision !== revisionOf(locked.publishedVersion, draft)) {
-      throw new AdminError(409, 'CHANGED_SINCE_REVIEW', 'The draft or the live version changed since the changes were listed; review them again');
+      throw new AdminError(
+        409,
+        'CHANGED_SINCE_REVIEW',
+        'The draft or the live version changed since the changes were listed; review them again',
+      );
     }
     const draftConfig = draft.config as unknown as StoredAppConfig;
     // The schema may have grown stricter since the draft was saved.
     checkAppConfig(publicConfigOf(draftConfig), app.id, config.urls.api);
-    const [latest] = await tx.select({ version: max(appVersions.version) }).from(appVersions).where(eq(appVersions.appId, app.id));
+    const [latest] = await tx
+      .select({ version: max(appVersions.version) })
+      .from(appVersions)
+      .where(eq(appVersions.appId, app.id));
     let version = (latest?.version ?? 0) + 1;
     if (locked.publishedVersion === 0 && version === 1) {
       const before = liveConfigOf(locked);
-      await tx
-        .insert(appVersions)
-        .values({ appId: app.id, version, config: { ...before }, note: 'Settings before the first publish', author: PRE_CONFIGURATOR_AUTHOR });
+      await tx.insert(appVersions).values({
+        appId: app.id,
+        version,
+        config: { ...before },
+        note: 'Settings before the first publish',
+        author: PRE_CONFIGURATOR_AUTHOR,
+      });
       version += 1;
     }
     const [published] = await tx

@@ -70,7 +70,8 @@ function duplicatePayments(config: AppConfig): ProblemDetail[] {
     const offers = new Set<string>();
     for (const [priceIndex, price] of plan.prices.entries()) {
       const offer = `${price.currency}/${price.recurrenceInterval}`;
-      if (offers.has(offer)) details.push({ path: `/payments/plans/${index}/prices/${priceIndex}`, message: 'has the currency and interval of another price' });
+      if (offers.has(offer))
+        details.push({ path: `/payments/plans/${index}/prices/${priceIndex}`, message: 'has the currency and interval of another price' });
       offers.add(offer);
     }
   }

@@ -29,7 +29,8 @@ function checkRequest(body: unknown, callerEmail: string | undefined): Workspace
   else if ([...name].length > MAX_NAME_LENGTH) problems.push({ path: '/name', message: `must be at most ${MAX_NAME_LENGTH} characters` });
   const ownerEmail = input.ownerEmail === undefined || input.ownerEmail === null ? callerEmail : input.ownerEmail;
   if (ownerEmail === undefined) problems.push({ path: '/ownerEmail', message: 'is required when calling with an API key' });
-  else if (typeof ownerEmail !== 'string' || !isEmail(ownerEmail.trim())) problems.push({ path: '/ownerEmail', message: 'must be an e-mail address' });
+  else if (typeof ownerEmail !== 'string' || !isEmail(ownerEmail.trim()))
+    problems.push({ path: '/ownerEmail', message: 'must be an e-mail address' });
   if (problems.length > 0) throw validationFailed(problems);
   return { name, ownerEmail: (ownerEmail as string).trim() };
 }
@@ -99,7 +100,12 @@ export async function addWorkspace(
   return withinWorkspaceCreationLimits(context.db, origin, app, () => createAndMail(context, origin, app, request));
 }
 
-async function createAndMail(context: FoyerContext, origin: WriteOrigin, app: AppRow, request: WorkspaceRequest): Promise<{ id: string; name: string }> {
+async function createAndMail(
+  context: FoyerContext,
+  origin: WriteOrigin,
+  app: AppRow,
+  request: WorkspaceRequest,
+): Promise<{ id: string; name: string }> {
   const created = await createWorkspace(context.db, app, request);
   const delivery = await context.notifier.send({
     appId: app.id,

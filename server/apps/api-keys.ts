@@ -24,7 +24,11 @@ export async function replaceApiKey(db: Database, appId: string): Promise<string
 /** The app a key belongs to, if it is a live key. */
 export async function appOfApiKey(db: Database, key: string): Promise<string | undefined> {
   if (key.length === 0 || key.length > MAX_KEY_LENGTH) return undefined;
-  const [row] = await db.select({ appId: apiKeys.appId }).from(apiKeys).where(eq(apiKeys.keyHash, hashKey(key))).limit(1);
+  const [row] = await db
+    .select({ appId: apiKeys.appId })
+    .from(apiKeys)
+    .where(eq(apiKeys.keyHash, hashKey(key)))
+    .limit(1);
   return row?.appId;
 }
 

@@ -64,7 +64,12 @@ function lockKey(limit: RequestLimit, type: AuditType, attempt: Attempt): string
   return JSON.stringify([type, ...limit.per, ...parts]);
 }
 
-async function countSince(db: Database, limit: RequestLimit & { clearedBy?: AuditType }, type: AuditType, attempt: Attempt): Promise<number> {
+async function countSince(
+  db: Database,
+  limit: RequestLimit & { clearedBy?: AuditType },
+  type: AuditType,
+  attempt: Attempt,
+): Promise<number> {
   let counted = sameAttempt(limit, attempt, type);
   if (limit.clearedBy) {
     const [cleared] = await db
@@ -101,7 +106,14 @@ export async function reserveAttempt(
     }
     const [recorded] = await tx
       .insert(auditEvents)
-      .values({ type, appId: attempt.appId, userId, ip: attempt.ip, userAgent: currentUserAgent() ?? null, detail: { username: attempt.username } })
+      .values({
+        type,
+        appId: attempt.appId,
+        userId,
+        ip: attempt.ip,
+        userAgent: currentUserAgent() ?? null,
+        detail: { username: attempt.username },
+      })
       .returning({ id: auditEvents.id });
     return recorded!.id;
   });
@@ -112,7 +124,11 @@ export async function reserveAttempt(
  * so the attempt counts exactly once: an event recorded beside the reservation would count twice
  * until the reservation went, and refuse a concurrent attempt still within the limit.
  */
-export async function confirmAttempt(db: Database, reservation: number, event: Pick<AuditEvent, 'userId' | 'tenantUserId' | 'detail'>): Promise<void> {
+export async function confirmAttempt(
+  db: Database,
+  reservation: number,
+  event: Pick<AuditEvent, 'userId' | 'tenantUserId' | 'detail'>,
+): Promise<void> {
   await db
     .update(auditEvents)
     .set({ userId: event.userId ?? null, tenantUserId: event.tenantUserId ?? null, detail: event.detail ?? {} })

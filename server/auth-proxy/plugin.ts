@@ -13,7 +13,10 @@ export async function authProxyPlugin(app: FastifyInstance, context: FoyerContex
   const deferred = new DeferredWork(app.log);
   const options: AuthProxyOptions = { context, verifier: new AccessTokenVerifier(context.db, context.config.urls.auth), deferred };
   // One scope per prefix, so the CORS preflight route covers these paths only.
-  for (const [prefix, routes] of [['/auth-proxy', authProxyRoutes], ['/auth', currentUserRoute]] as const) {
+  for (const [prefix, routes] of [
+    ['/auth-proxy', authProxyRoutes],
+    ['/auth', currentUserRoute],
+  ] as const) {
     await app.register(
       async (scope) => {
         await scope.register(cors, {

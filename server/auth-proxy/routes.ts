@@ -17,12 +17,27 @@ import { findPasswordLink } from '../auth/password/service.ts';
 import { describePasswordLink, refusePassword, requestResetLink, setPasswordSchema, usePasswordLink } from '../auth/password/routes.ts';
 import { tokenParamsSchema } from '../auth/tokens/service.ts';
 import { authenticateSchema } from '../auth/session/routes.ts';
-import { checkPasswordSignIn, firstFactorOutcome, firstFactorPassed, usernameBodySchema, type SignInMethod, type User } from '../auth/session/sign-in.ts';
+import {
+  checkPasswordSignIn,
+  firstFactorOutcome,
+  firstFactorPassed,
+  usernameBodySchema,
+  type SignInMethod,
+  type User,
+} from '../auth/session/sign-in.ts';
 import { resolveCaller } from '../auth/callers.ts';
 import type { Caller, MemberCaller } from '../auth/callers.ts';
 import { updateMe } from '../graphql/users/service.ts';
 import type { AccessTokenVerifier } from '../auth/access-tokens.ts';
-import { issueLegacyToken, legacyCaller, legacyModeEnabled, passSecondFactor, readLegacyToken, revokeLegacyToken, type HeldToken } from '../auth/legacy-tokens.ts';
+import {
+  issueLegacyToken,
+  legacyCaller,
+  legacyModeEnabled,
+  passSecondFactor,
+  readLegacyToken,
+  revokeLegacyToken,
+  type HeldToken,
+} from '../auth/legacy-tokens.ts';
 
 export interface AuthProxyOptions {
   context: FoyerContext;
@@ -76,7 +91,8 @@ async function heldToken(context: FoyerContext, request: FastifyRequest): Promis
 /** A workspace member by the request's headers (legacy or bearer), as GraphQL would see them. */
 function requireMember(caller: Caller): MemberCaller {
   if (caller.kind === 'member') return caller;
-  if (caller.kind === 'rejected' && caller.membershipEnded) throw unauthorized('Your membership of this workspace has ended', 'MEMBERSHIP_ENDED');
+  if (caller.kind === 'rejected' && caller.membershipEnded)
+    throw unauthorized('Your membership of this workspace has ended', 'MEMBERSHIP_ENDED');
   throw signInFirst();
 }
 

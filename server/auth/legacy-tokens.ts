@@ -93,7 +93,10 @@ export async function passSecondFactor(db: Database, session: LoginSession): Pro
   const mfaToken = newSecret();
   await db.transaction(async (tx) => {
     await tx.update(loginSessions).set({ authenticatedAt: new Date() }).where(eq(loginSessions.idHash, session.idHash));
-    await tx.update(legacyTokens).set({ mfaTokenHash: sha256(mfaToken) }).where(eq(legacyTokens.loginSessionHash, session.idHash));
+    await tx
+      .update(legacyTokens)
+      .set({ mfaTokenHash: sha256(mfaToken) })
+      .where(eq(legacyTokens.loginSessionHash, session.idHash));
   });
   return mfaToken;
 }
@@ -107,7 +110,12 @@ export async function revokeLegacyToken(db: Database, held: HeldToken): Promise<
 export async function revokeIdentityLegacyTokens(tx: Database, userId: string): Promise<void> {
   await tx
     .delete(loginSessions)
-    .where(inArray(loginSessions.idHash, tx.select({ hash: legacyTokens.loginSessionHash }).from(legacyTokens).where(eq(legacyTokens.userId, userId))));
+    .where(
+      inArray(
+        loginSessions.idHash,
+        tx.select({ hash: legacyTokens.loginSessionHash }).from(legacyTokens).where(eq(legacyTokens.userId, userId)),
+      ),
+    );
 }
 
 /**

@@ -73,7 +73,10 @@ export async function findEnabledMembershipCounted(
   const [row] = await db
     .select({
       ...selection,
-      workspaceCount: sql<number>`(select count(*) from ${tenantUsers} as ${others} where ${others.userId} = ${tenantUsers.userId} and ${others.enabled} and not ${others.invitationPending})`.mapWith(Number),
+      workspaceCount:
+        sql<number>`(select count(*) from ${tenantUsers} as ${others} where ${others.userId} = ${tenantUsers.userId} and ${others.enabled} and not ${others.invitationPending})`.mapWith(
+          Number,
+        ),
     })
     .from(tenantUsers)
     .innerJoin(users, eq(users.id, tenantUsers.userId))

@@ -44,14 +44,27 @@ export async function authServicePlugin(app: FastifyInstance, context: FoyerCont
   trackSignInSessions(provider, context.db);
   const deferred = new DeferredWork(app.log);
   const options: AuthServiceOptions = { context, provider, sessions, deferred };
-  for (const routes of [oidcPlugin, sessionRoutes, passwordRoutes, magicLinkRoutes, mfaRoutes, passkeyRoutes, sessionsRoutes, federationRoutes]) {
+  for (const routes of [
+    oidcPlugin,
+    sessionRoutes,
+    passwordRoutes,
+    magicLinkRoutes,
+    mfaRoutes,
+    passkeyRoutes,
+    sessionsRoutes,
+    federationRoutes,
+  ]) {
     await app.register(routes, options);
   }
 
   const purge = setInterval(() => {
-    Promise.all([purgeExpiredPayloads(context.db), sessions.purgeExpired(), purgeExpiredChallenges(context.db), purgeEndedSessions(context.db), purgeExpiredFederationStates(context.db)]).catch((error: unknown) =>
-      app.log.warn({ err: error }, 'purging expired sign-in data failed'),
-    );
+    Promise.all([
+      purgeExpiredPayloads(context.db),
+      sessions.purgeExpired(),
+      purgeExpiredChallenges(context.db),
+      purgeEndedSessions(context.db),
+      purgeExpiredFederationStates(context.db),
+    ]).catch((error: unknown) => app.log.warn({ err: error }, 'purging expired sign-in data failed'));
   }, PURGE_INTERVAL_MS);
   purge.unref();
   app.addHook('onClose', async () => {

@@ -48,24 +48,24 @@ export async function brandingPlugin(app: FastifyInstance, { db }: FoyerContext)
   });
 
   app.get<{ Params: { appId: string; assetId: string } }>('/:appId/assets/:assetId', async (request, reply) => {
-      const { appId, assetId } = request.params;
-      const [asset] = !ASSET_ID.test(assetId)
-        ? []
-        : await db
-        .select({ contentType: appAssets.contentType, bytes: appAssets.bytes })
-        .from(appAssets)
-        .where(and(eq(appAssets.id, assetId), eq(appAssets.appId, appId)))
-        .limit(1);
-      if (!asset) throw notFound('No such file', 'UNKNOWN_ASSET');
-      return reply
-        .headers({
-          'content-type': asset.contentType,
-          'x-content-type-options': 'nosniff',
-          'content-security-policy': "default-src 'none'",
-          // The hosted UI shows logos from this origin.
-          'cross-origin-resource-policy': 'cross-origin',
-          'cache-control': 'public, max-age=31536000, immutable',
-        })
-        .send(asset.bytes);
+    const { appId, assetId } = request.params;
+    const [asset] = !ASSET_ID.test(assetId)
+      ? []
+      : await db
+          .select({ contentType: appAssets.contentType, bytes: appAssets.bytes })
+          .from(appAssets)
+          .where(and(eq(appAssets.id, assetId), eq(appAssets.appId, appId)))
+          .limit(1);
+    if (!asset) throw notFound('No such file', 'UNKNOWN_ASSET');
+    return reply
+      .headers({
+        'content-type': asset.contentType,
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': "default-src 'none'",
+        // The hosted UI shows logos from this origin.
+        'cross-origin-resource-policy': 'cross-origin',
+        'cache-control': 'public, max-age=31536000, immutable',
+      })
+      .send(asset.bytes);
   });
 }

@@ -26,7 +26,12 @@ export async function workspaceLogoPlugin(app: FastifyInstance, { config, db }: 
   // x-app-id: the runtime's API client sends it on every call; the workspace comes from the token
   // alone (or, in the legacy mode, from the legacy headers as server/auth/callers.ts reads them).
   const credentialHeaders = ['authorization', 'x-auth-token', 'x-tenant-user-id', 'x-app-id'];
-  await app.register(cors, { origin: config.urls.ui, methods: ['POST'], allowedHeaders: ['content-type', ...credentialHeaders], maxAge: 600 });
+  await app.register(cors, {
+    origin: config.urls.ui,
+    methods: ['POST'],
+    allowedHeaders: ['content-type', ...credentialHeaders],
+    maxAge: 600,
+  });
   // Same refusals and shape as the configurator's upload (FILE_TOO_LARGE past the body limit).
   installAdminErrors(app);
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));

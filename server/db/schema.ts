@@ -42,7 +42,9 @@ export const apps = pgTable('apps', {
 
 export const apiKeys = pgTable('api_keys', {
   id: text('id').primaryKey(),
-  appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+  appId: text('app_id')
+    .notNull()
+    .references(() => apps.id, { onDelete: 'cascade' }),
   /** SHA-256 of the key; the key itself is shown once and never stored. */
   keyHash: text('key_hash').notNull().unique(),
   createdAt: createdAt(),
@@ -52,7 +54,9 @@ export const tenants = pgTable(
   'tenants',
   {
     id: text('id').primaryKey(),
-    appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+    appId: text('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
     name: text('name').notNull().default(''),
     locale: text('locale').notNull().default('en'),
     logo: text('logo'),
@@ -89,7 +93,9 @@ export const users = pgTable(
   'users',
   {
     id: text('id').primaryKey(),
-    appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+    appId: text('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
     email: text('email').notNull(),
     firstName: text('first_name'),
     lastName: text('last_name'),
@@ -129,8 +135,12 @@ export const tenantUsers = pgTable(
   'tenant_users',
   {
     id: text('id').primaryKey(),
-    tenantId: text('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     role: text('role').notNull(),
     enabled: boolean('enabled').notNull().default(true),
     onboarded: boolean('onboarded').notNull().default(false),
@@ -181,7 +191,9 @@ export const paymentEvents = pgTable(
   {
     provider: text('provider').notNull(),
     eventId: text('event_id').notNull(),
-    appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+    appId: text('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
     tenantId: text('tenant_id'),
     type: text('type').notNull(),
     receivedAt: createdAt(),
@@ -195,8 +207,12 @@ export const paymentEvents = pgTable(
  */
 export const testPaymentSessions = pgTable('test_payment_sessions', {
   id: text('id').primaryKey(),
-  appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
-  tenantId: text('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+  appId: text('app_id')
+    .notNull()
+    .references(() => apps.id, { onDelete: 'cascade' }),
+  tenantId: text('tenant_id')
+    .notNull()
+    .references(() => tenants.id, { onDelete: 'cascade' }),
   /** checkout or portal. */
   kind: text('kind').notNull(),
   planKey: text('plan_key'),
@@ -216,8 +232,12 @@ export const testPaymentSessions = pgTable('test_payment_sessions', {
 /** A test-mode subscription, as the provider sees it: its periods and trial run on the payment clock. */
 export const testSubscriptions = pgTable('test_subscriptions', {
   id: text('id').primaryKey(),
-  appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
-  tenantId: text('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+  appId: text('app_id')
+    .notNull()
+    .references(() => apps.id, { onDelete: 'cascade' }),
+  tenantId: text('tenant_id')
+    .notNull()
+    .references(() => tenants.id, { onDelete: 'cascade' }),
   customerId: text('customer_id').notNull(),
   planKey: text('plan_key').notNull(),
   currency: text('currency').notNull(),
@@ -234,7 +254,9 @@ export const testSubscriptions = pgTable('test_subscriptions', {
 export const loginSessions = pgTable('login_sessions', {
   /** SHA-256 of the cookie value. */
   idHash: text('id_hash').primaryKey(),
-  appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+  appId: text('app_id')
+    .notNull()
+    .references(() => apps.id, { onDelete: 'cascade' }),
   userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
   /** The pending oidc-provider interaction this browser came to log in for. */
   interactionUid: text('interaction_uid'),
@@ -258,7 +280,9 @@ export const mfaCodes = pgTable('mfa_codes', {
   loginSessionHash: text('login_session_hash')
     .primaryKey()
     .references(() => loginSessions.idHash, { onDelete: 'cascade' }),
-  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
   purpose: text('purpose').$type<'setup' | 'sign-in'>().notNull(),
   phoneNumber: text('phone_number').notNull(),
   codeHash: text('code_hash').notNull(),
@@ -275,7 +299,9 @@ export const mfaTotpSetups = pgTable('mfa_totp_setups', {
   loginSessionHash: text('login_session_hash')
     .primaryKey()
     .references(() => loginSessions.idHash, { onDelete: 'cascade' }),
-  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
   secret: text('secret').notNull(),
   attempts: integer('attempts').notNull().default(0),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -288,7 +314,9 @@ export const passkeys = pgTable(
   {
     /** The credential id, base64url. */
     id: text('id').primaryKey(),
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     /** COSE public key, base64url. */
     publicKey: text('public_key').notNull(),
     /** The authenticator's signature counter; a sign-in with a counter not above it is refused (unless both are 0). */
@@ -328,8 +356,12 @@ export const userTokens = pgTable(
   'user_tokens',
   {
     idHash: text('id_hash').primaryKey(),
-    appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    appId: text('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     purpose: text('purpose').$type<'reset' | 'signup' | 'invite' | 'magic-link'>().notNull(),
     /** The membership a signup or invitation link activates. */
     tenantUserId: text('tenant_user_id').references(() => tenantUsers.id, { onDelete: 'cascade' }),
@@ -358,8 +390,12 @@ export const legacyTokens = pgTable(
       .notNull()
       .unique()
       .references(() => loginSessions.idHash, { onDelete: 'cascade' }),
-    appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    appId: text('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     /** Set when a second factor passed: the token then works only joined to this MFA token. */
     mfaTokenHash: text('mfa_token_hash'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -455,9 +491,15 @@ export const signInSessions = pgTable(
     /** What the profile names the session by (the grant id stays on the server). */
     id: text('id').primaryKey(),
     grantId: text('grant_id').notNull().unique(),
-    appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    tenantUserId: text('tenant_user_id').notNull().references(() => tenantUsers.id, { onDelete: 'cascade' }),
+    appId: text('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tenantUserId: text('tenant_user_id')
+      .notNull()
+      .references(() => tenantUsers.id, { onDelete: 'cascade' }),
     /** SHA-256 of the browser's login-session cookie at sign-in: it ends with the session. */
     loginSessionHash: text('login_session_hash'),
     userAgent: text('user_agent'),
@@ -478,8 +520,12 @@ export const signInSessions = pgTable(
 export const appOwners = pgTable(
   'app_owners',
   {
-    appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
-    tenantId: text('tenant_id').notNull().references(() => tenants.id, { onDelete: 'cascade' }),
+    appId: text('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.appId, t.tenantId] }), index('app_owners_tenant_idx').on(t.tenantId)],
@@ -501,7 +547,9 @@ export const appDrafts = pgTable('app_drafts', {
 export const appVersions = pgTable(
   'app_versions',
   {
-    appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+    appId: text('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
     version: integer('version').notNull(),
     config: jsonb('config').$type<Record<string, unknown>>().notNull(),
     note: text('note'),
@@ -522,7 +570,9 @@ export const appAssets = pgTable(
   'app_assets',
   {
     id: text('id').primaryKey(),
-    appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+    appId: text('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
     contentType: text('content_type').notNull(),
     bytes: bytea('bytes').notNull(),
     createdAt: createdAt(),
@@ -539,8 +589,12 @@ export const federatedIdentities = pgTable(
   'federated_identities',
   {
     id: text('id').primaryKey(),
-    appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    appId: text('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     /** The federation type (common/app-config.ts federationTypes). */
     provider: text('provider').notNull(),
     subject: text('subject').notNull(),
@@ -548,7 +602,10 @@ export const federatedIdentities = pgTable(
     email: text('email'),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('federated_identities_subject_idx').on(t.appId, t.provider, t.subject), index('federated_identities_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('federated_identities_subject_idx').on(t.appId, t.provider, t.subject),
+    index('federated_identities_user_idx').on(t.userId),
+  ],
 );
 
 /**
@@ -561,7 +618,9 @@ export const federationStates = pgTable(
   'federation_states',
   {
     stateHash: text('state_hash').primaryKey(),
-    appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+    appId: text('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
     provider: text('provider').notNull(),
     intent: text('intent').$type<'login' | 'signup'>().notNull(),
     /** Whether the app's own credentials or the development provider (server/dev-idp) serve it. */

@@ -32,7 +32,16 @@ export interface DevIdentityProvider {
 /** The pick screen every time (no single sign-on), so a developer can switch identities freely. */
 function alwaysPick() {
   const policy = interactionPolicy.base();
-  policy.get('login')!.checks.add(new interactionPolicy.Check('always_pick', 'the development provider asks every time', 'login_required', (ctx) => !ctx.oidc.result?.login));
+  policy
+    .get('login')!
+    .checks.add(
+      new interactionPolicy.Check(
+        'always_pick',
+        'the development provider asks every time',
+        'login_required',
+        (ctx) => !ctx.oidc.result?.login,
+      ),
+    );
   return policy;
 }
 
@@ -126,7 +135,12 @@ async function interaction(provider: Provider, request: IncomingMessage, respons
     return;
   }
   if (action === 'cancel') {
-    await provider.interactionFinished(request, response, { error: 'access_denied', error_description: 'The person cancelled' }, { mergeWithLastSubmission: false });
+    await provider.interactionFinished(
+      request,
+      response,
+      { error: 'access_denied', error_description: 'The person cancelled' },
+      { mergeWithLastSubmission: false },
+    );
     return;
   }
   const identity = devIdentity((await readForm(request)).get('identity') ?? '');
@@ -137,7 +151,12 @@ async function interaction(provider: Provider, request: IncomingMessage, respons
   const grant = new provider.Grant({ accountId: identity.id, clientId: String(details.params.client_id) });
   grant.addOIDCScope(String(details.params.scope ?? 'openid'));
   const grantId = await grant.save();
-  await provider.interactionFinished(request, response, { login: { accountId: identity.id }, consent: { grantId } }, { mergeWithLastSubmission: false });
+  await provider.interactionFinished(
+    request,
+    response,
+    { login: { accountId: identity.id }, consent: { grantId } },
+    { mergeWithLastSubmission: false },
+  );
 }
 
 export function createDevIdentityProvider(config: ServerConfig): DevIdentityProvider {

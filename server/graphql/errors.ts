@@ -84,8 +84,7 @@ export function tooManyRequests(message: string, retryAfterSeconds: number): Gra
 }
 
 export const unauthenticated = (message = 'Sign in to do this') => foyerError('UNAUTHENTICATED', message);
-export const notImplemented = (field: string) =>
-  foyerError('NOT_IMPLEMENTED', `${field} is not available on this server yet`);
+export const notImplemented = (field: string) => foyerError('NOT_IMPLEMENTED', `${field} is not available on this server yet`);
 
 export interface ErrorShapeOptions {
   /** Drop graphql-js's "Did you mean ...?" hints, which would spell out a schema that is not public. */
@@ -104,11 +103,7 @@ export function normalizeError(error: GraphQLError, options: ErrorShapeOptions):
   const hasResponse = typeof error.extensions?.response === 'object';
   const message = options.hideSuggestions ? error.message.replace(SUGGESTION, '') : error.message;
   if (isFoyerErrorCode(code) && hasResponse && message === error.message) return error;
-  const resolved: FoyerErrorCode = isFoyerErrorCode(code)
-    ? code
-    : error.path === undefined
-      ? 'BAD_USER_INPUT'
-      : 'INTERNAL_SERVER_ERROR';
+  const resolved: FoyerErrorCode = isFoyerErrorCode(code) ? code : error.path === undefined ? 'BAD_USER_INPUT' : 'INTERNAL_SERVER_ERROR';
   const { http: _http, unexpected: _unexpected, originalError: _originalError, ...kept } = error.extensions ?? {};
   return new GraphQLError(message, {
     nodes: error.nodes,

@@ -66,7 +66,9 @@ function rootFieldLimit(context: ValidationContext): ASTVisitor {
       const total = countRootFields(context, operation.selectionSet, new Set());
       if (total > MAX_ROOT_FIELDS) {
         context.reportError(
-          new GraphQLError(`At most ${MAX_ROOT_FIELDS} fields at the top of an operation; this one asks for ${total}`, { nodes: [operation] }),
+          new GraphQLError(`At most ${MAX_ROOT_FIELDS} fields at the top of an operation; this one asks for ${total}`, {
+            nodes: [operation],
+          }),
         );
       }
     },

@@ -68,7 +68,10 @@ function withErrorShape(status: number, text: string): string {
   return JSON.stringify({ statusCode: status, error, message: String(first.message ?? ''), ...body });
 }
 
-function createFoyerYoga({ config, db, notifier, payments }: FoyerContext, app: FastifyInstance): YogaServerInstance<ServerContext, GraphQLContext> {
+function createFoyerYoga(
+  { config, db, notifier, payments }: FoyerContext,
+  app: FastifyInstance,
+): YogaServerInstance<ServerContext, GraphQLContext> {
   const schema = buildFoyerSchema(mergeResolvers(capabilityResolvers));
   checkDatabaseCosts(schema);
   const verifier = new AccessTokenVerifier(db, config.urls.auth);

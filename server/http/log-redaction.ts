@@ -47,6 +47,10 @@ function serializeError(error: unknown, depth = 0): SerializedError | undefined 
 /** pino serializers for every listener (server/http/listener.ts). */
 export const logSerializers = {
   // Fastify hands over its request (with the client address as `ip`, proxies considered).
-  req: (request: { method?: string; url?: string; ip?: string }) => ({ method: request.method, url: redactUrl(request.url ?? ''), remoteAddress: request.ip }),
+  req: (request: { method?: string; url?: string; ip?: string }) => ({
+    method: request.method,
+    url: redactUrl(request.url ?? ''),
+    remoteAddress: request.ip,
+  }),
   err: (error: Error): SerializedError => serializeError(error)!,
 };

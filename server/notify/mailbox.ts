@@ -104,16 +104,10 @@ export async function mailboxPlugin(app: FastifyInstance, { config, db }: FoyerC
       .send(mailboxPage(await entries(filter), filter));
   });
 
-  app.get(PATHS.css, async (_request, reply) =>
-    secure(reply, "default-src 'none'").type('text/css; charset=utf-8').send(MAILBOX_CSS),
-  );
+  app.get(PATHS.css, async (_request, reply) => secure(reply, "default-src 'none'").type('text/css; charset=utf-8').send(MAILBOX_CSS));
 
   app.get<{ Params: { id: string } }>(PATHS.message, async (request, reply) => {
-    const [row] = await db
-      .select({ html: outbox.html })
-      .from(outbox)
-      .where(eq(outbox.id, request.params.id))
-      .limit(1);
+    const [row] = await db.select({ html: outbox.html }).from(outbox).where(eq(outbox.id, request.params.id)).limit(1);
     if (!row?.html) throw notFound('No such message');
     return secure(reply, MESSAGE_CSP).type('text/html; charset=utf-8').send(row.html);
   });

@@ -28,12 +28,7 @@ const TOKEN_PURPOSE: Record<MessageKind, TokenPurpose> = {
 const NEEDS_WORKSPACE: ReadonlySet<MessageKind> = new Set(['invite', 'invite-existing']);
 
 export function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
 /** 15 → "15 minutes", 60 → "1 hour", 10080 → "7 days": the largest whole unit. */

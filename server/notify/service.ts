@@ -42,18 +42,13 @@ export function createNotifier({
       if (message.to.length > MAX_ADDRESS_LENGTH || !SINGLE_ADDRESS.test(message.to)) {
         throw new RefusedMessage('The recipient must be one e-mail address');
       }
-      const [app] = await db
-        .select({ name: apps.name, settings: apps.settings })
-        .from(apps)
-        .where(eq(apps.id, message.appId))
-        .limit(1);
+      const [app] = await db.select({ name: apps.name, settings: apps.settings }).from(apps).where(eq(apps.id, message.appId)).limit(1);
       if (!app) {
         log?.warn(about, 'mail not sent: unknown app');
         return { delivered: false, reason: 'unknown-app' };
       }
       // The reset lifetime is configurable; the mail states the one the link really has.
-      const expiresInSeconds =
-        message.expiresInSeconds ?? (message.kind === 'reset' ? config.resetTokenTtlSeconds : undefined);
+      const expiresInSeconds = message.expiresInSeconds ?? (message.kind === 'reset' ? config.resetTokenTtlSeconds : undefined);
       const rendered = renderMessage(
         { ...message, expiresInSeconds },
         brandOf(app),
@@ -75,11 +70,7 @@ export function createNotifier({
     // The number is personal data and the text holds a credential: neither is logged.
     const about = { appId: message.appId, kind: message.kind, provider: smsProvider.name };
     try {
-      const [app] = await db
-        .select({ name: apps.name, settings: apps.settings })
-        .from(apps)
-        .where(eq(apps.id, message.appId))
-        .limit(1);
+      const [app] = await db.select({ name: apps.name, settings: apps.settings }).from(apps).where(eq(apps.id, message.appId)).limit(1);
       if (!app) {
         log?.warn(about, 'sms not sent: unknown app');
         return { delivered: false, reason: 'unknown-app' };

@@ -68,7 +68,9 @@ function bundledLanguageOf(candidate: string): string | undefined {
 
 /** The key of the app's translations that names `candidate`, compared case-insensitively. */
 function appLanguageOf(translations: AppTranslations, candidate: string): string | undefined {
-  return Object.keys(translations ?? {}).find((language) => language.toLowerCase() === candidate && Object.keys(appTexts(translations, language)).length > 0);
+  return Object.keys(translations ?? {}).find(
+    (language) => language.toLowerCase() === candidate && Object.keys(appTexts(translations, language)).length > 0,
+  );
 }
 
 function appTexts(translations: AppTranslations, language: string): Texts {
@@ -111,7 +113,9 @@ function numberFormat(language: string): Intl.NumberFormat {
 
 /** Numbers as the language writes them (durations, minutes); texts such as a code stay as given. */
 function localized(values: Record<string, string | number>, numbers: Intl.NumberFormat): Record<string, string | number> {
-  return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, typeof value === 'number' ? numbers.format(value) : value]));
+  return Object.fromEntries(
+    Object.entries(values).map(([name, value]) => [name, typeof value === 'number' ? numbers.format(value) : value]),
+  );
 }
 
 export function createTranslator(locale: string | null | undefined, translations?: AppTranslations): Translator {
@@ -131,8 +135,7 @@ export function createTranslator(locale: string | null | undefined, translations
     t(key, values = {}) {
       const count = values.count;
       const text =
-        (typeof count === 'number' ? lookup(`${key}_${plural.select(count)}`) ?? lookup(`${key}_other`) : undefined) ??
-        lookup(key);
+        (typeof count === 'number' ? (lookup(`${key}_${plural.select(count)}`) ?? lookup(`${key}_other`)) : undefined) ?? lookup(key);
       if (text === undefined) throw new Error(`Missing mail text: ${key}`);
       return interpolate(text, localized(values, numbers));
     },

@@ -46,12 +46,9 @@ export interface OutgoingSms {
 
 /** What became of a message. `send` never rejects: a failure is logged and answered here. */
 export type Delivery =
-  | { delivered: true; transport: 'smtp' | 'outbox'; id: string }
-  | { delivered: false; reason: 'unknown-app' | 'refused' | 'failed' };
+  { delivered: true; transport: 'smtp' | 'outbox'; id: string } | { delivered: false; reason: 'unknown-app' | 'refused' | 'failed' };
 
-export type SmsDelivery =
-  | { delivered: true; provider: string; id: string }
-  | { delivered: false; reason: 'unknown-app' | 'failed' };
+export type SmsDelivery = { delivered: true; provider: string; id: string } | { delivered: false; reason: 'unknown-app' | 'failed' };
 
 export interface Notifier {
   /** Renders and hands the message to the transport; resolves when delivered, stored, or given up (logged). */

@@ -28,7 +28,15 @@ export interface DemoData {
 export const DEMO_PASSWORD = 'Foyer-demo-2026!';
 
 const memberships: { email: string; firstName: string; lastName: string; roles: [string, Role][] }[] = [
-  { email: 'owner@demo.foyer.test', firstName: 'Olivia', lastName: 'Owner', roles: [['Acme', 'OWNER'], ['Globex', 'OWNER']] },
+  {
+    email: 'owner@demo.foyer.test',
+    firstName: 'Olivia',
+    lastName: 'Owner',
+    roles: [
+      ['Acme', 'OWNER'],
+      ['Globex', 'OWNER'],
+    ],
+  },
   { email: 'admin@acme.demo.foyer.test', firstName: 'Adam', lastName: 'Admin', roles: [['Acme', 'ADMIN']] },
   { email: 'viewer@globex.demo.foyer.test', firstName: 'Vera', lastName: 'Viewer', roles: [['Globex', 'VIEWER']] },
 ];
@@ -50,26 +58,29 @@ export async function seedDemo(db: Database, urls: ServerConfig['urls']): Promis
   const appId = randomUUID();
   const callback = `${urls.ui}${HOSTED_CALLBACK_PATH}`;
   // Live as version 1, like an app created in the configurator.
-  const [app] = await db.insert(apps).values({
-    id: appId,
-    name: 'Demo app',
-    publishedVersion: 1,
-    settings: {
-      uiUrl: urls.ui,
-      privacyPolicyUrl: `${urls.ui}/privacy`,
-      termsOfServiceUrl: `${urls.ui}/terms`,
-      onboardingFlow: 'B2B',
-      tenantSelfSignup: true,
-      passkeysEnabled: true,
-      magicLinkEnabled: true,
-      mfaEnabled: true,
-      defaultRole: 'VIEWER',
-      payments: { plans: demoPlans, taxes: [{ name: 'VAT', countryCode: 'SE', percentage: 25 }] },
-    },
-    redirectUris: [callback],
-    defaultCallbackUri: callback,
-    postLogoutRedirectUris: [`${urls.ui}/auth/login`],
-  }).returning();
+  const [app] = await db
+    .insert(apps)
+    .values({
+      id: appId,
+      name: 'Demo app',
+      publishedVersion: 1,
+      settings: {
+        uiUrl: urls.ui,
+        privacyPolicyUrl: `${urls.ui}/privacy`,
+        termsOfServiceUrl: `${urls.ui}/terms`,
+        onboardingFlow: 'B2B',
+        tenantSelfSignup: true,
+        passkeysEnabled: true,
+        magicLinkEnabled: true,
+        mfaEnabled: true,
+        defaultRole: 'VIEWER',
+        payments: { plans: demoPlans, taxes: [{ name: 'VAT', countryCode: 'SE', percentage: 25 }] },
+      },
+      redirectUris: [callback],
+      defaultCallbackUri: callback,
+      postLogoutRedirectUris: [`${urls.ui}/auth/login`],
+    })
+    .returning();
   await db.insert(appVersions).values({ appId, version: 1, config: { ...liveConfigOf(app!) }, note: 'Demo data', author: 'Foyer' });
 
   const tenantIds = new Map<string, string>();
@@ -94,9 +105,7 @@ export async function seedDemo(db: Database, urls: ServerConfig['urls']): Promis
       onboarded: true,
     });
     for (const [workspace, role] of person.roles) {
-      await db
-        .insert(tenantUsers)
-        .values({ id: randomUUID(), tenantId: tenantIds.get(workspace)!, userId, role, onboarded: true });
+      await db.insert(tenantUsers).values({ id: randomUUID(), tenantId: tenantIds.get(workspace)!, userId, role, onboarded: true });
     }
   }
 

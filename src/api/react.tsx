@@ -64,10 +64,7 @@ export function useGraphQL<TResult, TVariables>(
   });
 }
 
-export type GraphQLMutationOptions<TResult, TVariables> = Omit<
-  UseMutationOptions<TResult, Error, TVariables>,
-  'mutationFn'
->;
+export type GraphQLMutationOptions<TResult, TVariables> = Omit<UseMutationOptions<TResult, Error, TVariables>, 'mutationFn'>;
 
 export function useGraphQLMutation<TResult, TVariables>(
   document: TypedDocumentString<TResult, TVariables>,

@@ -41,7 +41,10 @@ export async function startRuntime(
   ]);
   // The first screen shows in its language at once, never English first.
   const app = appConfig.status === 'ready' ? appConfig.app : undefined;
-  await showLanguage(i18n, screenLanguage({ userLocale: signedInLocale(auth), chosen: languageChoice.get(), preferred: browserLanguages(), app }));
+  await showLanguage(
+    i18n,
+    screenLanguage({ userLocale: signedInLocale(auth), chosen: languageChoice.get(), preferred: browserLanguages(), app }),
+  );
   return { config, auth, api, appConfig: createAppConfigStore(appConfig) };
 }
 
@@ -49,7 +52,12 @@ export async function startRuntime(
 export function RuntimeProvider({ started, children }: { started: StartedRuntime; children: ReactNode }) {
   const appConfig = useSyncExternalStore(started.appConfig.subscribe, started.appConfig.get);
   const runtime = useMemo<Runtime>(
-    () => ({ config: started.config, auth: started.auth, api: started.api, appConfig: withCapabilities(appConfig, capabilitiesOf(started.auth)) }),
+    () => ({
+      config: started.config,
+      auth: started.auth,
+      api: started.api,
+      appConfig: withCapabilities(appConfig, capabilitiesOf(started.auth)),
+    }),
     [started, appConfig],
   );
   return <RuntimeContext value={runtime}>{children}</RuntimeContext>;

@@ -79,7 +79,11 @@ export function planHandover(flow: string | null, args: HandoverArgs, origin: st
         signOut: true,
         target:
           entryPoint ??
-          withQuery('/auth/signup', { plan: text(options.plan), currency: text(options.currency), recurrenceInterval: text(options.recurrenceInterval) }),
+          withQuery('/auth/signup', {
+            plan: text(options.plan),
+            currency: text(options.currency),
+            recurrenceInterval: text(options.recurrenceInterval),
+          }),
       };
     }
     case 'ms-azure-marketplace-landing-page':

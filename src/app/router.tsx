@@ -49,9 +49,7 @@ export function routes(): RouteObject[] {
     flow.routes.filter((path) => !isManagementRoute(path)).map((path) => ({ path, element: <FlowScreen key={flow.id} flow={flow} /> })),
   );
   const managementRoutes: RouteObject[] = flows.flatMap((flow) =>
-    flow.routes
-      .filter(isManagementRoute)
-      .map((path) => ({ path, element: <FlowScreen key={flow.id} flow={flow} layout={AdminPage} /> })),
+    flow.routes.filter(isManagementRoute).map((path) => ({ path, element: <FlowScreen key={flow.id} flow={flow} layout={AdminPage} /> })),
   );
   return [
     {

@@ -44,7 +44,10 @@ export function useStepInAddress(runner: FlowRunner, state: FlowState, opened: s
     const { step: baseStep, param: baseParam } = base.current;
     const addressOf = (step: string) => (step === baseStep ? baseParam : step);
     const go = (step: string | undefined, replace: boolean) =>
-      void navigate({ pathname: location.pathname, search: searchWithStep(location.search, step), hash: location.hash }, { state: location.state, replace });
+      void navigate(
+        { pathname: location.pathname, search: searchWithStep(location.search, step), hash: location.hash },
+        { state: location.state, replace },
+      );
     if (followed.current !== state.step) {
       // The flow moved: the address follows, in a new history entry (the first time in place, so an
       // address naming a step the flow could not resume at is corrected rather than kept in history).

@@ -38,8 +38,7 @@ export function browserRuntime(redirect: (url: string) => void = (url) => global
     clearTimeout: (handle) => globalThis.clearTimeout(handle),
     now: () => Date.now(),
     randomBytes: (length) => globalThis.crypto.getRandomValues(new Uint8Array(length)),
-    sha256: async (data) =>
-      new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', data as Uint8Array<ArrayBuffer>)),
+    sha256: async (data) => new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', data as Uint8Array<ArrayBuffer>)),
     onStorageChange: (listener) => {
       const handler = (event: StorageEvent) => {
         if (event.storageArea === null || event.storageArea === globalThis.localStorage) listener(event.key);

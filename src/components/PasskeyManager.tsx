@@ -28,8 +28,7 @@ export default function PasskeyManager(_props: FlowComponentProps) {
 
   useEffect(() => cancelCeremony, []);
 
-  const date = (value: string | null) =>
-    value ? formatDateTime(value, i18n.language) : t('passkeys.neverUsed');
+  const date = (value: string | null) => (value ? formatDateTime(value, i18n.language) : t('passkeys.neverUsed'));
 
   const add = async () => {
     setAdding('busy');
@@ -144,7 +143,13 @@ function PasskeyRow({ passkey, dates, onRenamed, onDelete }: PasskeyRowProps) {
           >
             {t('passkeys.rename')}
           </Button>
-          <Button variant="danger" size="sm" className="foyer-button--inline" aria-label={t('passkeys.deleteNamed', { name: passkey.name })} onClick={onDelete}>
+          <Button
+            variant="danger"
+            size="sm"
+            className="foyer-button--inline"
+            aria-label={t('passkeys.deleteNamed', { name: passkey.name })}
+            onClick={onDelete}
+          >
             {t('actions.delete')}
           </Button>
         </div>

@@ -22,7 +22,11 @@ export default function PasskeyRegistration({ props, status }: FlowComponentProp
   const create = async () => {
     setState('busy');
     setProblem(null);
-    const outcome = await registerPasskey(required(auth.passkeys, 'passkeys'), { forgotPasswordToken: token }, { notCompleted: t('passkeys.registrationNotCompleted') });
+    const outcome = await registerPasskey(
+      required(auth.passkeys, 'passkeys'),
+      { forgotPasswordToken: token },
+      { notCompleted: t('passkeys.registrationNotCompleted') },
+    );
     setState(outcome.ok ? 'created' : 'idle');
     if (!outcome.ok && !outcome.aborted) setProblem(outcome.problem);
   };

@@ -38,7 +38,11 @@ export default function PasskeySignIn({ props, status, setForm, follow }: FlowCo
 
   const signIn = useCallback(
     async (autofill: boolean, signal?: AbortSignal): Promise<boolean> => {
-      const outcome = await signInWithPasskey(required(auth.passkeys, 'passkeys'), { autofill, signal, notCompleted: t('passkeys.authenticationNotCompleted') });
+      const outcome = await signInWithPasskey(required(auth.passkeys, 'passkeys'), {
+        autofill,
+        signal,
+        notCompleted: t('passkeys.authenticationNotCompleted'),
+      });
       if (!mounted.current) return false;
       if (outcome.ok) {
         setForm({ passkey: outcome.value });
@@ -100,7 +104,13 @@ export default function PasskeySignIn({ props, status, setForm, follow }: FlowCo
 
   return (
     <div className="foyer-stack">
-      <Button variant="secondary" size="lg" loading={busy} disabled={status === 'submitting' || status === 'leaving'} onClick={() => void onClick()}>
+      <Button
+        variant="secondary"
+        size="lg"
+        loading={busy}
+        disabled={status === 'submitting' || status === 'leaving'}
+        onClick={() => void onClick()}
+      >
         {t('passkeys.signIn')}
       </Button>
       {problem && <Alert variant="warning">{t(problem)}</Alert>}

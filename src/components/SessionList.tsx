@@ -96,7 +96,9 @@ function Sessions({ calls }: FlowComponentProps & { calls: SignInSessionCalls })
                   {t('sessions.details', { workspace: session.workspace, date: formatDateTime(session.lastActiveAt, i18n.language) })}
                   {session.ip && ` · ${t('activity.from', { ip: session.ip })}`}
                 </p>
-                <p className="foyer-passkey__dates">{t('sessions.signedInAt', { date: formatDateTime(session.signedInAt, i18n.language) })}</p>
+                <p className="foyer-passkey__dates">
+                  {t('sessions.signedInAt', { date: formatDateTime(session.signedInAt, i18n.language) })}
+                </p>
               </div>
               {!session.current && (
                 <div className="foyer-row-actions">

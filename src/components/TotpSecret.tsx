@@ -12,7 +12,8 @@ export default function TotpSecret({ props }: FlowComponentProps) {
   const { t } = useTranslation();
   const [copied, copy] = useCopyToClipboard();
   const secret = typeof props.secret === 'string' ? props.secret : '';
-  const qrCodeDataUrl = typeof props.qrCodeDataUrl === 'string' && props.qrCodeDataUrl.startsWith('data:image/png;') ? props.qrCodeDataUrl : '';
+  const qrCodeDataUrl =
+    typeof props.qrCodeDataUrl === 'string' && props.qrCodeDataUrl.startsWith('data:image/png;') ? props.qrCodeDataUrl : '';
   if (!secret || !qrCodeDataUrl) return null;
 
   return (

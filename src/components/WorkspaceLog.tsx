@@ -39,7 +39,10 @@ export default function WorkspaceLog(_props: FlowComponentProps) {
           id={`${id}-actor`}
           label={t('workspaceLog.actor')}
           value={actor}
-          options={[['', t('workspaceLog.anyone')], ...(members.data?.listUsers ?? []).map((member): [string, string] => [member.id, member.fullName || member.email || ''])]}
+          options={[
+            ['', t('workspaceLog.anyone')],
+            ...(members.data?.listUsers ?? []).map((member): [string, string] => [member.id, member.fullName || member.email || '']),
+          ]}
           onChange={(value) => {
             setActor(value);
             setPage((current) => ({ ...current, index: 0 }));
@@ -49,7 +52,10 @@ export default function WorkspaceLog(_props: FlowComponentProps) {
           id={`${id}-type`}
           label={t('workspaceLog.type')}
           value={type}
-          options={[['', t('workspaceLog.anyType')], ...WORKSPACE_LOG_EVENTS.map((eventType): [string, string] => [eventType, t(eventKey(eventType))])]}
+          options={[
+            ['', t('workspaceLog.anyType')],
+            ...WORKSPACE_LOG_EVENTS.map((eventType): [string, string] => [eventType, t(eventKey(eventType))]),
+          ]}
           onChange={(value) => {
             setType(value);
             setPage((current) => ({ ...current, index: 0 }));

@@ -56,8 +56,7 @@ const handlers: Record<ActionName, ActionHandler> = {
   'nav.handover': (input, { auth }) => auth.signIn.switchWorkspace(text(input, 'tenantUserId')),
   'nav.continue': (_input, { auth }) => auth.signIn.continue(),
   'auth.restartSignIn': (_input, { auth }) => auth.signIn.restart(),
-  'nav.login': (input, { auth }) =>
-    auth.login(typeof input.returnPath === 'string' ? input.returnPath : undefined),
+  'nav.login': (input, { auth }) => auth.login(typeof input.returnPath === 'string' ? input.returnPath : undefined),
   'nav.federation': (input, { config, assign }) =>
     assign(federationLoginUrl(config.authUrl, text(input, 'type'), typeof input.id === 'string' ? input.id : undefined)),
   'auth.sendResetLink': (input, { auth }) => auth.password.sendResetLink(text(input, 'username').trim()),

@@ -398,7 +398,9 @@ export class FlowRunner {
   private reportUnmapped(error: unknown, step: Step, collecting: Map<string, string>): void {
     if (!this.options.reportUnmapped) return;
     const map = step.onError?.fields ?? {};
-    const fields = Object.keys(serverFieldErrors(error)).filter((name) => !collecting.has(name) && map[name] === undefined && map['*'] === undefined);
+    const fields = Object.keys(serverFieldErrors(error)).filter(
+      (name) => !collecting.has(name) && map[name] === undefined && map['*'] === undefined,
+    );
     const mapped = errorCodes(error).some((code) => step.onError?.codes?.[code] !== undefined);
     if (!mapped || fields.length > 0) {
       this.options.reportUnmapped({ flow: this.flow.id, step: this.state.step, codes: errorCodes(error), fields, error });

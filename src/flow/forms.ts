@@ -30,10 +30,13 @@ export function loadForm(name: string): Promise<LoadedForm> {
     // React's use() reads a settled promise synchronously when it carries status/value; marking it
     // avoids a fallback flash for forms loaded before they render.
     const tracked = pending as Promise<LoadedForm> & { status?: string; value?: LoadedForm };
-    pending.then((form) => {
-      tracked.status = 'fulfilled';
-      tracked.value = form;
-    }, () => undefined);
+    pending.then(
+      (form) => {
+        tracked.status = 'fulfilled';
+        tracked.value = form;
+      },
+      () => undefined,
+    );
     cache.set(name, pending);
   }
   return pending;

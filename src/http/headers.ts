@@ -9,13 +9,7 @@ export interface HeaderCredentials {
   appId?: string;
 }
 
-export function apiHeaderRules({
-  accessToken,
-  authToken,
-  mfaToken,
-  tenantUserId,
-  appId,
-}: HeaderCredentials): Record<string, string> {
+export function apiHeaderRules({ accessToken, authToken, mfaToken, tenantUserId, appId }: HeaderCredentials): Record<string, string> {
   const headers: Record<string, string> = {};
   // Rule 1: only an access token (no auth token) → bearer.
   if (accessToken && !authToken) headers.authorization = `Bearer ${accessToken}`;

@@ -12,17 +12,20 @@ export type TranslationResources = Record<string, Record<string, unknown>>;
 
 export function createI18n(language = 'en'): I18n {
   const instance = i18next.createInstance();
-  void instance.use(initReactI18next).use(intlFormatter).init({
-    // A copy: overrides merge into the store in place and must never reach the shipped texts.
-    resources: { en: { translation: structuredClone(en) } },
-    lng: language,
-    fallbackLng: 'en',
-    initAsync: false,
-    interpolation: INTERPOLATION,
-    returnNull: false,
-    // Screens re-render when texts change under them (a preview's new overrides).
-    react: { bindI18nStore: 'added removed' },
-  });
+  void instance
+    .use(initReactI18next)
+    .use(intlFormatter)
+    .init({
+      // A copy: overrides merge into the store in place and must never reach the shipped texts.
+      resources: { en: { translation: structuredClone(en) } },
+      lng: language,
+      fallbackLng: 'en',
+      initAsync: false,
+      interpolation: INTERPOLATION,
+      returnNull: false,
+      // Screens re-render when texts change under them (a preview's new overrides).
+      react: { bindI18nStore: 'added removed' },
+    });
   return instance;
 }
 
@@ -147,7 +150,6 @@ export function formatDateTime(value: string, language: string): string {
   return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(value));
 }
 
-
 /** The translation key of an audit event's text: keys have no dots of their own (login.success → login_success). */
 export function auditEventKey(section: string, type: string): string {
   return `${section}.${type.replace(/\./g, '_')}`;
@@ -157,7 +159,11 @@ export function auditEventKey(section: string, type: string): string {
  * A device as the screens name it ("Firefox on Windows") from the browser and OS the server read from
  * its User-Agent; undefined when it named neither.
  */
-export function deviceLabel(t: (key: string, options?: Record<string, unknown>) => string, browser?: string | null, os?: string | null): string | undefined {
+export function deviceLabel(
+  t: (key: string, options?: Record<string, unknown>) => string,
+  browser?: string | null,
+  os?: string | null,
+): string | undefined {
   if (browser && os) return t('devices.browserOnOs', { browser, os });
   return browser ?? os ?? undefined;
 }

@@ -10,7 +10,9 @@ export const intlFormatter: FormatterModule = {
   addCached() {},
   // i18next types the result as a string, yet hands back whatever it gets for non-numbers.
   format(value: unknown, _format: string | undefined, language: string | undefined): string {
-    return (typeof value === 'number' && Number.isFinite(value) ? new Intl.NumberFormat(language, { useGrouping: 'min2' }).format(value) : value) as string;
+    return (
+      typeof value === 'number' && Number.isFinite(value) ? new Intl.NumberFormat(language, { useGrouping: 'min2' }).format(value) : value
+    ) as string;
   },
 };
 

@@ -57,7 +57,8 @@ function failure<T>(error: unknown, notCompleted: string, logger: PasskeyLogger)
     (aborted ? logger.info : logger.warn)(`[passkeys] ${error.code}: ${PASSKEY_ERROR_LOG[error.code]}`, error.cause ?? error);
     if (aborted) return { ok: false, aborted: true };
     // The browser's NotAllowedError: the person closed its dialog, let it time out, or had no passkey to offer.
-    const cancelled = error.code === 'ERROR_PASSTHROUGH_SEE_CAUSE_PROPERTY' && (error.cause as Error | undefined)?.name === 'NotAllowedError';
+    const cancelled =
+      error.code === 'ERROR_PASSTHROUGH_SEE_CAUSE_PROPERTY' && (error.cause as Error | undefined)?.name === 'NotAllowedError';
     const problem = cancelled ? 'passkeys.problems.cancelled' : (PROBLEM_OF[error.code] ?? 'passkeys.problems.generic');
     return { ok: false, aborted: false, problem };
   }

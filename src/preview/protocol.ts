@@ -9,9 +9,7 @@ export const previewScreens = ['login', 'login-password', 'signup', 'magic-link'
 export type PreviewScreen = (typeof previewScreens)[number];
 
 export type PreviewMessage =
-  | { type: 'config'; config: AppConfig }
-  | { type: 'screen'; screen: PreviewScreen }
-  | { type: 'language'; language: string };
+  { type: 'config'; config: AppConfig } | { type: 'screen'; screen: PreviewScreen } | { type: 'language'; language: string };
 
 /** What the runtime tells the configurator: it listens now, or it has applied a config. */
 export type PreviewReply = { tag: typeof PREVIEW_TAG; type: 'ready' | 'applied' };

@@ -67,7 +67,14 @@ export function withCapabilities(state: AppConfigState, capabilities: ReadonlySe
   if (!capabilities.has('magicLink')) app.magicLinkEnabled = false;
   if (!capabilities.has('federation')) {
     app.socialProviders = [];
-    for (const flag of ['googleSsoEnabled', 'azureAdSsoEnabled', 'linkedinSsoEnabled', 'facebookSsoEnabled', 'githubSsoEnabled', 'appleSsoEnabled'] as const) {
+    for (const flag of [
+      'googleSsoEnabled',
+      'azureAdSsoEnabled',
+      'linkedinSsoEnabled',
+      'facebookSsoEnabled',
+      'githubSsoEnabled',
+      'appleSsoEnabled',
+    ] as const) {
       app[flag] = false;
     }
   }

@@ -18,7 +18,11 @@ export function Alert({ variant = 'danger', title, polite = false, children }: A
   return (
     <div className={`foyer-alert foyer-alert--${variant}`} role={urgent ? 'alert' : 'status'}>
       {title && <p className="foyer-alert__title">{title}</p>}
-      {typeof children === 'string' ? <p className="foyer-alert__message">{children}</p> : <div className="foyer-alert__message">{children}</div>}
+      {typeof children === 'string' ? (
+        <p className="foyer-alert__message">{children}</p>
+      ) : (
+        <div className="foyer-alert__message">{children}</div>
+      )}
     </div>
   );
 }

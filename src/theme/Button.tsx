@@ -10,7 +10,17 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   children: ReactNode;
 }
 
-export function Button({ variant = 'primary', size = 'lg', loading = false, type = 'button', className, children, disabled, onClick, ...rest }: ButtonProps) {
+export function Button({
+  variant = 'primary',
+  size = 'lg',
+  loading = false,
+  type = 'button',
+  className,
+  children,
+  disabled,
+  onClick,
+  ...rest
+}: ButtonProps) {
   const classes = ['foyer-button', `foyer-button--${variant}`, `foyer-button--${size}`, className].filter(Boolean).join(' ');
   return (
     <button

@@ -53,7 +53,12 @@ export function Pagination({ pageIndex, pages, pageSize, total, onPageIndex, onP
     <nav className="foyer-pager" aria-label={t('table.pagination')}>
       <div className="foyer-pager__group">
         <label htmlFor={sizeId}>{t('table.pageSize')}</label>
-        <select id={sizeId} className="foyer-select foyer-pager__size" value={pageSize} onChange={(event) => onPageSize(Number(event.target.value))}>
+        <select
+          id={sizeId}
+          className="foyer-select foyer-pager__size"
+          value={pageSize}
+          onChange={(event) => onPageSize(Number(event.target.value))}
+        >
           {PAGE_SIZES.map((size) => (
             <option key={size} value={size}>
               {size}

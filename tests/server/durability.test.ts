@@ -23,8 +23,15 @@ async function accessToken(foyer: ChildFoyer, email: string, workspace: string):
   const user = foyer.demo.users.find((candidate) => candidate.email === email)!;
   const rp = await relyingParty(foyer);
   const pending = await authorizationRequest(rp, callbackUri(foyer));
-  const { callback } = await signIn(foyer, { authorizeUrl: pending.url, redirectUri: callbackUri(foyer), email, password: user.password, workspace });
-  return (await client.authorizationCodeGrant(rp, callback, { pkceCodeVerifier: pending.verifier, expectedState: pending.state })).access_token;
+  const { callback } = await signIn(foyer, {
+    authorizeUrl: pending.url,
+    redirectUri: callbackUri(foyer),
+    email,
+    password: user.password,
+    workspace,
+  });
+  return (await client.authorizationCodeGrant(rp, callback, { pkceCodeVerifier: pending.verifier, expectedState: pending.state }))
+    .access_token;
 }
 
 async function graphql(foyer: ChildFoyer, token: string, query: string, variables: Record<string, unknown> = {}) {
@@ -87,7 +94,9 @@ describe(`kill -9 during writes (${process.env[POSTGRES_ENV] ? 'PostgreSQL' : 'P
       while (!killed) {
         const email = `durable-${run}-${next++}@example.com`;
         try {
-          const answer = await graphql(first, token, 'mutation($names: [String!]!) { createUsers(userNames: $names) { email } }', { names: [email] });
+          const answer = await graphql(first, token, 'mutation($names: [String!]!) { createUsers(userNames: $names) { email } }', {
+            names: [email],
+          });
           if (answer.status === 200 && !answer.body.errors) acknowledged.push(email);
         } catch {
           // The connection died with the process: not acknowledged.
@@ -106,10 +115,15 @@ describe(`kill -9 during writes (${process.env[POSTGRES_ENV] ? 'PostgreSQL' : 'P
     const token = await accessToken(second, 'owner@demo.foyer.test', 'Acme');
     const found = new Set<string>();
     for (let offset = 0; ; offset += 100) {
-      const answer = await graphql(second, token, 'query($search: String, $offset: Int) { listUsers(search: $search, offset: $offset, limit: 100) { email } }', {
-        search: `durable-${run}`,
-        offset,
-      });
+      const answer = await graphql(
+        second,
+        token,
+        'query($search: String, $offset: Int) { listUsers(search: $search, offset: $offset, limit: 100) { email } }',
+        {
+          search: `durable-${run}`,
+          offset,
+        },
+      );
       expect(answer.status).toBe(200);
       const page = answer.body.data!.listUsers as { email: string }[];
       for (const user of page) found.add(user.email);

@@ -21,7 +21,16 @@ async function startPostgres(): Promise<{ url: string; stop(): Promise<void> }> 
       ? execFileSync('runuser', ['-u', 'postgres', '--', path.join(PG_BIN, cmd), ...args], { stdio: 'pipe' })
       : execFileSync(path.join(PG_BIN, cmd), args, { stdio: 'pipe' });
   asPostgres('initdb', ['-D', `${dir}/data`, '-U', 'postgres', '--auth=trust']);
-  asPostgres('pg_ctl', ['-D', `${dir}/data`, '-w', '-l', `${dir}/log`, '-o', `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off`, 'start']);
+  asPostgres('pg_ctl', [
+    '-D',
+    `${dir}/data`,
+    '-w',
+    '-l',
+    `${dir}/log`,
+    '-o',
+    `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c fsync=off`,
+    'start',
+  ]);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     async stop() {

@@ -71,7 +71,9 @@ describe('sealing and rotation', () => {
       const [original] = (await loadSigningKeys(database.db, { secret: SECRET_A, previousSecrets: [] })).privateJwks;
 
       await expect(loadSigningKeys(database.db, { secret: SECRET_B, previousSecrets: [] })).rejects.toThrow(/FOYER_PREVIOUS_SECRETS/);
-      await expect(loadSigningKeys(database.db, { secret: SECRET_B, previousSecrets: ['c'.repeat(40)] })).rejects.toThrow(/FOYER_PREVIOUS_SECRETS/);
+      await expect(loadSigningKeys(database.db, { secret: SECRET_B, previousSecrets: ['c'.repeat(40)] })).rejects.toThrow(
+        /FOYER_PREVIOUS_SECRETS/,
+      );
 
       // Two instances starting with the rotated secret at once.
       const rotated = await Promise.all(
@@ -130,11 +132,18 @@ describe('the outbox in production', () => {
   it('records a text message without its code, and a mail without its link', async () => {
     const notifier = createNotifier({ config: foyer.config, db: foyer.db });
     try {
-      expect(await notifier.sendSms({ appId: foyer.demo.appId, to: '+46700000123', kind: 'mfa-code', code: '918273', expiresInSeconds: 600 }))
-        .toMatchObject({ delivered: true });
+      expect(
+        await notifier.sendSms({ appId: foyer.demo.appId, to: '+46700000123', kind: 'mfa-code', code: '918273', expiresInSeconds: 600 }),
+      ).toMatchObject({ delivered: true });
       const token = 'Zx9-secret-token-value-Qw';
-      expect(await notifier.send({ appId: foyer.demo.appId, to: 'someone@example.com', kind: 'magic-link', link: `${foyer.urls.ui}/auth/magic-link/${token}` }))
-        .toMatchObject({ delivered: true });
+      expect(
+        await notifier.send({
+          appId: foyer.demo.appId,
+          to: 'someone@example.com',
+          kind: 'magic-link',
+          link: `${foyer.urls.ui}/auth/magic-link/${token}`,
+        }),
+      ).toMatchObject({ delivered: true });
       const [sms] = await waitForRow('+46700000123');
       expect(JSON.stringify(sms)).not.toContain('918273');
       const [mail] = await waitForRow('someone@example.com');

@@ -37,9 +37,13 @@ describe.each(hostile)('text %j', (text) => {
   });
 
   it.runIf(text.includes('\u0000'))('in a path and a query string (a lone surrogate cannot be URL-encoded)', async () => {
-    const inPath = await fetch(`${foyer.urls.auth}/auth/password/${encodeURIComponent(text)}`, { headers: { 'x-app-id': foyer.demo.appId } });
+    const inPath = await fetch(`${foyer.urls.auth}/auth/password/${encodeURIComponent(text)}`, {
+      headers: { 'x-app-id': foyer.demo.appId },
+    });
     expect([inPath.status, await inPath.json()]).toEqual([400, REFUSED]);
-    const inQuery = await fetch(`${foyer.urls.auth}/url/login/${foyer.demo.appId}?state=${encodeURIComponent(text)}`, { redirect: 'manual' });
+    const inQuery = await fetch(`${foyer.urls.auth}/url/login/${foyer.demo.appId}?state=${encodeURIComponent(text)}`, {
+      redirect: 'manual',
+    });
     expect([inQuery.status, await inQuery.json()]).toEqual([400, REFUSED]);
   });
 
@@ -57,7 +61,10 @@ describe.each(hostile)('text %j', (text) => {
   it('in GraphQL variables', async () => {
     const answer = await postGraphQL(
       foyer.urls.api,
-      { query: 'mutation S($tenant: CreateTenantInput!) { createTenantAnonymous(tenant: $tenant) { id } }', variables: { tenant: { owner: { email: text } } } },
+      {
+        query: 'mutation S($tenant: CreateTenantInput!) { createTenantAnonymous(tenant: $tenant) { id } }',
+        variables: { tenant: { owner: { email: text } } },
+      },
       { 'x-app-id': foyer.demo.appId },
     );
     expect(answer.status).toBe(400);

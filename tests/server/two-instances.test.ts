@@ -136,11 +136,13 @@ describe.runIf(enabled)('two instances on one PostgreSQL', () => {
     refreshToken = tokens.refresh_token!;
     // The access token B issued opens the API on A.
     const me = await on('a', async () =>
-      (await fetch(`${urls.api}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.access_token}` },
-        body: JSON.stringify({ query: '{ getMe { email } }' }),
-      })).json(),
+      (
+        await fetch(`${urls.api}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.access_token}` },
+          body: JSON.stringify({ query: '{ getMe { email } }' }),
+        })
+      ).json(),
     );
     expect(me).toEqual({ data: { getMe: { email: owner.email } } });
   });
@@ -159,8 +161,13 @@ describe.runIf(enabled)('two instances on one PostgreSQL', () => {
     const password = 'Right-password-123!';
     const handle = handles[0]!;
     const userId = randomUUID();
-    await handle.db.insert(users).values({ id: userId, appId: demo.appId, email, passwordHash: await hashPassword(password), onboarded: true });
-    const [acme] = await handle.db.select({ id: tenants.id }).from(tenants).where(and(eq(tenants.appId, demo.appId), eq(tenants.name, 'Acme')));
+    await handle.db
+      .insert(users)
+      .values({ id: userId, appId: demo.appId, email, passwordHash: await hashPassword(password), onboarded: true });
+    const [acme] = await handle.db
+      .select({ id: tenants.id })
+      .from(tenants)
+      .where(and(eq(tenants.appId, demo.appId), eq(tenants.name, 'Acme')));
     await handle.db.insert(tenantUsers).values({ id: randomUUID(), tenantId: acme!.id, userId, role: 'VIEWER' });
 
     const guess = (instance: Instance, attempt: string) =>

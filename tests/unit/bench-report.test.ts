@@ -3,12 +3,32 @@
 import { describe, expect, it } from 'vitest';
 import { renderReport, type BenchResult } from '../../bench/report.ts';
 
-const figure = (name: string, value: number, floor: number) => ({ name, value, unit: 'ms' as const, spread: 0.1, floor: { name: 'bare <floor>', value: floor } });
+const figure = (name: string, value: number, floor: number) => ({
+  name,
+  value,
+  unit: 'ms' as const,
+  spread: 0.1,
+  floor: { name: 'bare <floor>', value: floor },
+});
 
 const results: BenchResult[] = [
-  { at: '2026-01-02T00:00:00.000Z', node: 'v20', rows: [{ entry: 'users', figure: figure('first page', 12, 1) }, { entry: 'login', figure: figure('sign-in', 30, 10) }] },
+  {
+    at: '2026-01-02T00:00:00.000Z',
+    node: 'v20',
+    rows: [
+      { entry: 'users', figure: figure('first page', 12, 1) },
+      { entry: 'login', figure: figure('sign-in', 30, 10) },
+    ],
+  },
   { at: '2026-01-01T00:00:00.000Z', node: 'v20', rows: [{ entry: 'users', figure: figure('first page', 20, 1) }] },
-  { at: '2026-01-03T00:00:00.000Z', node: 'v20', rows: [{ entry: 'users', figure: figure('first page', 8, 1) }, { entry: 'login', error: 'answered 401 <html>' }] },
+  {
+    at: '2026-01-03T00:00:00.000Z',
+    node: 'v20',
+    rows: [
+      { entry: 'users', figure: figure('first page', 8, 1) },
+      { entry: 'login', error: 'answered 401 <html>' },
+    ],
+  },
 ];
 
 function parse(html: string): Document {
@@ -29,7 +49,8 @@ describe('bench report', () => {
     const page = parse(renderReport(results));
     const sections = [...page.querySelectorAll('section')];
     expect(sections.map((section) => section.querySelector('h2')?.textContent)).toEqual(['users: first page', 'login: sign-in']);
-    const values = (section: Element) => [...section.querySelectorAll('circle title')].map((title) => title.textContent).filter((text) => text?.startsWith('value'));
+    const values = (section: Element) =>
+      [...section.querySelectorAll('circle title')].map((title) => title.textContent).filter((text) => text?.startsWith('value'));
     expect(values(sections[0]!)).toEqual([
       'value: 20.0 ms (2026-01-01T00:00:00.000Z)',
       'value: 12.0 ms (2026-01-02T00:00:00.000Z)',

@@ -48,7 +48,12 @@ export function BrandingSection() {
       </fieldset>
       <PathText path={['branding', 'radius']} label={t('branding.radius')} placeholder="8px" help={t('branding.radiusHelp')} />
       <PathText path={['branding', 'font']} label={t('branding.font')} placeholder="Inter, sans-serif" help={t('branding.fontHelp')} />
-      <PathText path={['branding', 'copyrightFooter']} label={t('branding.copyrightFooter')} maxLength={200} help={t('branding.copyrightFooterHelp')} />
+      <PathText
+        path={['branding', 'copyrightFooter']}
+        label={t('branding.copyrightFooter')}
+        maxLength={200}
+        help={t('branding.copyrightFooterHelp')}
+      />
       <CustomCssField />
     </div>
   );
@@ -118,7 +123,11 @@ function LogoField() {
   return (
     <div className="foyer-field">
       <span className="foyer-label">{t('branding.logo')}</span>
-      {logo ? <img className="console-logo" src={logo} alt={t('branding.currentLogo')} /> : <p className="foyer-help">{t('branding.noLogo')}</p>}
+      {logo ? (
+        <img className="console-logo" src={logo} alt={t('branding.currentLogo')} />
+      ) : (
+        <p className="foyer-help">{t('branding.noLogo')}</p>
+      )}
       <label className="foyer-label console-logo__choose" htmlFor={inputId}>
         {t('branding.uploadLogo')}
       </label>

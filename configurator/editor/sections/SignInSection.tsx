@@ -64,7 +64,12 @@ export function SignInSection() {
           <label className="foyer-label" htmlFor="default-role">
             {t('signIn.defaultRole')}
           </label>
-          <select id="default-role" className="foyer-select" value={defaultRole} onChange={(event) => set(['defaultRole'], event.target.value)}>
+          <select
+            id="default-role"
+            className="foyer-select"
+            value={defaultRole}
+            onChange={(event) => set(['defaultRole'], event.target.value)}
+          >
             {ROLES.map((role) => (
               <option key={role} value={role}>
                 {t(`roles.${role}`)}
@@ -76,11 +81,29 @@ export function SignInSection() {
 
       <fieldset className="console-fieldset">
         <legend className="foyer-section-title">{t('signIn.legal')}</legend>
-        <PathText path={['privacyPolicyUrl']} label={t('signIn.privacyPolicyUrl')} type="url" inputMode="url" placeholder="https://example.com/privacy" />
-        <PathText path={['termsOfServiceUrl']} label={t('signIn.termsOfServiceUrl')} type="url" inputMode="url" placeholder="https://example.com/terms" />
+        <PathText
+          path={['privacyPolicyUrl']}
+          label={t('signIn.privacyPolicyUrl')}
+          type="url"
+          inputMode="url"
+          placeholder="https://example.com/privacy"
+        />
+        <PathText
+          path={['termsOfServiceUrl']}
+          label={t('signIn.termsOfServiceUrl')}
+          type="url"
+          inputMode="url"
+          placeholder="https://example.com/terms"
+        />
       </fieldset>
 
-      <UriList field="redirectUris" label={t('signIn.redirectUris')} itemLabel="signIn.redirectUri" addLabel="signIn.addRedirectUri" minItems={1} />
+      <UriList
+        field="redirectUris"
+        label={t('signIn.redirectUris')}
+        itemLabel="signIn.redirectUri"
+        addLabel="signIn.addRedirectUri"
+        minItems={1}
+      />
       <UriList
         field="postLogoutRedirectUris"
         label={t('signIn.postLogoutRedirectUris')}
@@ -98,8 +121,20 @@ export function SignInSection() {
 
       <fieldset className="console-fieldset">
         <legend className="foyer-section-title">{t('signIn.tokens')}</legend>
-        <PathInteger path={['accessTokenTtl']} label={t('signIn.accessTokenTtl')} min={60} max={86400} help={t('signIn.accessTokenTtlHelp')} />
-        <PathInteger path={['refreshTokenTtl']} label={t('signIn.refreshTokenTtl')} min={3600} max={7776000} help={t('signIn.refreshTokenTtlHelp')} />
+        <PathInteger
+          path={['accessTokenTtl']}
+          label={t('signIn.accessTokenTtl')}
+          min={60}
+          max={86400}
+          help={t('signIn.accessTokenTtlHelp')}
+        />
+        <PathInteger
+          path={['refreshTokenTtl']}
+          label={t('signIn.refreshTokenTtl')}
+          min={3600}
+          max={7776000}
+          help={t('signIn.refreshTokenTtlHelp')}
+        />
       </fieldset>
     </div>
   );
@@ -118,7 +153,12 @@ function ProviderSettings({ provider }: { provider: SocialProvider }) {
     <div className="console-provider">
       <PathSwitch path={[socialProviderFlags[provider]]} label={t('signIn.providerEnabled', { provider: name })} />
       <div className="console-provider__fields">
-        <PathText path={['socialProviders', provider, 'clientId']} label={t('signIn.clientId', { provider: name })} autoComplete="off" spellCheck={false} />
+        <PathText
+          path={['socialProviders', provider, 'clientId']}
+          label={t('signIn.clientId', { provider: name })}
+          autoComplete="off"
+          spellCheck={false}
+        />
         <TextField
           label={t('signIn.clientSecret', { provider: name })}
           type="password"
@@ -128,7 +168,10 @@ function ProviderSettings({ provider }: { provider: SocialProvider }) {
           help={hasSecret ? t('signIn.secretSet') : t('signIn.secretNotSet')}
           error={secretIssue}
         />
-        <CopyField label={t('signIn.providerRedirectUri', { provider: name })} value={`${config.authUrl}/federated/${federationTypeOf[provider]}/callback`} />
+        <CopyField
+          label={t('signIn.providerRedirectUri', { provider: name })}
+          value={`${config.authUrl}/federated/${federationTypeOf[provider]}/callback`}
+        />
       </div>
     </div>
   );

@@ -72,7 +72,14 @@ export function SignupFieldsSection() {
   );
 }
 
-function SignupFieldEditor({ index, field, count, onChange, onMove, onRemove }: {
+function SignupFieldEditor({
+  index,
+  field,
+  count,
+  onChange,
+  onMove,
+  onRemove,
+}: {
   index: number;
   field: CustomSignupField;
   count: number;
@@ -116,7 +123,12 @@ function SignupFieldEditor({ index, field, count, onChange, onMove, onRemove }: 
             <label className="foyer-label" htmlFor={typeId}>
               {t('signupFields.type')}
             </label>
-            <select id={typeId} className="foyer-select" value={field.type} onChange={(event) => onChange({ type: event.target.value as CustomSignupField['type'] })}>
+            <select
+              id={typeId}
+              className="foyer-select"
+              value={field.type}
+              onChange={(event) => onChange({ type: event.target.value as CustomSignupField['type'] })}
+            >
               {SIGNUP_FIELD_TYPES.map((type) => (
                 <option key={type} value={type}>
                   {t(`signupFields.types.${type}`)}
@@ -166,10 +178,24 @@ function SignupFieldEditor({ index, field, count, onChange, onMove, onRemove }: 
           </label>
         </div>
         <div className="foyer-inline-actions">
-          <Button variant="secondary" size="sm" data-move="up" disabled={index === 0} aria-label={t('signupFields.moveUpNamed', { name })} onClick={() => onMove('up')}>
+          <Button
+            variant="secondary"
+            size="sm"
+            data-move="up"
+            disabled={index === 0}
+            aria-label={t('signupFields.moveUpNamed', { name })}
+            onClick={() => onMove('up')}
+          >
             {t('signupFields.moveUp')}
           </Button>
-          <Button variant="secondary" size="sm" data-move="down" disabled={index === count - 1} aria-label={t('signupFields.moveDownNamed', { name })} onClick={() => onMove('down')}>
+          <Button
+            variant="secondary"
+            size="sm"
+            data-move="down"
+            disabled={index === count - 1}
+            aria-label={t('signupFields.moveDownNamed', { name })}
+            onClick={() => onMove('down')}
+          >
             {t('signupFields.moveDown')}
           </Button>
           <Button variant="danger" size="sm" aria-label={t('signupFields.removeNamed', { name })} onClick={onRemove}>
@@ -182,7 +208,11 @@ function SignupFieldEditor({ index, field, count, onChange, onMove, onRemove }: 
 }
 
 /** The choices of a select field: a value and the label users see each; at least one stays. */
-function SelectOptionsEditor({ base, options, onChange }: {
+function SelectOptionsEditor({
+  base,
+  options,
+  onChange,
+}: {
   base: (string | number)[];
   options: CustomSignupOption[];
   onChange(options: CustomSignupOption[]): void;
@@ -223,7 +253,14 @@ function SelectOptionsEditor({ base, options, onChange }: {
   );
 }
 
-function OptionEditor({ base, number, option, removable, onChange, onRemove }: {
+function OptionEditor({
+  base,
+  number,
+  option,
+  removable,
+  onChange,
+  onRemove,
+}: {
   base: (string | number)[];
   number: number;
   option: CustomSignupOption;
@@ -239,7 +276,13 @@ function OptionEditor({ base, number, option, removable, onChange, onRemove }: {
       <fieldset className="console-fieldset">
         <legend className="foyer-label">{t('signupFields.optionLegend', { number })}</legend>
         <div className="console-signup-field__grid">
-          <TextField label={t('signupFields.optionLabel')} value={option.label} onChange={(label) => onChange({ label })} maxLength={100} error={labelIssue} />
+          <TextField
+            label={t('signupFields.optionLabel')}
+            value={option.label}
+            onChange={(label) => onChange({ label })}
+            maxLength={100}
+            error={labelIssue}
+          />
           <TextField
             label={t('signupFields.optionValue')}
             value={option.value}
@@ -251,7 +294,13 @@ function OptionEditor({ base, number, option, removable, onChange, onRemove }: {
           />
         </div>
         <div className="foyer-inline-actions">
-          <Button variant="danger" size="sm" disabled={!removable} aria-label={t('signupFields.removeOptionNamed', { name: option.label || option.value })} onClick={onRemove}>
+          <Button
+            variant="danger"
+            size="sm"
+            disabled={!removable}
+            aria-label={t('signupFields.removeOptionNamed', { name: option.label || option.value })}
+            onClick={onRemove}
+          >
             {t('signupFields.removeOption')}
           </Button>
         </div>

@@ -53,7 +53,13 @@ export function TranslationsSection() {
       <SectionHeading label="sections.translations" intro="translations.intro" />
       <OfferedLanguages />
       <div className="console-translations__bar">
-        <LanguageSelect id="translation-language" label={t('translations.language')} languages={languages} value={language} onChange={setLanguage} />
+        <LanguageSelect
+          id="translation-language"
+          label={t('translations.language')}
+          languages={languages}
+          value={language}
+          onChange={setLanguage}
+        />
         <AddLanguage
           onAdd={(code) => {
             setAdded((list) => (list.includes(code) ? list : [...list, code]));
@@ -95,7 +101,15 @@ export function TranslationsSection() {
   );
 }
 
-function TranslationRow({ textKey, defaultText, defaultLanguage, value, missing, error, onChange }: {
+function TranslationRow({
+  textKey,
+  defaultText,
+  defaultLanguage,
+  value,
+  missing,
+  error,
+  onChange,
+}: {
   textKey: string;
   defaultText: string;
   /** The language Foyer's text is in (the row's language, or English where Foyer has none). */
@@ -154,7 +168,9 @@ function OfferedLanguages() {
       const { languages: _languages, defaultLanguage: previousDefault, ...rest } = config;
       const updated: AppConfig = next.length === SUPPORTED_LOCALES.length ? rest : { ...rest, languages: next };
       // A default the app no longer offers goes: English, or the first offered language, takes over.
-      return previousDefault && next.includes(previousDefault as SupportedLocale) ? { ...updated, defaultLanguage: previousDefault } : updated;
+      return previousDefault && next.includes(previousDefault as SupportedLocale)
+        ? { ...updated, defaultLanguage: previousDefault }
+        : updated;
     });
 
   return (

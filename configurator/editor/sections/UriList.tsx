@@ -7,7 +7,13 @@ import { getIn } from '../config-path.ts';
 import { useEditor } from '../context.ts';
 import { useIssue } from './fields.tsx';
 
-export function UriList({ field, label, itemLabel, addLabel, minItems = 0 }: {
+export function UriList({
+  field,
+  label,
+  itemLabel,
+  addLabel,
+  minItems = 0,
+}: {
   field: 'redirectUris' | 'postLogoutRedirectUris';
   label: string;
   itemLabel: string;
@@ -35,7 +41,13 @@ export function UriList({ field, label, itemLabel, addLabel, minItems = 0 }: {
       <ul className="foyer-plain-list foyer-stack">
         {uris.map((uri, index) => (
           <li key={index} className="console-list-row">
-            <UriItem field={field} index={index} uri={uri} label={t(itemLabel, { number: index + 1 })} onChange={(text) => update(uris.map((item, at) => (at === index ? text : item)))} />
+            <UriItem
+              field={field}
+              index={index}
+              uri={uri}
+              label={t(itemLabel, { number: index + 1 })}
+              onChange={(text) => update(uris.map((item, at) => (at === index ? text : item)))}
+            />
             <Button
               variant="secondary"
               size="sm"
@@ -51,7 +63,15 @@ export function UriList({ field, label, itemLabel, addLabel, minItems = 0 }: {
       </ul>
       {listIssue && uris.length === 0 && <p className="foyer-field-error">{listIssue}</p>}
       <form className="console-list-row" onSubmit={add}>
-        <TextField label={t(addLabel)} value={next} onChange={setNext} type="url" inputMode="url" placeholder="https://app.example.com/callback" autoComplete="off" />
+        <TextField
+          label={t(addLabel)}
+          value={next}
+          onChange={setNext}
+          type="url"
+          inputMode="url"
+          placeholder="https://app.example.com/callback"
+          autoComplete="off"
+        />
         <Button type="submit" variant="secondary" size="sm" className="console__inline-button" disabled={!next.trim()}>
           {t('uriList.add')}
         </Button>
@@ -60,7 +80,19 @@ export function UriList({ field, label, itemLabel, addLabel, minItems = 0 }: {
   );
 }
 
-function UriItem({ field, index, uri, label, onChange }: { field: string; index: number; uri: string; label: string; onChange(text: string): void }) {
+function UriItem({
+  field,
+  index,
+  uri,
+  label,
+  onChange,
+}: {
+  field: string;
+  index: number;
+  uri: string;
+  label: string;
+  onChange(text: string): void;
+}) {
   const error = useIssue([field, index]);
   return <TextField label={label} value={uri} onChange={onChange} type="url" inputMode="url" autoComplete="off" error={error} />;
 }

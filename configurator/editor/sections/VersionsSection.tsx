@@ -93,7 +93,9 @@ export function VersionsSection() {
                 {version.live && <span className="console__badge console__badge--live">{t('versions.live')}</span>}
                 {previewed?.version === version.version && <span className="console__badge">{t('versions.inPreview')}</span>}
               </div>
-              <p className="foyer-help">{t('versions.byline', { author: version.author, time: formatTime(version.createdAt, i18n.language) })}</p>
+              <p className="foyer-help">
+                {t('versions.byline', { author: version.author, time: formatTime(version.createdAt, i18n.language) })}
+              </p>
               {version.note && <p className="console-version__note">{version.note}</p>}
               <div className="foyer-inline-actions">
                 <Button

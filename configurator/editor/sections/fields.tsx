@@ -23,7 +23,12 @@ export function PathSwitch({ path, label, defaultValue = false }: { path: PathSe
   const value = getIn(draft.config, path);
   return (
     <div className="console-switch-row">
-      <Switch checked={typeof value === 'boolean' ? value : defaultValue} label={label} onChange={(checked) => set(path, checked)} describedBy={error ? errorId : undefined} />
+      <Switch
+        checked={typeof value === 'boolean' ? value : defaultValue}
+        label={label}
+        onChange={(checked) => set(path, checked)}
+        describedBy={error ? errorId : undefined}
+      />
       {error && (
         <p id={errorId} className="foyer-field-error">
           {error}

@@ -112,9 +112,17 @@ const SPECS: Record<FederationType, ProviderSpec> = {
     protocol: 'oauth2',
     issuer: 'https://www.facebook.com',
     scope: 'email public_profile',
-    endpoints: { authorization: 'https://www.facebook.com/v19.0/dialog/oauth', token: 'https://graph.facebook.com/v19.0/oauth/access_token' },
+    endpoints: {
+      authorization: 'https://www.facebook.com/v19.0/dialog/oauth',
+      token: 'https://graph.facebook.com/v19.0/oauth/access_token',
+    },
     fetchProfile: async (configuration, accessToken) =>
-      facebookProfile((await getJson(configuration, accessToken, 'https://graph.facebook.com/v19.0/me?fields=id,email,first_name,last_name')) as Record<string, unknown>),
+      facebookProfile(
+        (await getJson(configuration, accessToken, 'https://graph.facebook.com/v19.0/me?fields=id,email,first_name,last_name')) as Record<
+          string,
+          unknown
+        >,
+      ),
   },
   linkedin: {
     protocol: 'oauth2',
@@ -125,7 +133,8 @@ const SPECS: Record<FederationType, ProviderSpec> = {
       token: 'https://www.linkedin.com/oauth/v2/accessToken',
       userinfo: 'https://api.linkedin.com/v2/userinfo',
     },
-    fetchProfile: async (configuration, accessToken) => profileFromClaims(await client.fetchUserInfo(configuration, accessToken, client.skipSubjectCheck)),
+    fetchProfile: async (configuration, accessToken) =>
+      profileFromClaims(await client.fetchUserInfo(configuration, accessToken, client.skipSubjectCheck)),
   },
 };
 
@@ -151,10 +160,18 @@ async function serverMetadata(issuer: string, insecure: boolean): Promise<client
   if (cached && Date.now() - cached.at < DISCOVERY_TTL_MS) return cached.metadata;
   let metadata: client.ServerMetadata;
   try {
-    const configuration = await client.discovery(new URL(issuer), 'discovery', undefined, undefined, insecure ? { execute: [client.allowInsecureRequests] } : undefined);
+    const configuration = await client.discovery(
+      new URL(issuer),
+      'discovery',
+      undefined,
+      undefined,
+      insecure ? { execute: [client.allowInsecureRequests] } : undefined,
+    );
     metadata = configuration.serverMetadata();
   } catch (error) {
-    throw Object.assign(new HttpError(502, 'FEDERATION_PROVIDER_UNAVAILABLE', 'The sign-in provider cannot be reached; try again later'), { cause: error });
+    throw Object.assign(new HttpError(502, 'FEDERATION_PROVIDER_UNAVAILABLE', 'The sign-in provider cannot be reached; try again later'), {
+      cause: error,
+    });
   }
   discovered.set(issuer, { metadata, at: Date.now() });
   return metadata;
@@ -175,7 +192,12 @@ export function hasOwnCredentials(app: App, provider: SocialProvider): boolean {
  * The provider that serves `type` for `app`: its own credentials, else (outside production) the
  * development identity provider, else none. `source` pins the choice a started sign-in made.
  */
-export async function upstreamFor(context: FoyerContext, app: App, type: FederationType, source?: 'app' | 'development'): Promise<Upstream | undefined> {
+export async function upstreamFor(
+  context: FoyerContext,
+  app: App,
+  type: FederationType,
+  source?: 'app' | 'development',
+): Promise<Upstream | undefined> {
   const { config } = context;
   const provider = socialProviderOf(type)!;
   const redirectUri = federationCallbackUrl(config.urls.auth, type);

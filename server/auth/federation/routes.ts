@@ -147,7 +147,13 @@ export async function federationRoutes(app: FastifyInstance, { context, sessions
       request.log.warn({ err: (error as { cause?: unknown }).cause ?? error, type, appId: target.id }, 'federated sign-in refused');
       throw error;
     });
-    const outcome = await resolveFederatedUser(context, { app: target, type, intent: started.intent as FederationIntent, profile, ip: request.ip });
+    const outcome = await resolveFederatedUser(context, {
+      app: target,
+      type,
+      intent: started.intent as FederationIntent,
+      profile,
+      ip: request.ip,
+    });
     if (outcome.kind === 'missing') {
       return reply.redirect(
         target.settings.tenantSelfSignup
@@ -157,7 +163,10 @@ export async function federationRoutes(app: FastifyInstance, { context, sessions
       );
     }
     if (outcome.kind === 'unverified') {
-      return reply.redirect(hosted('/auth/login', { appId: target.id, error: 'federation', errorDetails: 'unverifiedEmail', federation: type }), 303);
+      return reply.redirect(
+        hosted('/auth/login', { appId: target.id, error: 'federation', errorDetails: 'unverifiedEmail', federation: type }),
+        303,
+      );
     }
     const { answer } = await signIn(context, sessions, reply, {
       app: target,

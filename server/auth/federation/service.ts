@@ -24,12 +24,21 @@ export type FederationIntent = 'login' | 'signup';
 const hashState = (state: string) => createHash('sha256').update(state).digest('hex');
 
 export const stateInvalid = () =>
-  new HttpError(400, 'FEDERATION_STATE_INVALID', 'This sign-in with the provider has expired, was already used or was started in another browser; start again');
+  new HttpError(
+    400,
+    'FEDERATION_STATE_INVALID',
+    'This sign-in with the provider has expired, was already used or was started in another browser; start again',
+  );
 
 export const federationFailed = () => new HttpError(400, 'FEDERATION_FAILED', 'The provider did not confirm the sign-in; start again');
 
 /** Keeps what the callback needs and answers the provider's authorization address and the state. */
-export async function startFederation(db: Database, app: App, upstream: Upstream, intent: FederationIntent): Promise<{ url: string; state: string }> {
+export async function startFederation(
+  db: Database,
+  app: App,
+  upstream: Upstream,
+  intent: FederationIntent,
+): Promise<{ url: string; state: string }> {
   const state = client.randomState();
   const nonce = client.randomNonce();
   const codeVerifier = client.randomPKCECodeVerifier();
@@ -106,7 +115,13 @@ async function linkedUser(db: Database, appId: string, type: string, subject: st
 }
 
 /** A new identity with its own workspace (OWNER, usable at once: the provider proved who it is). */
-async function signUpFederated(context: FoyerContext, app: App, type: string, profile: FederatedProfile & { email: string }, ip: string): Promise<User> {
+async function signUpFederated(
+  context: FoyerContext,
+  app: App,
+  type: string,
+  profile: FederatedProfile & { email: string },
+  ip: string,
+): Promise<User> {
   // As a signup without a plan (server/graphql/signup/service.ts): the owner picks one when the app has plans.
   const shouldSelectPlan = (app.settings.payments?.plans ?? []).length > 0;
   return context.db.transaction(async (tx) => {
@@ -126,9 +141,20 @@ async function signUpFederated(context: FoyerContext, app: App, type: string, pr
     const tenantId = randomUUID();
     await tx.insert(tenants).values({ id: tenantId, appId: app.id, name: '', locale: DEFAULT_LOCALE, onboarded: false, shouldSelectPlan });
     const tenantUserId = randomUUID();
-    await tx.insert(tenantUsers).values({ id: tenantUserId, tenantId, userId: user!.id, role: 'OWNER', enabled: true, onboarded: false, customParams: {} });
-    await tx.insert(federatedIdentities).values({ id: randomUUID(), appId: app.id, userId: user!.id, provider: type, subject: profile.subject, email: profile.email });
-    await recordAudit(tx, { type: 'tenant.signup', appId: app.id, userId: user!.id, tenantUserId, ip, detail: { tenantId, federation: type } });
+    await tx
+      .insert(tenantUsers)
+      .values({ id: tenantUserId, tenantId, userId: user!.id, role: 'OWNER', enabled: true, onboarded: false, customParams: {} });
+    await tx
+      .insert(federatedIdentities)
+      .values({ id: randomUUID(), appId: app.id, userId: user!.id, provider: type, subject: profile.subject, email: profile.email });
+    await recordAudit(tx, {
+      type: 'tenant.signup',
+      appId: app.id,
+      userId: user!.id,
+      tenantUserId,
+      ip,
+      detail: { tenantId, federation: type },
+    });
     return user!;
   });
 }

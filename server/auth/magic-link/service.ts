@@ -30,11 +30,7 @@ export async function sendMagicLink(context: FoyerContext, app: App, email: stri
  * its app must still allow magic links. A link opened elsewhere stays unused (a mail scanner
  * following it cannot spend it). Opening it proves the e-mail.
  */
-export async function useMagicLink(
-  db: Database,
-  secret: string,
-  session: LoginSession,
-): Promise<{ app: App; user: User } | undefined> {
+export async function useMagicLink(db: Database, secret: string, session: LoginSession): Promise<{ app: App; user: User } | undefined> {
   const token = await findLiveToken(db, secret, ['magic-link']);
   if (!token || token.loginSessionHash !== session.idHash || token.appId !== session.appId) return undefined;
   const app = await findApp(db, token.appId);

@@ -40,8 +40,7 @@ const bodyWith = (name: string, maxLength: number) =>
 
 const tooMany = () => new HttpError(429, 'TOO_MANY_REQUESTS', 'Too many attempts; try again later');
 const wrongCode = () => new HttpError(401, 'WRONG_MFA_CODE', 'Wrong security code');
-const deadCode = () =>
-  new HttpError(401, 'MFA_CODE_EXPIRED', 'This security code has expired or was tried too often; ask for a new one');
+const deadCode = () => new HttpError(401, 'MFA_CODE_EXPIRED', 'This security code has expired or was tried too often; ask for a new one');
 const wrongRecoveryCode = () => new HttpError(401, 'WRONG_RECOVERY_CODE', 'Wrong recovery code');
 const alreadySetUp = () => new HttpError(409, 'MFA_ALREADY_SET_UP', 'Two-factor is set up already; enter the security code');
 
@@ -99,7 +98,13 @@ export async function secondFactorRoutes(app: FastifyInstance, context: FoyerCon
     who: { appId: string; userId: string; ip: string },
     method: MfaMethod,
   ) {
-    await recordAudit(db, { type: 'mfa.failure', appId: who.appId, userId: who.userId, ip: who.ip, detail: { reason: outcome.reason, method } });
+    await recordAudit(db, {
+      type: 'mfa.failure',
+      appId: who.appId,
+      userId: who.userId,
+      ip: who.ip,
+      detail: { reason: outcome.reason, method },
+    });
     return outcome.reason === 'dead' ? deadCode() : wrongCode();
   }
 
@@ -121,7 +126,11 @@ export async function secondFactorRoutes(app: FastifyInstance, context: FoyerCon
       requireNoSecondFactor(user);
       const phoneNumber = toE164(request.body.phoneNumber);
       if (!phoneNumber) {
-        throw new HttpError(400, 'INVALID_PHONE_NUMBER', 'The phone number must be in international format: a plus, the country code and the number');
+        throw new HttpError(
+          400,
+          'INVALID_PHONE_NUMBER',
+          'The phone number must be in international format: a plus, the country code and the number',
+        );
       }
       const outcome = await issueCode(context, { session, user, purpose: 'setup', phoneNumber, ip: request.ip });
       if (outcome === 'throttled') throw tooMany();
@@ -129,27 +138,23 @@ export async function secondFactorRoutes(app: FastifyInstance, context: FoyerCon
     },
   );
 
-  app.post<{ Body: { mfaCode: string } }>(
-    `${prefix}/finishMfaUserSetup`,
-    { schema: bodyWith('mfaCode', 20) },
-    async (request, reply) => {
-      const { session, user, who } = await pendingSignIn(request);
-      requireNoSecondFactor(user);
-      const outcome = await checkCode(db, session, 'setup', request.body.mfaCode);
-      if (!outcome.ok) throw await refuse(outcome, who, 'sms');
-      const backupCode = await enrollPhone(db, user, outcome.code.phoneNumber);
-      if (!backupCode) throw alreadySetUp();
-      await recordAudit(db, {
-        type: 'mfa.setup_finished',
-        appId: who.appId,
-        userId: who.userId,
-        ip: who.ip,
-        detail: { method: 'sms', phoneNumber: numberHint(outcome.code.phoneNumber) },
-      });
-      const added = await steps.passed(reply, { ...session, userId: user.id });
-      return { ...added, backupCode };
-    },
-  );
+  app.post<{ Body: { mfaCode: string } }>(`${prefix}/finishMfaUserSetup`, { schema: bodyWith('mfaCode', 20) }, async (request, reply) => {
+    const { session, user, who } = await pendingSignIn(request);
+    requireNoSecondFactor(user);
+    const outcome = await checkCode(db, session, 'setup', request.body.mfaCode);
+    if (!outcome.ok) throw await refuse(outcome, who, 'sms');
+    const backupCode = await enrollPhone(db, user, outcome.code.phoneNumber);
+    if (!backupCode) throw alreadySetUp();
+    await recordAudit(db, {
+      type: 'mfa.setup_finished',
+      appId: who.appId,
+      userId: who.userId,
+      ip: who.ip,
+      detail: { method: 'sms', phoneNumber: numberHint(outcome.code.phoneNumber) },
+    });
+    const added = await steps.passed(reply, { ...session, userId: user.id });
+    return { ...added, backupCode };
+  });
 
   /** The authenticator app: a new secret to scan (or type), replacing a setup this session started before. */
   app.post(`${prefix}/startTotpSetup`, async (request) => {
@@ -159,23 +164,19 @@ export async function secondFactorRoutes(app: FastifyInstance, context: FoyerCon
     return startSetup(db, secretKey, { session, user, issuer: signedInTo.name || 'Foyer' });
   });
 
-  app.post<{ Body: { mfaCode: string } }>(
-    `${prefix}/finishTotpSetup`,
-    { schema: bodyWith('mfaCode', 20) },
-    async (request, reply) => {
-      const { session, user, who } = await pendingSignIn(request);
-      requireNoSecondFactor(user);
-      const outcome = await checkSetupCode(db, secretKey, session, request.body.mfaCode);
-      if (!outcome.ok) throw await refuse(outcome, who, 'totp');
-      const { recoveryCode, hash } = await newRecoveryCodeWithHash();
-      if (!(await enrollTotp(db, secretKey, user, { secret: outcome.secret, step: outcome.step, recoveryCodeHash: hash }))) {
-        throw alreadySetUp();
-      }
-      await recordAudit(db, { type: 'mfa.setup_finished', appId: who.appId, userId: who.userId, ip: who.ip, detail: { method: 'totp' } });
-      const added = await steps.passed(reply, { ...session, userId: user.id });
-      return { ...added, backupCode: recoveryCode };
-    },
-  );
+  app.post<{ Body: { mfaCode: string } }>(`${prefix}/finishTotpSetup`, { schema: bodyWith('mfaCode', 20) }, async (request, reply) => {
+    const { session, user, who } = await pendingSignIn(request);
+    requireNoSecondFactor(user);
+    const outcome = await checkSetupCode(db, secretKey, session, request.body.mfaCode);
+    if (!outcome.ok) throw await refuse(outcome, who, 'totp');
+    const { recoveryCode, hash } = await newRecoveryCodeWithHash();
+    if (!(await enrollTotp(db, secretKey, user, { secret: outcome.secret, step: outcome.step, recoveryCodeHash: hash }))) {
+      throw alreadySetUp();
+    }
+    await recordAudit(db, { type: 'mfa.setup_finished', appId: who.appId, userId: who.userId, ip: who.ip, detail: { method: 'totp' } });
+    const added = await steps.passed(reply, { ...session, userId: user.id });
+    return { ...added, backupCode: recoveryCode };
+  });
 
   /** The second factor at sign-in, by the chosen method (by default the app when the user has one). */
   app.post<{ Body: { mfaCode: string; method?: MfaMethod } }>(
@@ -197,7 +198,8 @@ export async function secondFactorRoutes(app: FastifyInstance, context: FoyerCon
       const methods = mfaMethodsOf(user);
       if (methods.length === 0) throw new HttpError(409, 'MFA_NOT_SET_UP', 'Two-factor is not set up yet');
       const method = request.body.method ?? methods[0]!;
-      if (!methods.includes(method)) throw new HttpError(409, 'MFA_METHOD_NOT_SET_UP', `Two-factor by ${method} is not set up for this account`);
+      if (!methods.includes(method))
+        throw new HttpError(409, 'MFA_METHOD_NOT_SET_UP', `Two-factor by ${method} is not set up for this account`);
       if (method === 'sms') {
         const outcome = await checkCode(db, session, 'sign-in', request.body.mfaCode);
         if (!outcome.ok) throw await refuse(outcome, who, method);
@@ -206,11 +208,21 @@ export async function secondFactorRoutes(app: FastifyInstance, context: FoyerCon
         if (!(await recordAttemptWithinLimit(db, TOTP_ATTEMPTS, who))) throw tooMany();
         const outcome = await verifySignInCode(db, secretKey, user, request.body.mfaCode);
         if (outcome === 'unreadable') {
-          throw new HttpError(409, 'MFA_SECRET_UNREADABLE', 'The authenticator app can no longer be checked (the server secret changed); use the recovery code');
+          throw new HttpError(
+            409,
+            'MFA_SECRET_UNREADABLE',
+            'The authenticator app can no longer be checked (the server secret changed); use the recovery code',
+          );
         }
         if (outcome !== 'ok') throw await refuse({ ok: false, reason: outcome }, who, method);
       }
-      await recordAudit(db, { type: 'mfa.verified', appId: who.appId, userId: who.userId, ip: who.ip, detail: { username: who.username, method } });
+      await recordAudit(db, {
+        type: 'mfa.verified',
+        appId: who.appId,
+        userId: who.userId,
+        ip: who.ip,
+        detail: { username: who.username, method },
+      });
       const added = await steps.passed(reply, { ...session, userId: user.id });
       return Object.keys(added).length > 0 ? added : reply.status(204).send();
     },
@@ -243,7 +255,13 @@ export async function secondFactorRoutes(app: FastifyInstance, context: FoyerCon
       await releaseAttempt(db, reservation);
       await discardCodes(db, session);
       await discardSetup(db, session);
-      await recordAudit(db, { type: 'mfa.recovered', appId: who.appId, userId: who.userId, ip: who.ip, detail: { username: who.username } });
+      await recordAudit(db, {
+        type: 'mfa.recovered',
+        appId: who.appId,
+        userId: who.userId,
+        ip: who.ip,
+        detail: { username: who.username },
+      });
       return reply.status(204).send();
     },
   );

@@ -151,12 +151,7 @@ export type CheckOutcome = { ok: true; code: MfaCode } | { ok: false; reason: 'w
  * compared, so parallel guesses cannot exceed the limit; a matching code is used up by deleting it,
  * so only one request can succeed with it.
  */
-export async function checkCode(
-  db: Database,
-  session: LoginSession,
-  purpose: MfaCode['purpose'],
-  input: string,
-): Promise<CheckOutcome> {
+export async function checkCode(db: Database, session: LoginSession, purpose: MfaCode['purpose'], input: string): Promise<CheckOutcome> {
   const [counted] = await db
     .update(mfaCodes)
     .set({ attempts: sql`${mfaCodes.attempts} + 1` })

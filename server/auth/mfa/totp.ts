@@ -169,13 +169,7 @@ export async function verifySignInCode(
   const [accepted] = await db
     .update(users)
     .set({ mfaTotpLastStep: step })
-    .where(
-      and(
-        eq(users.id, user.id),
-        eq(users.mfaTotpSecret, sealed),
-        or(isNull(users.mfaTotpLastStep), lt(users.mfaTotpLastStep, step)),
-      ),
-    )
+    .where(and(eq(users.id, user.id), eq(users.mfaTotpSecret, sealed), or(isNull(users.mfaTotpLastStep), lt(users.mfaTotpLastStep, step))))
     .returning({ id: users.id });
   return accepted ? 'ok' : 'replayed';
 }

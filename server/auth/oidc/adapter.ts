@@ -112,7 +112,10 @@ class PayloadAdapter implements Adapter {
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
     const row = {
-      payload: (payload.jti === undefined ? payload : { ...payload, jti: seal(this.key, this.type, payload.jti) }) as Record<string, unknown>,
+      payload: (payload.jti === undefined ? payload : { ...payload, jti: seal(this.key, this.type, payload.jti) }) as Record<
+        string,
+        unknown
+      >,
       // A Grant is its own family, so revoking a grant id also removes the Grant itself. (Grant ids
       // stay readable: they redeem nothing.)
       grantId: payload.grantId ?? (this.type === 'Grant' ? id : null),
@@ -161,7 +164,8 @@ class PayloadAdapter implements Adapter {
       .limit(1);
     if (!found) return undefined;
     const readAhead = grantsReadAhead.getStore();
-    if (readAhead && found.token.grantId) readAhead.set(found.token.grantId, found.grant ? this.payloadOf(found.grant, 'Grant') : undefined);
+    if (readAhead && found.token.grantId)
+      readAhead.set(found.token.grantId, found.grant ? this.payloadOf(found.grant, 'Grant') : undefined);
     return this.payloadOf(found.token);
   }
 
@@ -232,10 +236,11 @@ export async function revokeGrants(db: Database, grantIds: string[]): Promise<vo
  */
 export async function revokeAccountGrants(db: Database, accountIds: SQL): Promise<void> {
   const ofAccounts = sql`${oidcPayloads.payload}->>'accountId' in (${accountIds})`;
-  const grants = db.select({ id: oidcPayloads.grantId }).from(oidcPayloads).where(and(eq(oidcPayloads.type, 'Grant'), ofAccounts));
-  await db
-    .delete(oidcPayloads)
-    .where(or(inArray(oidcPayloads.grantId, grants), and(eq(oidcPayloads.type, 'Session'), ofAccounts)));
+  const grants = db
+    .select({ id: oidcPayloads.grantId })
+    .from(oidcPayloads)
+    .where(and(eq(oidcPayloads.type, 'Grant'), ofAccounts));
+  await db.delete(oidcPayloads).where(or(inArray(oidcPayloads.grantId, grants), and(eq(oidcPayloads.type, 'Session'), ofAccounts)));
 }
 
 /**

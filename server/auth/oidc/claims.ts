@@ -35,4 +35,3 @@ export const CLAIMS_BY_SCOPE = {
   profile: ['name', 'given_name', 'family_name', 'preferred_username', 'locale'],
   email: ['email', 'email_verified'],
 } satisfies Record<(typeof SCOPES)[number], string[]>;
-

@@ -81,7 +81,10 @@ export async function interactionRoutes(app: FastifyInstance, { context, provide
     // Signed in to this app already (a password just set, a magic link, a signup link, a workspace
     // chosen on a screen no authorization request started): only what is missing is asked —
     // unless the app asked for the credentials again.
-    const freshLoginDemanded = String(interaction.params.prompt ?? '').split(' ').includes('login') || interaction.params.max_age !== undefined;
+    const freshLoginDemanded =
+      String(interaction.params.prompt ?? '')
+        .split(' ')
+        .includes('login') || interaction.params.max_age !== undefined;
     if (isAuthenticated(session) && sameApp && !freshLoginDemanded) {
       const chosen = recentChoice(session);
       const membership = chosen ? await findEnabledMembership(db, chosen, { userId: session.userId, appId }) : undefined;

@@ -34,10 +34,14 @@ export async function mountProvider(app: FastifyInstance, { provider, publicUrl 
   });
   // Form bodies are read here so the listener's text check sees them (a NUL in client_id would
   // reach SQL); oidc-provider takes the text from req.body once the stream is read.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (request, body, done) => {
-    (request.raw as typeof request.raw & { body?: string }).body = body as string;
-    done(null, { form: [...new URLSearchParams(body as string)] });
-  });
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
+    (request, body, done) => {
+      (request.raw as typeof request.raw & { body?: string }).body = body as string;
+      done(null, { form: [...new URLSearchParams(body as string)] });
+    },
+  );
   // Any other body stays unread for oidc-provider.
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 

@@ -66,14 +66,16 @@ async function membershipFor(context: FoyerContext, ctx: KoaContextWithOIDC, tok
 function buildPolicy() {
   const policy = interactionPolicy.base();
   // The SSO session may name a membership that has since been disabled or deleted: sign in again.
-  policy.get('login')!.checks.add(
-    new interactionPolicy.Check(
-      'membership_unavailable',
-      'the signed-in workspace membership is no longer available',
-      'login_required',
-      (ctx) => Boolean(ctx.oidc.session?.accountId && !ctx.oidc.account),
-    ),
-  );
+  policy
+    .get('login')!
+    .checks.add(
+      new interactionPolicy.Check(
+        'membership_unavailable',
+        'the signed-in workspace membership is no longer available',
+        'login_required',
+        (ctx) => Boolean(ctx.oidc.session?.accountId && !ctx.oidc.account),
+      ),
+    );
   return policy;
 }
 

@@ -46,8 +46,7 @@ interface AuthorizeQuery {
   code_challenge_method?: string;
 }
 
-const invalidRedirect = () =>
-  new HttpError(400, 'INVALID_REDIRECT_URI', 'The redirect URI is not registered for this app');
+const invalidRedirect = () => new HttpError(400, 'INVALID_REDIRECT_URI', 'The redirect URI is not registered for this app');
 
 // Token endpoints authenticate by code verifier or refresh token, never by cookie: any origin may call.
 const openCors = { cors: { origin: '*', credentials: false } };
@@ -92,8 +91,16 @@ export async function shorthandRoutes(app: FastifyInstance, { context, provider 
   }
 
   const authorizeSchema = { params: appParams, querystring: authorizeQuery };
-  app.get<{ Params: { appId: string }; Querystring: AuthorizeQuery }>('/url/login/:appId', { schema: authorizeSchema }, authorizeShorthand(false));
-  app.get<{ Params: { appId: string }; Querystring: AuthorizeQuery }>('/url/signup/:appId', { schema: authorizeSchema }, authorizeShorthand(true));
+  app.get<{ Params: { appId: string }; Querystring: AuthorizeQuery }>(
+    '/url/login/:appId',
+    { schema: authorizeSchema },
+    authorizeShorthand(false),
+  );
+  app.get<{ Params: { appId: string }; Querystring: AuthorizeQuery }>(
+    '/url/signup/:appId',
+    { schema: authorizeSchema },
+    authorizeShorthand(true),
+  );
 
   // The original product's logout URL, now a front door to the standard end-session endpoint: a GET
   // anyone can trigger signs nobody out by itself. With the ID token of the signed-in person

@@ -110,7 +110,14 @@ export async function passkeyRoutes(app: FastifyInstance, { context, sessions }:
     const previous = await sessions.read(request);
     const target = await resolveApp(db, request, previous);
     // Each answer stores a challenge (and maybe a login session): cap what one address can make us store.
-    if (!(await recordWithinLimits(db, 'passkey.options_requested', { appId: target.id, ip: request.ip, username: '' }, PASSKEY_OPTIONS_LIMITS))) {
+    if (
+      !(await recordWithinLimits(
+        db,
+        'passkey.options_requested',
+        { appId: target.id, ip: request.ip, username: '' },
+        PASSKEY_OPTIONS_LIMITS,
+      ))
+    ) {
       throw new HttpError(429, 'TOO_MANY_REQUESTS', 'Too many passkey sign-in attempts from this address; try again later');
     }
     const party = relyingParty(target);
@@ -128,7 +135,8 @@ export async function passkeyRoutes(app: FastifyInstance, { context, sessions }:
       const party = relyingParty(target);
       let verified;
       try {
-        if (!session || session.appId !== target.id) throw new HttpError(401, 'PASSKEY_NOT_VERIFIED', 'No passkey sign-in was started here');
+        if (!session || session.appId !== target.id)
+          throw new HttpError(401, 'PASSKEY_NOT_VERIFIED', 'No passkey sign-in was started here');
         verified = await verifyAuthentication(context, party, { app: target, loginSessionHash: session.idHash, response: request.body });
       } catch (error) {
         if (error instanceof HttpError) {
@@ -142,7 +150,13 @@ export async function passkeyRoutes(app: FastifyInstance, { context, sessions }:
         throw error;
       }
       const { user } = verified;
-      const { answer } = await signIn(context, sessions, reply, { app: target, user, previous: session, ip: request.ip, method: 'passkey' });
+      const { answer } = await signIn(context, sessions, reply, {
+        app: target,
+        user,
+        previous: session,
+        ip: request.ip,
+        method: 'passkey',
+      });
       return answer;
     },
   );
@@ -189,7 +203,13 @@ export async function passkeyRoutes(app: FastifyInstance, { context, sessions }:
       if (!name) throw badRequest('Give the passkey a name', 'PASSKEY_NAME_REQUIRED');
       // Another user's passkey and a non-existent one get the same answer.
       if (!(await renamePasskey(db, user.id, request.params.id, name))) throw notFound('No such passkey', 'PASSKEY_NOT_FOUND');
-      await recordAudit(db, { type: 'passkey.renamed', appId: target.id, userId: user.id, ip: request.ip, detail: { passkey: request.params.id } });
+      await recordAudit(db, {
+        type: 'passkey.renamed',
+        appId: target.id,
+        userId: user.id,
+        ip: request.ip,
+        detail: { passkey: request.params.id },
+      });
       return reply.status(204).send();
     },
   );
@@ -198,7 +218,13 @@ export async function passkeyRoutes(app: FastifyInstance, { context, sessions }:
     const { app: target, user } = await bearerUser(db, verifier, request);
     // Another user's passkey and a non-existent one get the same answer.
     if (!(await deletePasskey(db, user.id, request.params.id))) throw notFound('No such passkey', 'PASSKEY_NOT_FOUND');
-    await recordAudit(db, { type: 'passkey.deleted', appId: target.id, userId: user.id, ip: request.ip, detail: { passkey: request.params.id } });
+    await recordAudit(db, {
+      type: 'passkey.deleted',
+      appId: target.id,
+      userId: user.id,
+      ip: request.ip,
+      detail: { passkey: request.params.id },
+    });
     return reply.status(204).send();
   });
 }

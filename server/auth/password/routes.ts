@@ -14,7 +14,15 @@ import { requireApp, type App } from '../../apps/lookup.ts';
 import { normalizeUsername, passwordSignInEnabled, resolveApp, signIn, usernameBodySchema, type User } from '../session/sign-in.ts';
 import { MAILED_LINK_LIMITS, recordWithinLimits } from '../../audit/limits.ts';
 import { tokenField, tokenParamsSchema } from '../tokens/service.ts';
-import { applyPasswordLink, findPasswordLink, linkExpired, passwordLinkUse, passwordsDisabled, sendResetLink, type PasswordLinkToken } from './service.ts';
+import {
+  applyPasswordLink,
+  findPasswordLink,
+  linkExpired,
+  passwordLinkUse,
+  passwordsDisabled,
+  sendResetLink,
+  type PasswordLinkToken,
+} from './service.ts';
 import type { AuthServiceOptions } from '../service-options.ts';
 
 /** PUT /auth/password's body; PUT /auth-proxy/password takes the same. */
@@ -37,7 +45,13 @@ export async function describePasswordLink(db: Database, secret: string) {
 }
 
 /** Asks for a reset link: limited per address and e-mail, mailed after the answer (the same whether or not the e-mail is known). */
-export async function requestResetLink(context: FoyerContext, deferred: DeferredWork, target: App, username: string, ip: string): Promise<void> {
+export async function requestResetLink(
+  context: FoyerContext,
+  deferred: DeferredWork,
+  target: App,
+  username: string,
+  ip: string,
+): Promise<void> {
   const email = normalizeUsername(username);
   const attempt = { appId: target.id, ip, username: email };
   if (!(await recordWithinLimits(context.db, 'password.reset_requested', attempt, MAILED_LINK_LIMITS))) {
@@ -104,7 +118,13 @@ export async function passwordRoutes(app: FastifyInstance, { context, sessions, 
     const previous = await sessions.read(request);
     const used = await usePasswordLink(db, request.body);
     if ('problems' in used) return refusePassword(reply, used.problems);
-    const { answer } = await signIn(context, sessions, reply, { app: used.app, user: used.user, previous, ip: request.ip, method: used.purpose });
+    const { answer } = await signIn(context, sessions, reply, {
+      app: used.app,
+      user: used.user,
+      previous,
+      ip: request.ip,
+      method: used.purpose,
+    });
     return answer;
   });
 }

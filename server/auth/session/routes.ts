@@ -45,17 +45,13 @@ export async function sessionRoutes(app: FastifyInstance, { context, provider, s
     return interaction && interaction.params.client_id === session.appId ? interaction : undefined;
   }
 
-  app.post<{ Body: { username: string } }>(
-    '/auth/credentialsConfig',
-    { schema: credentialsConfigSchema },
-    async (request) => {
-      const session = await sessions.read(request);
-      const target = await resolveApp(db, request, session);
-      // The same answer for every address (known, unknown, invited without a password yet), so it
-      // reveals no account; where the app switched passwords off, nobody has one to sign in with.
-      return { hasPassword: passwordSignInEnabled(target), hasPasskeys: false, federationConnections: [] };
-    },
-  );
+  app.post<{ Body: { username: string } }>('/auth/credentialsConfig', { schema: credentialsConfigSchema }, async (request) => {
+    const session = await sessions.read(request);
+    const target = await resolveApp(db, request, session);
+    // The same answer for every address (known, unknown, invited without a password yet), so it
+    // reveals no account; where the app switched passwords off, nobody has one to sign in with.
+    return { hasPassword: passwordSignInEnabled(target), hasPasskeys: false, federationConnections: [] };
+  });
 
   app.post<{ Body: { username: string; password: string } }>(
     '/auth/authenticate',
@@ -64,7 +60,13 @@ export async function sessionRoutes(app: FastifyInstance, { context, provider, s
       const session = await sessions.read(request);
       const target = await resolveApp(db, request, session);
       const user = await checkPasswordSignIn(db, target, { ...request.body, ip: request.ip });
-      const { answer } = await signIn(context, sessions, reply, { app: target, user, previous: session, ip: request.ip, method: 'password' });
+      const { answer } = await signIn(context, sessions, reply, {
+        app: target,
+        user,
+        previous: session,
+        ip: request.ip,
+        method: 'password',
+      });
       return answer;
     },
   );

@@ -80,7 +80,11 @@ export async function firstFactorOutcome(db: Database, app: App, user: User): Pr
  * the same hash verification, so timing reveals no account. 403 where the app switched passwords
  * off, 429 over the limits, 401 WRONG_CREDENTIALS otherwise.
  */
-export async function checkPasswordSignIn(db: Database, app: App, input: { username: string; password: string; ip: string }): Promise<User> {
+export async function checkPasswordSignIn(
+  db: Database,
+  app: App,
+  input: { username: string; password: string; ip: string },
+): Promise<User> {
   if (!passwordSignInEnabled(app)) {
     throw new HttpError(403, 'PASSWORD_SIGN_IN_DISABLED', 'This app does not allow signing in with a password');
   }

@@ -53,7 +53,11 @@ export async function recordSignIn(db: Database, signIn: SignIn): Promise<void> 
 }
 
 /** Tokens were issued under `grantId` (the code exchanged, a refresh): the session was active now. */
-export async function recordTokenIssue(db: Database, grantId: string, fields: { ip: string | null; accessTokenJti: string | null }): Promise<void> {
+export async function recordTokenIssue(
+  db: Database,
+  grantId: string,
+  fields: { ip: string | null; accessTokenJti: string | null },
+): Promise<void> {
   await db
     .update(signInSessions)
     .set({ ip: fields.ip, accessTokenJti: fields.accessTokenJti, lastActiveAt: sql`now()` })
@@ -111,7 +115,8 @@ export async function revokeSession(db: Database, owner: SessionOwner, id: strin
 /** Ends every session of the owner except the one the caller's access token (`tokenId`) belongs to. */
 export async function revokeOtherSessions(db: Database, owner: SessionOwner, tokenId: string | undefined): Promise<number> {
   return db.transaction(async (tx) => {
-    const notThisOne = tokenId === undefined ? undefined : or(isNull(signInSessions.accessTokenJti), ne(signInSessions.accessTokenJti, tokenId));
+    const notThisOne =
+      tokenId === undefined ? undefined : or(isNull(signInSessions.accessTokenJti), ne(signInSessions.accessTokenJti, tokenId));
     const removed = await tx
       .delete(signInSessions)
       .where(and(ownedBy(owner), notThisOne))

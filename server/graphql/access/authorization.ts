@@ -1,14 +1,7 @@
 // Authorization in one place: before anything executes, every root field the operation selects is
 // checked against the privilege its @requires names. One denied field rejects the whole operation,
 // so a mutation never runs halfway and no resolver sees an unauthorized caller.
-import {
-  Kind,
-  getOperationAST,
-  type DocumentNode,
-  type FragmentDefinitionNode,
-  type GraphQLError,
-  type SelectionSetNode,
-} from 'graphql';
+import { Kind, getOperationAST, type DocumentNode, type FragmentDefinitionNode, type GraphQLError, type SelectionSetNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GraphQLContext } from '../context.ts';
 import type { Caller } from '../../auth/callers.ts';

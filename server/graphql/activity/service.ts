@@ -78,7 +78,10 @@ export async function workspaceLog(db: Database, member: MemberCaller, filter: W
       .orderBy(desc(auditEvents.createdAt), desc(auditEvents.id))
       .offset(offset)
       .limit(limit),
-    db.select({ count: count() }).from(auditEvents).where(and(...conditions)),
+    db
+      .select({ count: count() })
+      .from(auditEvents)
+      .where(and(...conditions)),
   ]);
   return {
     total: total?.count ?? 0,

@@ -66,11 +66,7 @@ export type CustomValues = Record<CustomSignupFieldTarget, Record<string, string
  * Checks submitted values against the app's fields and answers the values to store, by target and
  * label. Problems go under the field's label; values for fields the form does not have are refused.
  */
-export function checkCustomParams(
-  settings: AppSettings,
-  submitted: readonly CustomParamInput[],
-  problems: InputProblems,
-): CustomValues {
+export function checkCustomParams(settings: AppSettings, submitted: readonly CustomParamInput[], problems: InputProblems): CustomValues {
   const fields = new Map(fieldsOf(settings).map((field) => [field.label, field]));
   const given = new Map<string, string>();
   for (const { label, value } of submitted) {

@@ -110,7 +110,15 @@ async function createMembership(db: Database, inviter: MemberCaller, email: stri
     const tenantUserId = randomUUID();
     const [membership] = await tx
       .insert(tenantUsers)
-      .values({ id: tenantUserId, tenantId: inviter.tenantId, userId: identity.id, role, enabled: true, onboarded: false, invitationPending: true })
+      .values({
+        id: tenantUserId,
+        tenantId: inviter.tenantId,
+        userId: identity.id,
+        role,
+        enabled: true,
+        onboarded: false,
+        invitationPending: true,
+      })
       .onConflictDoNothing()
       .returning({ id: tenantUsers.id });
     if (!membership) return { kind: 'already-member' };
@@ -180,7 +188,13 @@ function auditInvitation(
 export async function resendInvitation(context: GraphQLContext, inviter: MemberCaller, tenantUserId: string): Promise<boolean> {
   const { db } = context;
   const [pending] = await db
-    .select({ role: tenantUsers.role, userId: users.id, email: users.email, locale: users.locale, hasPassword: sql<boolean>`${users.passwordHash} is not null` })
+    .select({
+      role: tenantUsers.role,
+      userId: users.id,
+      email: users.email,
+      locale: users.locale,
+      hasPassword: sql<boolean>`${users.passwordHash} is not null`,
+    })
     .from(tenantUsers)
     .innerJoin(users, eq(users.id, tenantUsers.userId))
     .where(and(eq(tenantUsers.id, tenantUserId), eq(tenantUsers.tenantId, inviter.tenantId), eq(tenantUsers.invitationPending, true)))
@@ -191,7 +205,12 @@ export async function resendInvitation(context: GraphQLContext, inviter: MemberC
   await checkMailAllowance(db, inviter, 1);
   const token = await issueToken(db, { appId: inviter.app.id, userId: pending.userId, purpose: 'invite', tenantUserId });
   const [tenant] = await db.select({ name: tenants.name, locale: tenants.locale }).from(tenants).where(eq(tenants.id, inviter.tenantId));
-  const delivery = await mailInvitation(context, inviter, { ...pending, token }, { workspace: tenant?.name || inviter.app.name, locale: tenant?.locale ?? null });
+  const delivery = await mailInvitation(
+    context,
+    inviter,
+    { ...pending, token },
+    { workspace: tenant?.name || inviter.app.name, locale: tenant?.locale ?? null },
+  );
   if (!delivery.delivered) throw foyerError('SERVICE_UNAVAILABLE', failureMessages.MAIL_NOT_SENT);
   await auditInvitation(context, inviter, { tenantUserId, userId: pending.userId, email: pending.email }, { resent: true });
   return true;
@@ -232,10 +251,15 @@ export async function inviteUsers(context: GraphQLContext, inviter: MemberCaller
       failures.set(email, 'MAIL_NOT_SENT');
       continue;
     }
-    await auditInvitation(context, inviter, { tenantUserId: created.tenantUserId, userId: created.userId, email: created.email }, {
-      role,
-      newIdentity: created.newIdentity,
-    });
+    await auditInvitation(
+      context,
+      inviter,
+      { tenantUserId: created.tenantUserId, userId: created.userId, email: created.email },
+      {
+        role,
+        newIdentity: created.newIdentity,
+      },
+    );
     invited.push(await getMember(db, inviter.app, inviter.tenantId, created.tenantUserId));
   }
 

@@ -77,7 +77,12 @@ function checkPlan(app: App, input: CreateTenantInput, problems: InputProblems):
 function planColumns(app: App, offer: Offer | null) {
   if (!offer) return { shouldSelectPlan: plansOf(app).length > 0 };
   if (offer.price.amount > 0) {
-    return { pendingPlan: offer.plan.key, pendingCurrency: offer.price.currency, pendingInterval: offer.price.recurrenceInterval, shouldSetupPayments: true };
+    return {
+      pendingPlan: offer.plan.key,
+      pendingCurrency: offer.price.currency,
+      pendingInterval: offer.price.recurrenceInterval,
+      shouldSetupPayments: true,
+    };
   }
   return { plan: offer.plan.key, planCurrency: offer.price.currency, planInterval: offer.price.recurrenceInterval };
 }
@@ -89,7 +94,11 @@ function checkPassword(app: App, password: string, problems: InputProblems): voi
   }
   // An empty password is never a password, even where the app switched the checks off.
   const found = password === '' ? (['password.policy.empty'] as const) : passwordProblems(password, passwordPolicyOf(app.settings));
-  if (found.length > 0) problems.add('password', found.map((problem) => passwordProblemTexts[problem]));
+  if (found.length > 0)
+    problems.add(
+      'password',
+      found.map((problem) => passwordProblemTexts[problem]),
+    );
 }
 
 function checkSignup(config: ServerConfig, app: App, input: CreateTenantInput): CheckedSignup {
@@ -178,9 +187,16 @@ async function createSignup(
     });
     const tenantUserId = randomUUID();
     // Disabled until the mailed link is used: nobody can sign in to the workspace before that.
-    await tx
-      .insert(tenantUsers)
-      .values({ id: tenantUserId, tenantId, userId, role: 'OWNER', enabled: false, onboarded: false, customParams: signup.customParams, attributes: signup.attributes.membership });
+    await tx.insert(tenantUsers).values({
+      id: tenantUserId,
+      tenantId,
+      userId,
+      role: 'OWNER',
+      enabled: false,
+      onboarded: false,
+      customParams: signup.customParams,
+      attributes: signup.attributes.membership,
+    });
     const token = await issueToken(tx, {
       appId: app.id,
       userId,

@@ -193,7 +193,10 @@ export async function sendPasswordResetLink(context: GraphQLContext, actor: Memb
     to: issued.target.email,
     kind: 'reset',
     // The member's own language, else that of the workspace that sends the link.
-    locale: issued.target.locale ?? (await db.select({ locale: tenants.locale }).from(tenants).where(eq(tenants.id, actor.tenantId)))[0]?.locale ?? null,
+    locale:
+      issued.target.locale ??
+      (await db.select({ locale: tenants.locale }).from(tenants).where(eq(tenants.id, actor.tenantId)))[0]?.locale ??
+      null,
     link: `${config.urls.ui}/auth/set-password/${issued.token}`,
     expiresInSeconds: config.resetTokenTtlSeconds,
   });

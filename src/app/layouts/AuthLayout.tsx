@@ -39,7 +39,9 @@ export function AuthLayout({ heading, subheading, headingRef, children }: AuthLa
       <footer className="foyer-footer">
         <span>{app?.copyrightFooter || config.copyrightFooter || t('footer.copyright', { year })}</span>
         {app?.privacyPolicyUrl && <a href={app.privacyPolicyUrl}>{t('footer.privacyPolicy')}</a>}
-        {languages.length > 1 && <LanguageSwitch label={t('fields.locale')} languages={languages} value={i18n.language} onChange={choose} />}
+        {languages.length > 1 && (
+          <LanguageSwitch label={t('fields.locale')} languages={languages} value={i18n.language} onChange={choose} />
+        )}
       </footer>
     </div>
   );

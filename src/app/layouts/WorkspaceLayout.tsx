@@ -91,4 +91,3 @@ export function AdminPage({ heading, subheading, headingRef, children }: AuthLay
     </div>
   );
 }
-

@@ -48,8 +48,7 @@ function useFlowEnvironment(): () => FlowEnvironment {
       user: { ...(user ?? {}), authenticated, tenantUserId: auth.currentTenantUserId() },
       tenant: { ...(user?.tenant ?? {}) },
       params: Object.fromEntries(Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined)),
-      state:
-        typeof navigationState === 'object' && navigationState !== null ? { ...(navigationState as Record<string, unknown>) } : {},
+      state: typeof navigationState === 'object' && navigationState !== null ? { ...(navigationState as Record<string, unknown>) } : {},
       path: `${location.pathname}${location.search}`,
     };
   };
@@ -85,10 +84,7 @@ function FlowView({ flow, layout: Layout = AuthLayout }: FlowScreenProps) {
   const { auth, api, config } = useRuntime();
   const navigate = useNavigate();
   const environment = useFlowEnvironment();
-  const runAction = useMemo(
-    () => createActionRunner({ auth, api, config, assign: createRedirect(config).assign }),
-    [auth, api, config],
-  );
+  const runAction = useMemo(() => createActionRunner({ auth, api, config, assign: createRedirect(config).assign }), [auth, api, config]);
   const openedStep = useOpenedStep();
   const { runner, state } = useFlow({
     flow,
@@ -270,8 +266,7 @@ function StepForm(props: StepViewProps & { formName: string; aboveSubmit: ReactN
   const { t, i18n } = useTranslation();
   const { runner, state, formName, step, context } = props;
   const form = use(loadForm(formName));
-  const transformErrors = (errors: RJSFValidationError[]) =>
-    errors.map((error) => ({ ...error, message: t(validationMessageKey(error)) }));
+  const transformErrors = (errors: RJSFValidationError[]) => errors.map((error) => ({ ...error, message: t(validationMessageKey(error)) }));
   // Server messages are translation keys, Foyer's English texts (the password policy's) or texts the server wrote.
   const extraErrors = useMemo(
     () => errorSchemaOf(state.fieldErrors, (message) => translateServerMessage(i18n, message)),
@@ -305,7 +300,12 @@ function StepForm(props: StepViewProps & { formName: string; aboveSubmit: ReactN
 
 type SlotViewProps = Omit<StepViewProps, 'step'> & { slot: Slot };
 
-function SlotButton({ slot, runner, state, translate }: Omit<SlotViewProps, 'slot' | 'context'> & { slot: Extract<Slot, { type: 'button' }> }) {
+function SlotButton({
+  slot,
+  runner,
+  state,
+  translate,
+}: Omit<SlotViewProps, 'slot' | 'context'> & { slot: Extract<Slot, { type: 'button' }> }) {
   const busy = state.status === 'submitting' || state.status === 'leaving';
   // The clicked button shows the loading state while its move runs (e.g. the login redirect).
   const [clicked, setClicked] = useState(false);
@@ -336,7 +336,11 @@ function SlotView({ slot, runner, state, context, translate }: SlotViewProps) {
     case 'link': {
       const label = translate(slot.label);
       const href = slot.href === undefined ? undefined : evaluate(slot.href, context);
-      const link: ReactNode = slot.to ? <Link to={slot.to}>{label}</Link> : <a href={typeof href === 'string' ? href : undefined}>{label}</a>;
+      const link: ReactNode = slot.to ? (
+        <Link to={slot.to}>{label}</Link>
+      ) : (
+        <a href={typeof href === 'string' ? href : undefined}>{label}</a>
+      );
       return (
         <p className="foyer-center">
           {slot.prefix && <>{translate(slot.prefix)} </>}

@@ -87,7 +87,9 @@ export class LegacyClient implements AuthClient {
     finishUserSetup: async (mfaCode) =>
       this.adoptMfaToken(await this.call<MfaSetupFinished & { mfaToken: string }>('POST', '/auth-proxy/finishMfaUserSetup', { mfaCode })),
     commitCode: async (mfaCode, method) => {
-      this.adoptMfaToken(await this.call<{ mfaToken: string }>('POST', '/auth-proxy/commitMfaCode', method ? { mfaCode, method } : { mfaCode }));
+      this.adoptMfaToken(
+        await this.call<{ mfaToken: string }>('POST', '/auth-proxy/commitMfaCode', method ? { mfaCode, method } : { mfaCode }),
+      );
     },
     methods: () => this.call<MfaMethods>('GET', '/auth-proxy/mfaMethods'),
     startTotpSetup: () => this.call<TotpSetup>('POST', '/auth-proxy/startTotpSetup'),

@@ -263,7 +263,9 @@ export class OAuthClient implements AuthClient {
     try {
       tokens = await exchangeHandoverCode(this.tokenEndpoint, code);
     } catch (error) {
-      throw new AuthError(error instanceof TokenEndpointError ? AuthErrorKeys.wrongCredentials : AuthErrorKeys.loginFailed, { cause: error });
+      throw new AuthError(error instanceof TokenEndpointError ? AuthErrorKeys.wrongCredentials : AuthErrorKeys.loginFailed, {
+        cause: error,
+      });
     }
     if (!tokens.accessToken || !tokens.refreshToken || !tokens.idToken) throw new AuthError(AuthErrorKeys.wrongCredentials);
     try {
@@ -403,8 +405,7 @@ export class OAuthClient implements AuthClient {
 
   /** Clears the local session and revokes its refresh token on the server. */
   private async dropTokens(): Promise<void> {
-    const refreshToken =
-      this.runtime.localStorage.getItem(StorageKeys.oauthRefreshToken) ?? this.session?.tokens.refreshToken;
+    const refreshToken = this.runtime.localStorage.getItem(StorageKeys.oauthRefreshToken) ?? this.session?.tokens.refreshToken;
     this.clear();
     if (refreshToken) await this.bestEffort(revokeRefreshToken(this.tokenEndpoint, refreshToken));
   }

@@ -191,11 +191,18 @@ export class SessionApi {
     return `${this.authUrl}/auth/passkeys/${path}${query}`;
   }
 
-  passkeyRegistrationOptions(forgotPasswordToken: string | undefined, authorization: Record<string, string>): Promise<PublicKeyCredentialCreationOptionsJSON> {
-    return requestJson<PublicKeyCredentialCreationOptionsJSON>(this.fetch, this.registrationUrl('registration-options', forgotPasswordToken), {
-      headers: { ...this.headers, ...authorization },
-      credentials: 'include',
-    });
+  passkeyRegistrationOptions(
+    forgotPasswordToken: string | undefined,
+    authorization: Record<string, string>,
+  ): Promise<PublicKeyCredentialCreationOptionsJSON> {
+    return requestJson<PublicKeyCredentialCreationOptionsJSON>(
+      this.fetch,
+      this.registrationUrl('registration-options', forgotPasswordToken),
+      {
+        headers: { ...this.headers, ...authorization },
+        credentials: 'include',
+      },
+    );
   }
 
   verifyPasskeyRegistration(

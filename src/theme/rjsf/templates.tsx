@@ -20,7 +20,10 @@ import {
 } from '@rjsf/utils';
 
 /** Ids of the elements that describe an input, only those that exist. */
-function describedBy(id: string, props: { rawErrors?: string[]; options: Record<string, unknown>; uiSchema?: Record<string, unknown> }): string | undefined {
+function describedBy(
+  id: string,
+  props: { rawErrors?: string[]; options: Record<string, unknown>; uiSchema?: Record<string, unknown> },
+): string | undefined {
   const ids: string[] = [];
   if (props.rawErrors?.length) ids.push(errorId(id));
   if (props.uiSchema?.['ui:help']) ids.push(helpId(id));
@@ -51,7 +54,25 @@ export function FieldTemplate(props: FieldTemplateProps) {
 
 export function BaseInputTemplate(props: BaseInputTemplateProps) {
   const { t } = useTranslation();
-  const { id, htmlName, value, readonly, disabled, autofocus, onBlur, onFocus, onChange, onChangeOverride, options, schema, type, placeholder, required, rawErrors, uiSchema } = props;
+  const {
+    id,
+    htmlName,
+    value,
+    readonly,
+    disabled,
+    autofocus,
+    onBlur,
+    onFocus,
+    onChange,
+    onChangeOverride,
+    options,
+    schema,
+    type,
+    placeholder,
+    required,
+    rawErrors,
+    uiSchema,
+  } = props;
   const inputProps = getInputProps(schema, type, options);
   return (
     <input
@@ -68,7 +89,10 @@ export function BaseInputTemplate(props: BaseInputTemplateProps) {
       aria-required={required || undefined}
       aria-invalid={rawErrors?.length ? true : undefined}
       aria-describedby={describedBy(id, { rawErrors, options, uiSchema })}
-      onChange={onChangeOverride || ((event: ChangeEvent<HTMLInputElement>) => onChange(event.target.value === '' ? options.emptyValue : event.target.value))}
+      onChange={
+        onChangeOverride ||
+        ((event: ChangeEvent<HTMLInputElement>) => onChange(event.target.value === '' ? options.emptyValue : event.target.value))
+      }
       onBlur={(event: FocusEvent<HTMLInputElement>) => onBlur(id, event.target.value)}
       onFocus={(event: FocusEvent<HTMLInputElement>) => onFocus(id, event.target.value)}
     />
@@ -77,7 +101,8 @@ export function BaseInputTemplate(props: BaseInputTemplateProps) {
 
 export function CheckboxWidget(props: WidgetProps) {
   const { t } = useTranslation();
-  const { id, htmlName, value, disabled, readonly, autofocus, label, required, onChange, onBlur, onFocus, rawErrors, options, uiSchema } = props;
+  const { id, htmlName, value, disabled, readonly, autofocus, label, required, onChange, onBlur, onFocus, rawErrors, options, uiSchema } =
+    props;
   return (
     <div className="foyer-checkbox">
       <input
@@ -101,7 +126,22 @@ export function CheckboxWidget(props: WidgetProps) {
 
 export function SelectWidget(props: WidgetProps) {
   const { t, i18n } = useTranslation();
-  const { id, htmlName, value, disabled, readonly, autofocus, required, placeholder, onChange, onBlur, onFocus, rawErrors, options, uiSchema } = props;
+  const {
+    id,
+    htmlName,
+    value,
+    disabled,
+    readonly,
+    autofocus,
+    required,
+    placeholder,
+    onChange,
+    onBlur,
+    onFocus,
+    rawErrors,
+    options,
+    uiSchema,
+  } = props;
   // An option's title is a translation key, or a name that reads the same in every language (a language's own name).
   const labelOf = (label: string) => (i18n.exists(label) ? t(label) : label);
   const enumOptions = options.enumOptions ?? [];

@@ -12,7 +12,15 @@ const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gec
 
 interface Page {
   total: number;
-  entries: { type: string; at: string; ip: string | null; person: string | null; viaApiKey: boolean; browser: string | null; os: string | null }[];
+  entries: {
+    type: string;
+    at: string;
+    ip: string | null;
+    person: string | null;
+    viaApiKey: boolean;
+    browser: string | null;
+    os: string | null;
+  }[];
 }
 
 let foyer: TestFoyer;
@@ -29,13 +37,18 @@ async function attempt(email: string, password: string) {
   });
 }
 
-const log = (token: string, query = '', appId = foyer.demo.appId) => admin<Page>(foyer, 'GET', `/apps/${appId}/audit-log${query}`, { token });
+const log = (token: string, query = '', appId = foyer.demo.appId) =>
+  admin<Page>(foyer, 'GET', `/apps/${appId}/audit-log${query}`, { token });
 
 beforeAll(async () => {
   foyer = await startFoyer();
   const viewer = await newConsoleUser(foyer, { workspace: CONSOLE_WORKSPACE, role: 'VIEWER' });
   const other = await newConsoleUser(foyer, { workspace: 'Other company', role: 'OWNER' });
-  [ownerToken, viewerToken, otherToken] = await Promise.all([consoleOwnerToken(foyer), accessTokenFor(foyer, viewer), accessTokenFor(foyer, other)]);
+  [ownerToken, viewerToken, otherToken] = await Promise.all([
+    consoleOwnerToken(foyer),
+    accessTokenFor(foyer, viewer),
+    accessTokenFor(foyer, other),
+  ]);
   member = await createMember(foyer);
   expect((await attempt(member.email, 'Wrong-password-1!')).status).toBe(401);
   expect((await attempt(member.email, member.password!)).status).toBe(200);
@@ -52,7 +65,13 @@ describe("an app's audit log", () => {
     expect(answer.status).toBe(200);
     expect(answer.body.total).toBe(2);
     expect(answer.body.entries.map((entry) => entry.type)).toEqual(['login.success', 'login.failure']);
-    expect(answer.body.entries[0]).toMatchObject({ person: member.email, browser: 'Firefox', os: 'Windows', ip: '127.0.0.1', viaApiKey: false });
+    expect(answer.body.entries[0]).toMatchObject({
+      person: member.email,
+      browser: 'Firefox',
+      os: 'Windows',
+      ip: '127.0.0.1',
+      viaApiKey: false,
+    });
     // A failure for an unknown address names the address it tried.
     const unknown = await log(ownerToken, '?person=nobody%40nowhere.test');
     expect(unknown.body.entries).toEqual([expect.objectContaining({ type: 'login.failure', person: 'nobody@nowhere.test' })]);
@@ -71,7 +90,10 @@ describe("an app's audit log", () => {
   });
 
   it('shows config changes with who made them, and the API key reads it too', async () => {
-    const created = await admin<{ app: { id: string }; apiKey: string }>(foyer, 'POST', '/apps', { token: ownerToken, body: { name: 'Logged app' } });
+    const created = await admin<{ app: { id: string }; apiKey: string }>(foyer, 'POST', '/apps', {
+      token: ownerToken,
+      body: { name: 'Logged app' },
+    });
     const appId = created.body.app.id;
     const regenerated = await admin<{ apiKey: string }>(foyer, 'POST', `/apps/${appId}/api-key`, { apiKey: created.body.apiKey });
     expect(regenerated.status).toBe(201);
@@ -95,14 +117,24 @@ describe('hostile requests', () => {
     expect(theirs.status).toBe(404);
     expect(theirs.body).toMatchObject({ statusCode: 404, error: 'UNKNOWN_APP' });
     expect((await log(otherToken, '', 'no-such-app')).body).toEqual(theirs.body);
-    const appUser = await mintAccessToken(foyer.db, await findMembership(foyer.db, foyer.demo.users[0]!.email, 'Acme'), { issuer: foyer.urls.auth });
+    const appUser = await mintAccessToken(foyer.db, await findMembership(foyer.db, foyer.demo.users[0]!.email, 'Acme'), {
+      issuer: foyer.urls.auth,
+    });
     expect((await log(appUser)).status).toBeGreaterThanOrEqual(400);
     expect((await log(appUser)).status).toBeLessThan(500);
     expect((await admin(foyer, 'GET', `/apps/${foyer.demo.appId}/audit-log`)).status).toBe(401);
   });
 
   it('refuses unknown event types and out-of-range pages with a 400', async () => {
-    for (const query of ['?type=token.issued', '?type=', '?limit=0', '?limit=101', '?offset=-1', '?offset=abc', `?person=${'x'.repeat(400)}`]) {
+    for (const query of [
+      '?type=token.issued',
+      '?type=',
+      '?limit=0',
+      '?limit=101',
+      '?offset=-1',
+      '?offset=abc',
+      `?person=${'x'.repeat(400)}`,
+    ]) {
       const answer = await log(ownerToken, query);
       expect(answer.status, query).toBe(400);
       expect(answer.body, query).toMatchObject({ statusCode: 400, error: 'BAD_REQUEST' });

@@ -95,7 +95,7 @@ async function liveOf(appId: string, credentials: { token?: string; apiKey?: str
 const unknownApp = { statusCode: 404, error: 'UNKNOWN_APP', message: 'Unknown app' };
 
 describe("another workspace's apps", () => {
-  it("an owner of app A can neither read nor write app B, nor see it listed; B reads like an unknown app", async () => {
+  it('an owner of app A can neither read nor write app B, nor see it listed; B reads like an unknown app', async () => {
     // A draft on B, so a discard or publish would have something to act on.
     const config = { ...(await liveOf(appB.id, { token: ownerToken })), name: 'B edited by its owner' };
     expect((await admin(foyer, 'PUT', `/apps/${appB.id}/draft`, { token: ownerToken, body: { config } })).status).toBe(200);
@@ -140,9 +140,18 @@ describe('credentials that are no console credentials', () => {
     const forged = `${header}.${payload}.${Buffer.from('not the signature').toString('base64url')}`;
     await expectNothingChanged(async () => {
       for (const credentials of [{ token: appUserToken }, { token: forged }, { token: 'garbage' }, { apiKey: 'fyk_unknown' }, {}]) {
-        for (const [method, path, body] of [...routesOn(appB.id, config), ['GET', '/apps', undefined] as const, ['POST', '/apps', { name: 'X' }] as const]) {
+        for (const [method, path, body] of [
+          ...routesOn(appB.id, config),
+          ['GET', '/apps', undefined] as const,
+          ['POST', '/apps', { name: 'X' }] as const,
+        ]) {
           const answer = await admin(foyer, method, path, { ...credentials, body, contentType: 'image/png' });
-          expect({ method, path, status: answer.status, error: answer.body.error }).toEqual({ method, path, status: 401, error: 'UNAUTHENTICATED' });
+          expect({ method, path, status: answer.status, error: answer.body.error }).toEqual({
+            method,
+            path,
+            status: 401,
+            error: 'UNAUTHENTICATED',
+          });
         }
       }
     });
@@ -165,7 +174,12 @@ describe('a VIEWER of the owning console workspace', () => {
     await expectNothingChanged(async () => {
       for (const [method, path, body] of routesOn(appB.id, config).filter(([method]) => method !== 'GET')) {
         const answer = await admin(foyer, method, path, { token: viewerToken, body, contentType: 'image/png' });
-        expect({ method, path, status: answer.status, error: answer.body.error }).toEqual({ method, path, status: 403, error: 'FORBIDDEN' });
+        expect({ method, path, status: answer.status, error: answer.body.error }).toEqual({
+          method,
+          path,
+          status: 403,
+          error: 'FORBIDDEN',
+        });
       }
       const create = await admin(foyer, 'POST', '/apps', { token: viewerToken, body: { name: 'Viewer app' } });
       expect(create.status).toBe(403);
@@ -257,7 +271,10 @@ describe('documents the schema or the CSS rule refuses', () => {
     await expectNothingChanged(async () => {
       const body = await refusedDraft({ ...live, redirectUris: ['javascript:alert(1)'] });
       expect(body.details.map((detail) => detail.path)).toEqual(['/redirectUris/0']);
-      const created = await admin(foyer, 'POST', '/apps', { token: ownerToken, body: { name: 'Bad', redirectUris: ['javascript:alert(1)'] } });
+      const created = await admin(foyer, 'POST', '/apps', {
+        token: ownerToken,
+        body: { name: 'Bad', redirectUris: ['javascript:alert(1)'] },
+      });
       expect(created.status).toBe(400);
       expect(created.body).toMatchObject({ error: 'VALIDATION_FAILED', details: [{ path: '/redirectUris/0' }] });
     });
@@ -267,9 +284,14 @@ describe('documents the schema or the CSS rule refuses', () => {
     const live = await liveOf(appB.id, { token: ownerToken });
     const allOff = { ...live, passwordEnabled: false, passkeysEnabled: false, magicLinkEnabled: false, googleSsoEnabled: false };
     await expectNothingChanged(async () => {
-      expect((await refusedDraft(allOff)).details).toEqual([{ path: '/passwordEnabled', message: 'keep at least one way to sign in switched on' }]);
+      expect((await refusedDraft(allOff)).details).toEqual([
+        { path: '/passwordEnabled', message: 'keep at least one way to sign in switched on' },
+      ]);
     });
-    const withMagicLink = await admin(foyer, 'PUT', `/apps/${appB.id}/draft`, { token: ownerToken, body: { config: { ...allOff, magicLinkEnabled: true } } });
+    const withMagicLink = await admin(foyer, 'PUT', `/apps/${appB.id}/draft`, {
+      token: ownerToken,
+      body: { config: { ...allOff, magicLinkEnabled: true } },
+    });
     expect(withMagicLink.status).toBe(200);
     expect((await admin(foyer, 'DELETE', `/apps/${appB.id}/draft`, { token: ownerToken })).status).toBe(204);
   });
@@ -291,7 +313,13 @@ describe('logo uploads', () => {
   it.each([
     ['a text file declared as PNG', Buffer.from('just some text, not an image'), 'image/png', 400, 'UNSUPPORTED_IMAGE'],
     ['a PNG declared as JPEG', PNG, 'image/jpeg', 400, 'UNSUPPORTED_IMAGE'],
-    ['an SVG', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'image/svg+xml', 400, 'UNSUPPORTED_IMAGE'],
+    [
+      'an SVG',
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+      'image/svg+xml',
+      400,
+      'UNSUPPORTED_IMAGE',
+    ],
     ['an empty PNG', Buffer.alloc(0), 'image/png', 400, 'UNSUPPORTED_IMAGE'],
     ['a 300 KiB PNG', Buffer.concat([PNG, Buffer.alloc(300 * 1024)]), 'image/png', 413, 'FILE_TOO_LARGE'],
   ])('refuses %s', async (_label, bytes, contentType, status, error) => {
@@ -306,7 +334,9 @@ describe('logo uploads', () => {
   it('stores at most LOGO_UPLOADS.max logos an hour per app, then answers 429 and stores nothing', async () => {
     const { id: appId } = await createApp(ownerToken, 'Logo flood');
     for (let upload = 0; upload < LOGO_UPLOADS.max; upload++) {
-      expect((await admin(foyer, 'POST', `/apps/${appId}/logo`, { token: ownerToken, body: PNG, contentType: 'image/png' })).status).toBe(201);
+      expect((await admin(foyer, 'POST', `/apps/${appId}/logo`, { token: ownerToken, body: PNG, contentType: 'image/png' })).status).toBe(
+        201,
+      );
     }
     const stored = await foyer.db.select({ id: appAssets.id }).from(appAssets).where(eq(appAssets.appId, appId));
     const refused = await admin(foyer, 'POST', `/apps/${appId}/logo`, { token: ownerToken, body: PNG, contentType: 'image/png' });
@@ -315,7 +345,11 @@ describe('logo uploads', () => {
   });
 
   it('serves no asset of another app under this app, nor an unknown one', async () => {
-    const uploaded = await admin<{ url: string }>(foyer, 'POST', `/apps/${appB.id}/logo`, { token: ownerToken, body: PNG, contentType: 'image/png' });
+    const uploaded = await admin<{ url: string }>(foyer, 'POST', `/apps/${appB.id}/logo`, {
+      token: ownerToken,
+      body: PNG,
+      contentType: 'image/png',
+    });
     expect(uploaded.status).toBe(201);
     const assetId = uploaded.body.url.split('/').at(-1)!;
     expect((await fetch(`${foyer.urls.api}/${appA.id}/assets/${assetId}`)).status).toBe(404);

@@ -6,7 +6,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq } from 'drizzle-orm';
 import type { TestFoyer } from '../../../server/testing.ts';
 import { startFoyer } from '../../../server/testing.ts';
-import { apiKeys, appDrafts, appOwners, apps, appVersions, auditEvents, outbox, tenants, tenantUsers, users } from '../../../server/db/schema.ts';
+import {
+  apiKeys,
+  appDrafts,
+  appOwners,
+  apps,
+  appVersions,
+  auditEvents,
+  outbox,
+  tenants,
+  tenantUsers,
+  users,
+} from '../../../server/db/schema.ts';
 import { openProviderSecret } from '../../../server/apps/provider-secrets.ts';
 import type { AppConfig } from '../../../common/app-config.ts';
 import { postGraphQL } from '../support/graphql.ts';
@@ -118,7 +129,11 @@ describe('an app from creation to a restored version', () => {
       onboardingFlow: 'B2B',
       defaultRole: 'VIEWER',
     });
-    const [owner] = await foyer.db.select({ name: tenants.name }).from(appOwners).innerJoin(tenants, eq(tenants.id, appOwners.tenantId)).where(eq(appOwners.appId, appId));
+    const [owner] = await foyer.db
+      .select({ name: tenants.name })
+      .from(appOwners)
+      .innerJoin(tenants, eq(tenants.id, appOwners.tenantId))
+      .where(eq(appOwners.appId, appId));
     expect(owner!.name).toBe(CONSOLE_WORKSPACE);
     const versions = await foyer.db.select().from(appVersions).where(eq(appVersions.appId, appId));
     expect(versions).toMatchObject([{ version: 1, note: 'Created', author: CONSOLE_OWNER_EMAIL }]);
@@ -168,7 +183,10 @@ describe('an app from creation to a restored version', () => {
       googleSsoEnabled: true,
       socialProviders: { google: { clientId: 'google-client', clientSecret: 'google-s3cret-value' } },
     };
-    const saved = await admin<{ draft: NonNullable<AppAnswer['draft']> }>(foyer, 'PUT', `/apps/${appId}/draft`, { token, body: { config } });
+    const saved = await admin<{ draft: NonNullable<AppAnswer['draft']> }>(foyer, 'PUT', `/apps/${appId}/draft`, {
+      token,
+      body: { config },
+    });
     expect(saved.status).toBe(200);
     expect(saved.body.draft).toMatchObject({ baseVersion: 1, updatedBy: CONSOLE_OWNER_EMAIL });
     expect(saved.body.draft.config.socialProviders).toEqual({ google: { clientId: 'google-client', hasClientSecret: true } });
@@ -176,7 +194,8 @@ describe('an app from creation to a restored version', () => {
 
     const [draft] = await foyer.db.select().from(appDrafts).where(eq(appDrafts.appId, appId));
     expect(JSON.stringify(draft!.config)).not.toContain('google-s3cret-value');
-    const sealed = (draft!.config as { socialProviders: { google: { clientSecretSealed: string } } }).socialProviders.google.clientSecretSealed;
+    const sealed = (draft!.config as { socialProviders: { google: { clientSecretSealed: string } } }).socialProviders.google
+      .clientSecretSealed;
     expect(openProviderSecret(foyer.config, appId, 'google', sealed)).toBe('google-s3cret-value');
     expect(() => openProviderSecret(foyer.config, foyer.demo.appId, 'google', sealed)).toThrow();
 
@@ -218,7 +237,10 @@ describe('an app from creation to a restored version', () => {
       defaultLanguage: 'sv',
     };
     // The answer's hasClientSecret is ignored on the way back in, and the stored secret stays.
-    const saved = await admin<{ draft: NonNullable<AppAnswer['draft']> }>(foyer, 'PUT', `/apps/${appId}/draft`, { apiKey, body: { config } });
+    const saved = await admin<{ draft: NonNullable<AppAnswer['draft']> }>(foyer, 'PUT', `/apps/${appId}/draft`, {
+      apiKey,
+      body: { config },
+    });
     expect(saved.status).toBe(200);
     expect(saved.body.draft.updatedBy).toBe('API key');
     expect(saved.body.draft.config.socialProviders).toEqual({ google: { clientId: 'google-client', hasClientSecret: true } });
@@ -254,7 +276,9 @@ describe('an app from creation to a restored version', () => {
     expect(cssAfter.text).toContain('--foyer-color-primary: #0a7;');
     const textsAfter = await publicFile(appId, 'translations.json');
     expect(textsAfter.etag).not.toBe(texts.etag);
-    expect(JSON.parse(textsAfter.text)).toEqual({ sv: { login: { title: 'Logga in på Shop', email: 'E-post' }, signup: { title: 'Skapa konto' } } });
+    expect(JSON.parse(textsAfter.text)).toEqual({
+      sv: { login: { title: 'Logga in på Shop', email: 'E-post' }, signup: { title: 'Skapa konto' } },
+    });
     const revalidated = await fetch(`${foyer.urls.api}/${appId}/custom.css`, { headers: { 'if-none-match': cssAfter.etag } });
     expect(revalidated.status).toBe(304);
     expect((await admin<{ changes: unknown[] }>(foyer, 'GET', `/apps/${appId}/changes`, { token })).body.changes).toEqual([]);
@@ -267,7 +291,9 @@ describe('an app from creation to a restored version', () => {
       [2, false, CONSOLE_OWNER_EMAIL, 'Brand colour'],
       [1, false, CONSOLE_OWNER_EMAIL, 'Created'],
     ]);
-    const second = await admin<{ version: Record<string, unknown>; config: AppConfig }>(foyer, 'GET', `/apps/${appId}/versions/2`, { token });
+    const second = await admin<{ version: Record<string, unknown>; config: AppConfig }>(foyer, 'GET', `/apps/${appId}/versions/2`, {
+      token,
+    });
     expect(second.body.version).toMatchObject({ version: 2, live: false });
     expect(second.body.config).toMatchObject({ googleSsoEnabled: true, branding: { colors: { primary: '#1f42dd' } } });
     expect(second.body.config.socialProviders).toEqual({ google: { clientId: 'google-client', hasClientSecret: true } });
@@ -294,7 +320,9 @@ describe('an app from creation to a restored version', () => {
     expect((await publicFile(appId, 'custom.css')).text).toContain('--foyer-color-primary: #1f42dd;');
     expect(JSON.parse((await publicFile(appId, 'translations.json')).text)).toEqual({});
     const [row] = await foyer.db.select().from(apps).where(eq(apps.id, appId));
-    expect(openProviderSecret(foyer.config, appId, 'google', row!.settings.socialProviders!.google!.clientSecretSealed!)).toBe('google-s3cret-value');
+    expect(openProviderSecret(foyer.config, appId, 'google', row!.settings.socialProviders!.google!.clientSecretSealed!)).toBe(
+      'google-s3cret-value',
+    );
   });
 
   it('discards a draft; publishing without one is refused', async () => {
@@ -345,10 +373,7 @@ describe('an app from creation to a restored version', () => {
   });
 
   it('uploads a logo served from the API host with safe headers', async () => {
-    const png = Buffer.from(
-      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-      'base64',
-    );
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
     const uploaded = await admin<{ url: string }>(foyer, 'POST', `/apps/${appId}/logo`, { token, body: png, contentType: 'image/png' });
     expect(uploaded.status).toBe(201);
     expect(uploaded.body.url).toMatch(new RegExp(`^${foyer.urls.api}/${appId}/assets/[0-9a-f-]{36}$`));
@@ -359,7 +384,11 @@ describe('an app from creation to a restored version', () => {
     expect(served.headers.get('content-security-policy')).toBe("default-src 'none'");
     expect(served.headers.get('cache-control')).toContain('immutable');
     expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
-    expect((await auditOf(appId, 'app.logo_uploaded'))[0]!.detail).toMatchObject({ actor: CONSOLE_OWNER_EMAIL, contentType: 'image/png', bytes: png.length });
+    expect((await auditOf(appId, 'app.logo_uploaded'))[0]!.detail).toMatchObject({
+      actor: CONSOLE_OWNER_EMAIL,
+      contentType: 'image/png',
+      bytes: png.length,
+    });
 
     // The configurator then puts the URL into the draft.
     const live = (await admin<AppAnswer>(foyer, 'GET', `/apps/${appId}`, { token })).body.live;
@@ -381,7 +410,10 @@ describe('an app from creation to a restored version', () => {
       .innerJoin(users, eq(users.id, tenantUsers.userId))
       .where(eq(tenants.id, created.body.workspace.id));
     expect(membership).toEqual({ role: 'OWNER', enabled: true, appId, email: CONSOLE_OWNER_EMAIL, userApp: appId });
-    const [mail] = await foyer.db.select().from(outbox).where(and(eq(outbox.appId, appId), eq(outbox.recipient, CONSOLE_OWNER_EMAIL)));
+    const [mail] = await foyer.db
+      .select()
+      .from(outbox)
+      .where(and(eq(outbox.appId, appId), eq(outbox.recipient, CONSOLE_OWNER_EMAIL)));
     expect(mail!.kind).toBe('invite');
     expect(mail!.text).toContain(`${foyer.urls.ui}/auth/set-password/`);
     expect((await auditOf(appId, 'app.workspace_created'))[0]!.detail).toMatchObject({
@@ -392,7 +424,10 @@ describe('an app from creation to a restored version', () => {
 
     const byKey = await admin(foyer, 'POST', `/apps/${appId}/workspaces`, { apiKey, body: { name: 'Automated' } });
     expect(byKey.status).toBe(400);
-    expect(byKey.body).toMatchObject({ error: 'VALIDATION_FAILED', details: [{ path: '/ownerEmail', message: 'is required when calling with an API key' }] });
+    expect(byKey.body).toMatchObject({
+      error: 'VALIDATION_FAILED',
+      details: [{ path: '/ownerEmail', message: 'is required when calling with an API key' }],
+    });
   });
 });
 
@@ -408,13 +443,18 @@ describe('an app that switches password sign-in off', () => {
 
   it('keeps the settings of an app that was never published as version 1 at its first publish', async () => {
     const appId = await insertApp(foyer, { name: 'Older app', settings: { tenantSelfSignup: false } });
-    const [demoOwner] = await foyer.db.select({ tenantId: appOwners.tenantId }).from(appOwners).where(eq(appOwners.appId, foyer.demo.appId));
+    const [demoOwner] = await foyer.db
+      .select({ tenantId: appOwners.tenantId })
+      .from(appOwners)
+      .where(eq(appOwners.appId, foyer.demo.appId));
     await foyer.db.insert(appOwners).values({ appId, tenantId: demoOwner!.tenantId });
     const live = (await admin<AppAnswer>(foyer, 'GET', `/apps/${appId}`, { token })).body.live;
     await admin(foyer, 'PUT', `/apps/${appId}/draft`, { token, body: { config: { ...live, tenantSelfSignup: true } } });
     const published = await admin<{ version: { version: number } }>(foyer, 'POST', `/apps/${appId}/publish`, { token, body: {} });
     expect(published.body.version.version).toBe(2);
-    const first = await admin<{ version: Record<string, unknown>; config: AppConfig }>(foyer, 'GET', `/apps/${appId}/versions/1`, { token });
+    const first = await admin<{ version: Record<string, unknown>; config: AppConfig }>(foyer, 'GET', `/apps/${appId}/versions/1`, {
+      token,
+    });
     expect(first.body.version).toMatchObject({ author: 'Foyer', note: 'Settings before the first publish' });
     expect(first.body.config.tenantSelfSignup).toBe(false);
   });
@@ -424,7 +464,10 @@ describe('an app that switches password sign-in off', () => {
     const live = (await admin<AppAnswer>(foyer, 'GET', `/apps/${foyer.demo.appId}`, { token })).body.live;
     expect(live.passwordEnabled).toBeUndefined();
     await admin(foyer, 'PUT', `/apps/${foyer.demo.appId}/draft`, { token, body: { config: { ...live, passwordEnabled: false } } });
-    const published = await admin<{ version: { version: number } }>(foyer, 'POST', `/apps/${foyer.demo.appId}/publish`, { token, body: {} });
+    const published = await admin<{ version: { version: number } }>(foyer, 'POST', `/apps/${foyer.demo.appId}/publish`, {
+      token,
+      body: {},
+    });
     // The demo data is version 1.
     expect(published.body.version.version).toBe(2);
 
@@ -438,7 +481,12 @@ describe('an app that switches password sign-in off', () => {
       message: 'This app does not allow signing in with a password',
     });
 
-    const first = await admin<{ version: Record<string, unknown>; config: AppConfig }>(foyer, 'GET', `/apps/${foyer.demo.appId}/versions/1`, { token });
+    const first = await admin<{ version: Record<string, unknown>; config: AppConfig }>(
+      foyer,
+      'GET',
+      `/apps/${foyer.demo.appId}/versions/1`,
+      { token },
+    );
     expect(first.body.version).toMatchObject({ author: 'Foyer', note: 'Demo data' });
     expect(first.body.config).toEqual(live);
     await admin(foyer, 'POST', `/apps/${foyer.demo.appId}/versions/1/restore`, { token });
@@ -451,11 +499,20 @@ describe('an app that switches password sign-in off', () => {
 describe('a confidential app', () => {
   it('publishes the application type, makes a client secret shown once and stored sealed, and refuses private keys', async () => {
     const appId = await insertApp(foyer, { name: 'Server app' });
-    const [demoOwner] = await foyer.db.select({ tenantId: appOwners.tenantId }).from(appOwners).where(eq(appOwners.appId, foyer.demo.appId));
+    const [demoOwner] = await foyer.db
+      .select({ tenantId: appOwners.tenantId })
+      .from(appOwners)
+      .where(eq(appOwners.appId, foyer.demo.appId));
     await foyer.db.insert(appOwners).values({ appId, tenantId: demoOwner!.tenantId });
     const live = (await admin<AppAnswer>(foyer, 'GET', `/apps/${appId}`, { token })).body.live;
 
-    const privateJwk = { kty: 'EC', crv: 'P-256', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0', d: 'jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI' };
+    const privateJwk = {
+      kty: 'EC',
+      crv: 'P-256',
+      x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU',
+      y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0',
+      d: 'jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI',
+    };
     const withPrivateKey = await admin(foyer, 'PUT', `/apps/${appId}/draft`, {
       token,
       body: { config: { ...live, clientType: 'confidential', tokenEndpointAuthMethod: 'private_key_jwt', jwks: { keys: [privateJwk] } } },

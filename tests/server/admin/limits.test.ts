@@ -30,7 +30,10 @@ describe('workspace creation', () => {
     const token = await consoleOwnerToken(foyer);
     const answers = await Promise.all(
       Array.from({ length: 40 }, (_, index) =>
-        admin(foyer, 'POST', `/apps/${foyer.demo.appId}/workspaces`, { token, body: { name: `Spam ${index}`, ownerEmail: `victim-${index}@example.com` } }),
+        admin(foyer, 'POST', `/apps/${foyer.demo.appId}/workspaces`, {
+          token,
+          body: { name: `Spam ${index}`, ownerEmail: `victim-${index}@example.com` },
+        }),
       ),
     );
     const statuses = answers.map((answer) => answer.status);

@@ -117,7 +117,9 @@ describe('custom select fields and targets', () => {
     expect(problemsOf(FIELDS[0]!)).toEqual([]);
     expect(problemsOf({ label: 'size', type: 'select', userLabel: 'Size' })).toContain('/customSignupFields/0');
     expect(problemsOf({ label: 'size', type: 'select', userLabel: 'Size', options: [] })).toContain('/customSignupFields/0/options');
-    expect(problemsOf({ label: 'size', type: 'text', userLabel: 'Size', options: [{ value: 'a', label: 'A' }] })).toContain('/customSignupFields/0');
+    expect(problemsOf({ label: 'size', type: 'text', userLabel: 'Size', options: [{ value: 'a', label: 'A' }] })).toContain(
+      '/customSignupFields/0',
+    );
     expect(problemsOf({ label: 'size', type: 'select', userLabel: 'Size', options: [{ value: 'a.b', label: 'A' }] })).toContain(
       '/customSignupFields/0/options/0/value',
     );

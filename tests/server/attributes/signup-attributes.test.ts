@@ -107,18 +107,17 @@ describe('flow-declared attributes', () => {
     });
   });
 
-  it('shows another workspace only its own attributes, and never the person\'s', async () => {
+  it("shows another workspace only its own attributes, and never the person's", async () => {
     const email = uniqueEmail();
     expect((await signup(email, { companySize: '200+', jobTitle: 'Founder', team: 'engineering' })).status).toBe(200);
     await ownerToken(email);
     // The demo owner of Acme: a member of another workspace of the same app.
     const acme = await findMembership(foyer.db, foyer.demo.users[0]!.email, 'Acme');
     const token = await mintAccessToken(foyer.db, acme, { issuer: foyer.urls.auth });
-    const read = await postGraphQL<{ getTenant: unknown; listUsers: { email: string; attributes: unknown; identityAttributes: unknown }[] }>(
-      foyer.urls.api,
-      { query: '{ getTenant { attributes } listUsers { email attributes identityAttributes } }' },
-      bearer(token),
-    );
+    const read = await postGraphQL<{
+      getTenant: unknown;
+      listUsers: { email: string; attributes: unknown; identityAttributes: unknown }[];
+    }>(foyer.urls.api, { query: '{ getTenant { attributes } listUsers { email attributes identityAttributes } }' }, bearer(token));
     expect(read.body.data!.getTenant).toEqual({ attributes: {} });
     expect(read.body.data!.listUsers.map((user) => user.email)).not.toContain(email);
     const others = read.body.data!.listUsers.filter((user) => user.email !== acme.email);
@@ -131,7 +130,12 @@ describe('flow-declared attributes', () => {
     ['a value of the wrong type', { companySize: 12 }, 'companySize', ['The value has the wrong type', 'Choose one of the options']],
     ['a missing required value', { jobTitle: 'CTO' }, 'companySize', 'This field is required'],
     ['a value over its maximum length', { companySize: '1-10', jobTitle: 'x'.repeat(51) }, 'jobTitle', ['At most 50 characters']],
-    ['a field the flow does not collect', { companySize: '1-10', plan: 'ENTERPRISE' }, 'attributes', 'A value names a field this flow does not collect'],
+    [
+      'a field the flow does not collect',
+      { companySize: '1-10', plan: 'ENTERPRISE' },
+      'attributes',
+      'A value names a field this flow does not collect',
+    ],
   ])('refuses %s with a field error and stores nothing', async (_case, attributes, field, message) => {
     const email = uniqueEmail();
     const tenantsBefore = await tenantCount();

@@ -7,7 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../../server/testing.ts';
 import type { DatabaseHandle } from '../../../server/db/client.ts';
 import { auditEvents } from '../../../server/db/schema.ts';
-import { LOGIN_FAILURES, LOGIN_FAILURES_PER_ADDRESS, MAILED_LINK_LIMITS, sameAttempt, type Attempt, type RequestLimit } from '../../../server/audit/limits.ts';
+import {
+  LOGIN_FAILURES,
+  LOGIN_FAILURES_PER_ADDRESS,
+  MAILED_LINK_LIMITS,
+  sameAttempt,
+  type Attempt,
+  type RequestLimit,
+} from '../../../server/audit/limits.ts';
 import type { AuditType } from '../../../server/audit/service.ts';
 
 let handle: DatabaseHandle;
@@ -28,14 +35,19 @@ beforeAll(async () => {
 afterAll(() => handle?.close());
 
 async function plan(query: SQL): Promise<string> {
-  const result = (await handle.db.execute(sql`explain `.append(query))) as unknown as { rows?: Record<string, string>[] } & Record<string, string>[];
+  const result = (await handle.db.execute(sql`explain `.append(query))) as unknown as { rows?: Record<string, string>[] } & Record<
+    string,
+    string
+  >[];
   return (result.rows ?? result).map((row) => Object.values(row)[0]).join('\n');
 }
 
 /** The plan reads an attempt index whose condition names what the limit counts per, and no whole table or app. */
 function expectAttemptIndex(text: string, limit: RequestLimit) {
   expect(text).not.toMatch(/Seq Scan|audit_events_app_idx/);
-  expect(text).toMatch(/Index (Only )?Scan (Backward )?using audit_events_attempt_(ip|username)_idx|Bitmap Index Scan on audit_events_attempt_(ip|username)_idx/);
+  expect(text).toMatch(
+    /Index (Only )?Scan (Backward )?using audit_events_attempt_(ip|username)_idx|Bitmap Index Scan on audit_events_attempt_(ip|username)_idx/,
+  );
   const condition = /Index Cond: (.*)/.exec(text)?.[1] ?? '';
   expect(condition).toMatch(limit.per.includes('ip') ? /ip|username/ : /username/);
   expect(condition).toContain('type');
@@ -51,12 +63,24 @@ const cases: [string, RequestLimit, AuditType][] = [
 describe('attempt limits on a busy app', () => {
   for (const [name, limit, type] of cases) {
     it(`counts ${name} on an index`, async () => {
-      expectAttemptIndex(await plan(handle.db.select({ total: count() }).from(auditEvents).where(sameAttempt(limit, attempt, type)).getSQL()), limit);
+      expectAttemptIndex(
+        await plan(
+          handle.db
+            .select({ total: count() })
+            .from(auditEvents)
+            .where(sameAttempt(limit, attempt, type))
+            .getSQL(),
+        ),
+        limit,
+      );
     });
   }
 
   it('finds the latest successful sign-in that clears the failures on an index', async () => {
-    const latest = handle.db.select({ at: max(auditEvents.createdAt) }).from(auditEvents).where(sameAttempt(LOGIN_FAILURES, attempt, 'login.success'));
+    const latest = handle.db
+      .select({ at: max(auditEvents.createdAt) })
+      .from(auditEvents)
+      .where(sameAttempt(LOGIN_FAILURES, attempt, 'login.success'));
     expectAttemptIndex(await plan(latest.getSQL()), LOGIN_FAILURES);
   });
 });

@@ -61,13 +61,16 @@ describe('the workspace comes only from the token', () => {
     await expectRefused(legacyHeaders({ token: await signedInToken(foyer, admin.email, admin.password), appId }));
   });
 
-  it('grants the role\'s privileges only: a viewer cannot change members', async () => {
+  it("grants the role's privileges only: a viewer cannot change members", async () => {
     const viewer = foyer.demo.users[2]!;
     const membership = await findMembership(foyer.db, viewer.email, 'Globex');
     const token = await signedInToken(foyer, viewer.email, viewer.password);
     const answer = await postGraphQL(
       foyer.urls.api,
-      { query: 'mutation($user: UserInput!) { updateUser(user: $user) { id } }', variables: { user: { id: membership.tenantUserId, role: 'OWNER' } } },
+      {
+        query: 'mutation($user: UserInput!) { updateUser(user: $user) { id } }',
+        variables: { user: { id: membership.tenantUserId, role: 'OWNER' } },
+      },
       legacyHeaders({ token, tenantUserId: membership.tenantUserId, appId }),
     );
     expect(errorCodes(answer)).toEqual(['FORBIDDEN']);
@@ -79,7 +82,9 @@ describe('tokens that prove nothing', () => {
     const otherAppId = await insertApp(foyer, { settings: { authLegacy: true } });
     const userId = randomUUID();
     const email = `other-${userId.slice(0, 8)}@other.test`;
-    await foyer.db.insert(users).values({ id: userId, appId: otherAppId, email, passwordHash: await hashPassword(MEMBER_PASSWORD), onboarded: true });
+    await foyer.db
+      .insert(users)
+      .values({ id: userId, appId: otherAppId, email, passwordHash: await hashPassword(MEMBER_PASSWORD), onboarded: true });
     const tenantId = randomUUID();
     await foyer.db.insert(tenants).values({ id: tenantId, appId: otherAppId, name: 'Other', onboarded: true });
     const otherMembership = randomUUID();
@@ -94,7 +99,9 @@ describe('tokens that prove nothing', () => {
     await expectRefused(legacyHeaders({ token, tenantUserId: acmeOwner.tenantUserId, appId: otherAppId }));
     expect((await call(foyer, 'GET', '/auth-proxy/tenantUsers', legacyHeaders({ token, appId }))).status).toBe(401);
     // Its own app and membership work.
-    expect((await postGraphQL(foyer.urls.api, GET_TENANT, legacyHeaders({ token, tenantUserId: otherMembership, appId: otherAppId }))).status).toBe(200);
+    expect(
+      (await postGraphQL(foyer.urls.api, GET_TENANT, legacyHeaders({ token, tenantUserId: otherMembership, appId: otherAppId }))).status,
+    ).toBe(200);
 
     // An app that switches the legacy mode off stops accepting its tokens.
     await foyer.db.update(apps).set({ settings: {} }).where(eq(apps.id, otherAppId));
@@ -108,24 +115,36 @@ describe('tokens that prove nothing', () => {
     await expectRefused(legacyHeaders({ token: revoked, tenantUserId: member.tenantUserId, appId }));
 
     const expired = await signedInToken(foyer, member.email, MEMBER_PASSWORD);
-    await foyer.db.update(legacyTokens).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(legacyTokens.userId, member.id));
+    await foyer.db
+      .update(legacyTokens)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(legacyTokens.userId, member.id));
     await expectRefused(legacyHeaders({ token: expired, tenantUserId: member.tenantUserId, appId }));
 
     for (const forged of ['x'.repeat(43), `${'a'.repeat(43)}_`, 'a'.repeat(5000), '', ' ']) {
-      const graph = await postGraphQL(foyer.urls.api, GET_TENANT, { 'x-auth-token': forged, 'x-tenant-user-id': member.tenantUserId, 'x-app-id': appId });
+      const graph = await postGraphQL(foyer.urls.api, GET_TENANT, {
+        'x-auth-token': forged,
+        'x-tenant-user-id': member.tenantUserId,
+        'x-app-id': appId,
+      });
       expect(graph.status).toBe(401);
     }
   });
 
   it('refuses an MFA token without its auth token, with another auth token, and the auth token without it', async () => {
-    await foyer.db.update(apps).set({ settings: sql`${apps.settings} || '{"mfaEnabled": true}'::jsonb` }).where(eq(apps.id, appId));
+    await foyer.db
+      .update(apps)
+      .set({ settings: sql`${apps.settings} || '{"mfaEnabled": true}'::jsonb` })
+      .where(eq(apps.id, appId));
     await foyer.db.insert(tenants).values({ id: randomUUID(), appId, name: 'Guarded', mfa: true, onboarded: true });
     const member = await newMember(foyer, 'Guarded');
     const phoneNumber = '+46709876543';
     const first = await authenticate(foyer, member.email, MEMBER_PASSWORD);
     const token = first.body.token as string;
     await call(foyer, 'POST', '/auth-proxy/startMfaUserSetup', legacyHeaders({ token, appId }), { phoneNumber });
-    const finished = await call(foyer, 'POST', '/auth-proxy/finishMfaUserSetup', legacyHeaders({ token, appId }), { mfaCode: await lastCode(foyer, phoneNumber) });
+    const finished = await call(foyer, 'POST', '/auth-proxy/finishMfaUserSetup', legacyHeaders({ token, appId }), {
+      mfaCode: await lastCode(foyer, phoneNumber),
+    });
     const mfaToken = finished.body.mfaToken as string;
     expect(mfaToken).toBeTruthy();
     const tenantUserId = member.tenantUserId;
@@ -150,7 +169,10 @@ describe('tokens that prove nothing', () => {
     const ownerToken = await signedInToken(foyer, owner.email, owner.password);
     const disabled = await postGraphQL(
       foyer.urls.api,
-      { query: 'mutation($user: UserInput!) { updateUser(user: $user) { enabled } }', variables: { user: { id: member.tenantUserId, enabled: false } } },
+      {
+        query: 'mutation($user: UserInput!) { updateUser(user: $user) { enabled } }',
+        variables: { user: { id: member.tenantUserId, enabled: false } },
+      },
       legacyHeaders({ token: ownerToken, tenantUserId: ownerAcme.tenantUserId, appId }),
     );
     expect(disabled.body.data).toEqual({ updateUser: { enabled: false } });
@@ -188,7 +210,9 @@ describe('attempt limits shared with the OAuth mode', () => {
     const ip = '198.51.100.62';
     const half = LOGIN_FAILURES.max / 2;
     await Promise.all(Array.from({ length: half }, (_, index) => oauthAuthenticate(member.email, `oauth-${index}`, ip)));
-    await Promise.all(Array.from({ length: half }, (_, index) => authenticate(foyer, member.email, `legacy-${index}`, { 'x-forwarded-for': ip })));
+    await Promise.all(
+      Array.from({ length: half }, (_, index) => authenticate(foyer, member.email, `legacy-${index}`, { 'x-forwarded-for': ip })),
+    );
     expect((await authenticate(foyer, member.email, MEMBER_PASSWORD, { 'x-forwarded-for': ip })).status).toBe(429);
     expect((await oauthAuthenticate(member.email, MEMBER_PASSWORD, ip)).status).toBe(429);
   });

@@ -48,15 +48,30 @@ describe('password sign-in', () => {
     expect((await call(foyer, 'GET', '/auth-proxy/authenticated', headers)).body).toEqual({ authenticated: true });
     const current = await call(foyer, 'GET', '/auth/currentUser', headers);
     expect(current.status).toBe(200);
-    expect(current.body).toMatchObject({ id: acme.tenantUserId, role: 'ADMIN', email: admin.email, tenant: { name: 'Acme' }, privileges: expect.arrayContaining(['USER_WRITE', 'TENANT_WRITE']) });
+    expect(current.body).toMatchObject({
+      id: acme.tenantUserId,
+      role: 'ADMIN',
+      email: admin.email,
+      tenant: { name: 'Acme' },
+      privileges: expect.arrayContaining(['USER_WRITE', 'TENANT_WRITE']),
+    });
     const graph = await postGraphQL(foyer.urls.api, GET_ME, headers);
     expect(graph.body.data).toEqual({ getMe: { email: admin.email, firstName: 'Adam', lastName: 'Admin' }, getTenant: { name: 'Acme' } });
   });
 
   it('refuses a wrong password with 401 and an app that is not in legacy mode with 403', async () => {
     const owner = foyer.demo.users[0]!;
-    expect(await authenticate(foyer, owner.email, 'wrong-password')).toMatchObject({ status: 401, body: { statusCode: 401, error: 'WRONG_CREDENTIALS' } });
-    const consoleAnswer = await call(foyer, 'POST', '/auth-proxy/authenticate', { 'x-app-id': 'foyer-console' }, { username: owner.email, password: owner.password });
+    expect(await authenticate(foyer, owner.email, 'wrong-password')).toMatchObject({
+      status: 401,
+      body: { statusCode: 401, error: 'WRONG_CREDENTIALS' },
+    });
+    const consoleAnswer = await call(
+      foyer,
+      'POST',
+      '/auth-proxy/authenticate',
+      { 'x-app-id': 'foyer-console' },
+      { username: owner.email, password: owner.password },
+    );
     expect(consoleAnswer).toMatchObject({ status: 403, body: { error: 'LEGACY_AUTH_DISABLED' } });
     expect(await call(foyer, 'POST', '/auth-proxy/authenticate', {}, { username: owner.email, password: owner.password })).toMatchObject({
       status: 400,
@@ -71,7 +86,11 @@ describe('profile and logout', () => {
     const member = await newMember(foyer, 'Acme', { onboarded: false });
     const token = await signedInToken(foyer, member.email, MEMBER_PASSWORD);
     const headers = legacyHeaders({ token, tenantUserId: member.tenantUserId, appId });
-    const saved = await call(foyer, 'PUT', '/auth-proxy/user', headers, { firstName: 'Lena', lastName: 'Legacy', consentsToPrivacyPolicy: true });
+    const saved = await call(foyer, 'PUT', '/auth-proxy/user', headers, {
+      firstName: 'Lena',
+      lastName: 'Legacy',
+      consentsToPrivacyPolicy: true,
+    });
     expect(saved.status).toBe(200);
     expect(saved.body).toMatchObject({ fullName: 'Lena Legacy', onboarded: true });
     const [row] = await foyer.db.select().from(users).where(eq(users.id, member.id));
@@ -100,7 +119,11 @@ describe('REST on the API host', () => {
     const viewer = await findMembership(foyer.db, 'viewer@globex.demo.foyer.test', 'Globex');
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)]);
     const upload = (tenantUserId: string) =>
-      fetch(`${foyer.urls.api}/workspace/logo`, { method: 'POST', headers: { 'content-type': 'image/png', ...legacyHeaders({ token, tenantUserId, appId }) }, body: png });
+      fetch(`${foyer.urls.api}/workspace/logo`, {
+        method: 'POST',
+        headers: { 'content-type': 'image/png', ...legacyHeaders({ token, tenantUserId, appId }) },
+        body: png,
+      });
     expect((await upload(acme.tenantUserId)).status).toBe(201);
     expect((await upload(viewer.tenantUserId)).status).toBe(401);
   });
@@ -110,7 +133,9 @@ describe('reset password', () => {
   it('mails a link, and PUT with the link sets the password, signs in and revokes the older tokens', async () => {
     const member = await newMember(foyer, 'Acme');
     const older = await signedInToken(foyer, member.email, MEMBER_PASSWORD);
-    expect(await call(foyer, 'POST', '/auth-proxy/password', { 'x-app-id': appId }, { username: member.email })).toMatchObject({ status: 200 });
+    expect(await call(foyer, 'POST', '/auth-proxy/password', { 'x-app-id': appId }, { username: member.email })).toMatchObject({
+      status: 200,
+    });
     const link = await resetToken(foyer, member.email);
     expect(await call(foyer, 'GET', `/auth-proxy/password/${link}`, {})).toMatchObject({
       status: 200,
@@ -126,7 +151,9 @@ describe('reset password', () => {
     expect(set.body).toMatchObject({ token: expect.any(String), mfaState: 'DISABLED', tenantUserId: member.tenantUserId });
 
     expect((await call(foyer, 'GET', '/auth-proxy/tenantUsers', legacyHeaders({ token: older, appId }))).status).toBe(401);
-    expect((await call(foyer, 'GET', '/auth-proxy/tenantUsers', legacyHeaders({ token: set.body.token as string, appId }))).status).toBe(200);
+    expect((await call(foyer, 'GET', '/auth-proxy/tenantUsers', legacyHeaders({ token: set.body.token as string, appId }))).status).toBe(
+      200,
+    );
     expect((await authenticate(foyer, member.email, 'Another-password-2!')).status).toBe(200);
     expect(await call(foyer, 'PUT', '/auth-proxy/password', {}, { token: link, password: 'Another-password-3!' })).toMatchObject({
       status: 400,
@@ -139,7 +166,10 @@ describe('two-factor by text', () => {
   const phoneNumber = '+46701234567';
 
   beforeAll(async () => {
-    await foyer.db.update(apps).set({ settings: sql`${apps.settings} || '{"mfaEnabled": true}'::jsonb` }).where(eq(apps.id, appId));
+    await foyer.db
+      .update(apps)
+      .set({ settings: sql`${apps.settings} || '{"mfaEnabled": true}'::jsonb` })
+      .where(eq(apps.id, appId));
     await foyer.db.insert(tenants).values({ id: randomUUID(), appId, name: 'Secure', mfa: true, onboarded: true });
   });
 
@@ -150,7 +180,9 @@ describe('two-factor by text', () => {
     const token = first.body.token as string;
     const pending = legacyHeaders({ token, appId });
     expect((await call(foyer, 'GET', '/auth-proxy/tenantUsers', pending)).status).toBe(401);
-    expect((await call(foyer, 'POST', '/auth-proxy/startMfaUserSetup', pending, { phoneNumber: 'not a number' })).body.error).toBe('INVALID_PHONE_NUMBER');
+    expect((await call(foyer, 'POST', '/auth-proxy/startMfaUserSetup', pending, { phoneNumber: 'not a number' })).body.error).toBe(
+      'INVALID_PHONE_NUMBER',
+    );
     expect((await call(foyer, 'POST', '/auth-proxy/startMfaUserSetup', pending, { phoneNumber })).status).toBe(204);
     const finished = await call(foyer, 'POST', '/auth-proxy/finishMfaUserSetup', pending, { mfaCode: await lastCode(foyer, phoneNumber) });
     expect(finished.status).toBe(200);
@@ -159,7 +191,9 @@ describe('two-factor by text', () => {
     expect((await call(foyer, 'GET', '/auth-proxy/tenantUsers', pending)).status).toBe(401);
     expect((await call(foyer, 'GET', '/auth-proxy/tenantUsers', legacyHeaders({ token, mfaToken, appId }))).status).toBe(200);
     // Passed once: the token's second factor cannot be passed again.
-    expect((await call(foyer, 'POST', '/auth-proxy/commitMfaCode', legacyHeaders({ token, mfaToken, appId }), { mfaCode: '123456' })).status).toBe(401);
+    expect(
+      (await call(foyer, 'POST', '/auth-proxy/commitMfaCode', legacyHeaders({ token, mfaToken, appId }), { mfaCode: '123456' })).status,
+    ).toBe(401);
 
     const second = await authenticate(foyer, member.email, MEMBER_PASSWORD);
     expect(second.body.mfaState).toBe('REQUIRED');
@@ -169,13 +203,22 @@ describe('two-factor by text', () => {
     expect(wrong).toMatchObject({ status: 401, body: { error: 'WRONG_MFA_CODE' } });
     const committed = await call(foyer, 'POST', '/auth-proxy/commitMfaCode', required, { mfaCode: code });
     expect(committed.status).toBe(200);
-    const headers = legacyHeaders({ token: second.body.token as string, mfaToken: committed.body.mfaToken as string, tenantUserId: member.tenantUserId, appId });
+    const headers = legacyHeaders({
+      token: second.body.token as string,
+      mfaToken: committed.body.mfaToken as string,
+      tenantUserId: member.tenantUserId,
+      appId,
+    });
     expect((await postGraphQL(foyer.urls.api, GET_ME, headers)).body.data).toMatchObject({ getTenant: { name: 'Secure' } });
 
     const third = await authenticate(foyer, member.email, MEMBER_PASSWORD);
     const recovering = legacyHeaders({ token: third.body.token as string, appId });
-    expect((await call(foyer, 'POST', '/auth-proxy/resetUserMfaSetup', recovering, { backupCode: 'AAAA-BBBB-CCCC-DDDD' })).body.error).toBe('WRONG_RECOVERY_CODE');
-    expect((await call(foyer, 'POST', '/auth-proxy/resetUserMfaSetup', recovering, { backupCode: finished.body.backupCode })).status).toBe(204);
+    expect((await call(foyer, 'POST', '/auth-proxy/resetUserMfaSetup', recovering, { backupCode: 'AAAA-BBBB-CCCC-DDDD' })).body.error).toBe(
+      'WRONG_RECOVERY_CODE',
+    );
+    expect((await call(foyer, 'POST', '/auth-proxy/resetUserMfaSetup', recovering, { backupCode: finished.body.backupCode })).status).toBe(
+      204,
+    );
     expect((await call(foyer, 'POST', '/auth-proxy/startMfaUserSetup', recovering, { phoneNumber })).status).toBe(204);
   });
 });

@@ -35,7 +35,13 @@ export interface Answer {
 }
 
 /** One call on the API host; `body` undefined sends none. */
-export async function call(foyer: TestFoyer, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Answer> {
+export async function call(
+  foyer: TestFoyer,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<Answer> {
   const response = await fetch(`${foyer.urls.api}${path}`, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -46,7 +52,13 @@ export async function call(foyer: TestFoyer, method: string, path: string, heade
 }
 
 /** POST /auth-proxy/authenticate for the demo app (or `appId`). */
-export function authenticate(foyer: TestFoyer, username: string, password: string, extra: Record<string, string> = {}, appId = foyer.demo.appId) {
+export function authenticate(
+  foyer: TestFoyer,
+  username: string,
+  password: string,
+  extra: Record<string, string> = {},
+  appId = foyer.demo.appId,
+) {
   return call(foyer, 'POST', '/auth-proxy/authenticate', { 'x-app-id': appId, ...extra }, { username, password });
 }
 

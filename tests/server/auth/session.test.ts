@@ -97,7 +97,10 @@ describe('credentials', () => {
       expect(response.status).toBe(401);
     }
     // Even the right password is refused now, without revealing that it was right.
-    const blocked = await postJson(browser, `${auth}/auth/authenticate`, { username: viewer.email.toUpperCase(), password: viewer.password });
+    const blocked = await postJson(browser, `${auth}/auth/authenticate`, {
+      username: viewer.email.toUpperCase(),
+      password: viewer.password,
+    });
     expect(blocked.status).toBe(429);
     expect(await blocked.json()).toMatchObject({ statusCode: 429, error: 'TOO_MANY_REQUESTS' });
     expect(blocked.headers.get('retry-after')).toBe('60');

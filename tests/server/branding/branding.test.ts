@@ -22,7 +22,10 @@ afterAll(async () => {
 });
 
 async function store(extra: Partial<AppSettings>) {
-  await foyer.db.update(apps).set({ settings: { ...baseSettings, ...extra } }).where(eq(apps.id, foyer.demo.appId));
+  await foyer.db
+    .update(apps)
+    .set({ settings: { ...baseSettings, ...extra } })
+    .where(eq(apps.id, foyer.demo.appId));
 }
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${foyer.urls.api}/${path}`, { headers });

@@ -32,7 +32,8 @@ async function upload(token: string | undefined, body: Uint8Array, contentType =
   return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown> };
 }
 
-const logoOf = async (tenantId: string) => (await foyer.db.select({ logo: tenants.logo }).from(tenants).where(eq(tenants.id, tenantId)))[0]!.logo;
+const logoOf = async (tenantId: string) =>
+  (await foyer.db.select({ logo: tenants.logo }).from(tenants).where(eq(tenants.id, tenantId)))[0]!.logo;
 
 describe('workspace logo upload', () => {
   it("an OWNER's upload becomes the workspace's logo, served from the API host like an app logo", async () => {
@@ -91,8 +92,13 @@ describe('workspace logo upload', () => {
   it('allows 20 uploads an hour per workspace, counted even when they arrive at once; refusals do not count', async () => {
     const member = await findMembership(foyer.db, 'owner@demo.foyer.test', 'Globex');
     const token = await mintAccessToken(foyer.db, member, { issuer: foyer.urls.auth });
-    const statuses = await Promise.all(Array.from({ length: WORKSPACE_LOGO_UPLOADS.max + 5 }, () => upload(token, PNG).then((answer) => answer.status)));
-    expect(statuses.filter((status) => status === 201), JSON.stringify(statuses)).toHaveLength(WORKSPACE_LOGO_UPLOADS.max);
+    const statuses = await Promise.all(
+      Array.from({ length: WORKSPACE_LOGO_UPLOADS.max + 5 }, () => upload(token, PNG).then((answer) => answer.status)),
+    );
+    expect(
+      statuses.filter((status) => status === 201),
+      JSON.stringify(statuses),
+    ).toHaveLength(WORKSPACE_LOGO_UPLOADS.max);
     const refused = await upload(token, PNG);
     expect(refused.body).toMatchObject({ statusCode: 429, error: 'TOO_MANY_UPLOADS' });
     // Another workspace keeps its own count.

@@ -18,7 +18,9 @@ afterEach(async () => {
 });
 
 async function lastUpkeep(db: DatabaseHandle['db']): Promise<{ analyzed: string | null; vacuumed: string | null }> {
-  const result = (await db.execute(sql`select last_analyze::text as analyzed, last_vacuum::text as vacuumed from pg_stat_user_tables where relname = 'tenant_users'`)) as unknown as {
+  const result = (await db.execute(
+    sql`select last_analyze::text as analyzed, last_vacuum::text as vacuumed from pg_stat_user_tables where relname = 'tenant_users'`,
+  )) as unknown as {
     rows: { analyzed: string | null; vacuumed: string | null }[];
   };
   return result.rows[0]!;

@@ -29,7 +29,8 @@ function postedForm(html: string): { action: string; fields: URLSearchParams } |
   const action = /<form[^>]*method="post"[^>]*action="([^"]+)"/i.exec(html)?.[1];
   if (!action) return undefined;
   const fields = new URLSearchParams();
-  for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) fields.set(match[1]!, match[2]!.replace(/&amp;/g, '&'));
+  for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g))
+    fields.set(match[1]!, match[2]!.replace(/&amp;/g, '&'));
   return { action: action.replace(/&amp;/g, '&'), fields };
 }
 
@@ -67,7 +68,13 @@ export async function openCallback(foyer: TestFoyer, browser: Browser, callbackU
 }
 
 /** The whole run: start, pick, callback, onwards. */
-export async function federate(foyer: TestFoyer, browser: Browser, start: string, identity: string, stop?: (url: URL) => boolean): Promise<FederationRun> {
+export async function federate(
+  foyer: TestFoyer,
+  browser: Browser,
+  start: string,
+  identity: string,
+  stop?: (url: URL) => boolean,
+): Promise<FederationRun> {
   const uid = await openPickScreen(foyer, browser, start);
   const callbackUrl = await pickIdentity(foyer, browser, uid, identity);
   const end = await openCallback(foyer, browser, callbackUrl, stop);

@@ -47,7 +47,10 @@ async function identitiesOf(appId: string) {
 }
 
 async function userOf(appId: string, email: string) {
-  const [user] = await foyer.db.select().from(users).where(and(eq(users.appId, appId), eq(users.email, email)));
+  const [user] = await foyer.db
+    .select()
+    .from(users)
+    .where(and(eq(users.appId, appId), eq(users.email, email)));
   return user;
 }
 
@@ -60,30 +63,43 @@ async function open(url: string, browser = new Browser()) {
 describe('getAppAnonymous', () => {
   it('lists the providers whose flag is on, in the login screen order', async () => {
     const appId = await insertApp(foyer, { settings: { googleSsoEnabled: true, githubSsoEnabled: true, passwordEnabled: false } });
-    const answer = await postGraphQL(foyer.urls.api, { query: '{ getAppAnonymous { passwordEnabled socialProviders googleSsoEnabled } }' }, { 'x-app-id': appId });
-    expect(answer.body.data?.getAppAnonymous).toEqual({ passwordEnabled: false, socialProviders: ['google', 'github'], googleSsoEnabled: true });
+    const answer = await postGraphQL(
+      foyer.urls.api,
+      { query: '{ getAppAnonymous { passwordEnabled socialProviders googleSsoEnabled } }' },
+      { 'x-app-id': appId },
+    );
+    expect(answer.body.data?.getAppAnonymous).toEqual({
+      passwordEnabled: false,
+      socialProviders: ['google', 'github'],
+      googleSsoEnabled: true,
+    });
   });
 });
 
 describe('signing up and in with each provider type through the development provider', () => {
-  it.each(federationTypes)('%s: signup makes an account with its own workspace, and the next login finds it by the subject', async (type) => {
-    const appId = await socialApp();
-    const signup = await federate(foyer, new Browser(), start(type, 'signup', appId), 'dev-ada');
-    // One workspace, no pending authorization: the workspace choice, then the app's sign-in start.
-    expect(signup.url.startsWith(foyer.urls.ui)).toBe(true);
-    const user = await userOf(appId, 'ada@dev-idp.foyer.test');
-    expect(user).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', passwordHash: null });
-    expect(user!.emailVerifiedAt).not.toBeNull();
-    const memberships = await foyer.db.select().from(tenantUsers).where(eq(tenantUsers.userId, user!.id));
-    expect(memberships).toMatchObject([{ role: 'OWNER', enabled: true }]);
-    expect(await identitiesOf(appId)).toMatchObject([{ provider: type, subject: 'dev-ada', userId: user!.id }]);
+  it.each(federationTypes)(
+    '%s: signup makes an account with its own workspace, and the next login finds it by the subject',
+    async (type) => {
+      const appId = await socialApp();
+      const signup = await federate(foyer, new Browser(), start(type, 'signup', appId), 'dev-ada');
+      // One workspace, no pending authorization: the workspace choice, then the app's sign-in start.
+      expect(signup.url.startsWith(foyer.urls.ui)).toBe(true);
+      const user = await userOf(appId, 'ada@dev-idp.foyer.test');
+      expect(user).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', passwordHash: null });
+      expect(user!.emailVerifiedAt).not.toBeNull();
+      const memberships = await foyer.db.select().from(tenantUsers).where(eq(tenantUsers.userId, user!.id));
+      expect(memberships).toMatchObject([{ role: 'OWNER', enabled: true }]);
+      expect(await identitiesOf(appId)).toMatchObject([{ provider: type, subject: 'dev-ada', userId: user!.id }]);
 
-    // A login in a fresh browser lands signed in (the workspace handover), not on the signup screen.
-    const browser = new Browser();
-    const login = await federate(foyer, browser, start(type, 'login', appId), 'dev-ada', (url) => url.pathname.startsWith('/auth/chooseTenantUser/'));
-    expect(new URL(login.url).pathname).toBe(`/auth/chooseTenantUser/${memberships[0]!.id}`);
-    expect(await identitiesOf(appId)).toHaveLength(1);
-  });
+      // A login in a fresh browser lands signed in (the workspace handover), not on the signup screen.
+      const browser = new Browser();
+      const login = await federate(foyer, browser, start(type, 'login', appId), 'dev-ada', (url) =>
+        url.pathname.startsWith('/auth/chooseTenantUser/'),
+      );
+      expect(new URL(login.url).pathname).toBe(`/auth/chooseTenantUser/${memberships[0]!.id}`);
+      expect(await identitiesOf(appId)).toHaveLength(1);
+    },
+  );
 
   it('finishes a pending authorization of the app: the app gets a code for the new account', async () => {
     const appId = await socialApp({ googleSsoEnabled: true });
@@ -93,7 +109,9 @@ describe('signing up and in with each provider type through the development prov
     const atLogin = await browser.navigate(pending.url, (url) => url.origin === foyer.urls.ui);
     expect(atLogin.url).toBe(`${foyer.urls.ui}/auth/login?appId=${appId}`);
     // The button carries no appId: the pending authorization names the app.
-    const run = await federate(foyer, browser, `${foyer.urls.auth}/federated/google/signup`, 'dev-grace', (url) => url.toString().startsWith(callback));
+    const run = await federate(foyer, browser, `${foyer.urls.auth}/federated/google/signup`, 'dev-grace', (url) =>
+      url.toString().startsWith(callback),
+    );
     const landed = new URL(run.url);
     expect(landed.origin + landed.pathname).toBe(callback);
     expect(landed.searchParams.get('state')).toBe(pending.state);
@@ -201,7 +219,10 @@ describe('hostile callbacks', () => {
     const browser = new Browser();
     const uid = await openPickScreen(foyer, browser, start('facebook', 'login', appId));
     const cancelled = await browser.request(`${foyer.config.devIdp.url}/interaction/${uid}/cancel`, { method: 'POST' });
-    const back = await browser.navigate(new URL(cancelled.headers.get('location')!, foyer.config.devIdp.url).toString(), (url) => url.origin === foyer.urls.ui);
+    const back = await browser.navigate(
+      new URL(cancelled.headers.get('location')!, foyer.config.devIdp.url).toString(),
+      (url) => url.origin === foyer.urls.ui,
+    );
     expect(back.url).toBe(`${foyer.urls.ui}/auth/login?appId=${appId}`);
     expect(browser.cookie(foyer.urls.auth, 'foyer_login')).toBeUndefined();
   });
@@ -211,13 +232,26 @@ describe('which provider serves an app', () => {
   it('answers a switched-off provider, a legacy-mode app and an unconfigured one alike: not available', async () => {
     const appId = await socialApp({ appleSsoEnabled: false });
     const legacy = await socialApp({ authLegacy: true });
-    expect((await open(start('apple', 'login', appId))).location).toBe(`${foyer.urls.ui}/auth/login?appId=${appId}&error=federation&errorDetails=unavailable`);
-    expect((await open(start('google', 'login', legacy))).location).toBe(`${foyer.urls.ui}/auth/login?appId=${legacy}&error=federation&errorDetails=unavailable`);
+    expect((await open(start('apple', 'login', appId))).location).toBe(
+      `${foyer.urls.ui}/auth/login?appId=${appId}&error=federation&errorDetails=unavailable`,
+    );
+    expect((await open(start('google', 'login', legacy))).location).toBe(
+      `${foyer.urls.ui}/auth/login?appId=${legacy}&error=federation&errorDetails=unavailable`,
+    );
   });
 
   it("uses the app's own client (the real provider) once it has credentials, with PKCE and state", async () => {
     const appId = randomUUID();
-    const stored = sealWrittenConfig(foyer.config, appId, { name: 'x', redirectUris: ['https://x.test/cb'], socialProviders: { github: { clientId: 'own-github-client', clientSecret: 'own-secret' } } }, { name: 'x', redirectUris: [] });
+    const stored = sealWrittenConfig(
+      foyer.config,
+      appId,
+      {
+        name: 'x',
+        redirectUris: ['https://x.test/cb'],
+        socialProviders: { github: { clientId: 'own-github-client', clientSecret: 'own-secret' } },
+      },
+      { name: 'x', redirectUris: [] },
+    );
     await insertApp(foyer, { id: appId, settings: { ...ALL_ON, socialProviders: stored.socialProviders } });
     const answer = await open(start('github', 'login', appId));
     expect(answer.status).toBe(303);

@@ -22,7 +22,10 @@ describe('githubProfile', () => {
   });
 
   it('does not vouch for an unverified primary e-mail, nor for the public profile e-mail', () => {
-    expect(githubProfile(user, [{ email: 'octocat@example.test', primary: true, verified: false }])).toMatchObject({ email: 'octocat@example.test', emailVerified: false });
+    expect(githubProfile(user, [{ email: 'octocat@example.test', primary: true, verified: false }])).toMatchObject({
+      email: 'octocat@example.test',
+      emailVerified: false,
+    });
     expect(githubProfile(user, [])).toMatchObject({ email: 'public@example.test', emailVerified: false });
   });
 
@@ -44,7 +47,7 @@ describe('facebookProfile', () => {
 });
 
 describe('profileFromClaims', () => {
-  it("reads email_verified as true only when the provider says so (Apple's text \"true\" included)", () => {
+  it('reads email_verified as true only when the provider says so (Apple\'s text "true" included)', () => {
     expect(profileFromClaims({ sub: 'a', email: 'a@x.test', email_verified: 'true' }).emailVerified).toBe(true);
     expect(profileFromClaims({ sub: 'a', email: 'a@x.test', email_verified: true }).emailVerified).toBe(true);
     expect(profileFromClaims({ sub: 'a', email: 'a@x.test', email_verified: 'false' }).emailVerified).toBe(false);

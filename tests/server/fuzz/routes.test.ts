@@ -4,7 +4,18 @@
 // lone surrogates, deep nesting and unknown fields, anonymously and with a real owner's token. No
 // answer may be a 5xx, and every 4xx JSON answer has the error shape {statusCode, error, message}.
 import fc from 'fast-check';
-import { getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType, isObjectType, isScalarType, type GraphQLField, type GraphQLInputType, type GraphQLObjectType } from 'graphql';
+import {
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  type GraphQLField,
+  type GraphQLInputType,
+  type GraphQLObjectType,
+} from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { buildFoyerSchema } from '../../../server/graphql/schema.ts';
@@ -53,17 +64,65 @@ const MEGABYTE = 'x'.repeat(1024 * 1024);
 const nastyString = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('', '\u0000', 'a\u0000b', '\ud800', 'x\udfffy', '%', '%00', '../../etc/passwd', '<script>', "' or 1=1 --", '__proto__', 'constructor'),
+  fc.constantFrom(
+    '',
+    '\u0000',
+    'a\u0000b',
+    '\ud800',
+    'x\udfffy',
+    '%',
+    '%00',
+    '../../etc/passwd',
+    '<script>',
+    "' or 1=1 --",
+    '__proto__',
+    'constructor',
+  ),
   fc.constantFrom('x'.repeat(5_000), 'é'.repeat(3_000)),
 );
 const scalar = fc.oneof(nastyString, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.bigInt().map(String));
 /** Names the routes read, so values of wrong types reach the validation behind them, plus any. */
-const FIELD_NAMES = ['username', 'email', 'password', 'token', 'code', 'mfaCode', 'backupCode', 'phoneNumber', 'tenantUserId', 'appId',
-  'redirectUri', 'name', 'config', 'note', 'revision', 'id', 'response', 'credential', 'grant_type', 'refresh_token', 'client_id',
-  'code_verifier', 'redirect_uri', 'tenant', 'owner', 'firstName', 'lastName', 'customParams', 'redirectUris', 'logo', 'query'];
+const FIELD_NAMES = [
+  'username',
+  'email',
+  'password',
+  'token',
+  'code',
+  'mfaCode',
+  'backupCode',
+  'phoneNumber',
+  'tenantUserId',
+  'appId',
+  'redirectUri',
+  'name',
+  'config',
+  'note',
+  'revision',
+  'id',
+  'response',
+  'credential',
+  'grant_type',
+  'refresh_token',
+  'client_id',
+  'code_verifier',
+  'redirect_uri',
+  'tenant',
+  'owner',
+  'firstName',
+  'lastName',
+  'customParams',
+  'redirectUris',
+  'logo',
+  'query',
+];
 const key = fc.oneof(fc.constantFrom(...FIELD_NAMES), fc.string({ maxLength: 12 }));
 const jsonValue = fc.letrec((tie) => ({
-  value: fc.oneof({ depthSize: 'small' }, scalar, fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(key, tie('value'), { maxKeys: 6 })),
+  value: fc.oneof(
+    { depthSize: 'small' },
+    scalar,
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(key, tie('value'), { maxKeys: 6 }),
+  ),
 })).value;
 
 const deepArray = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
@@ -74,14 +133,23 @@ const body: fc.Arbitrary<Body> = fc.oneof(
   fc.dictionary(key, jsonValue, { maxKeys: 8 }).map((value) => ({ type: 'application/json', text: JSON.stringify(value) })),
   jsonValue.map((value) => ({ type: 'application/json', text: JSON.stringify(value) ?? 'null' })),
   fc.string({ maxLength: 60 }).map((text) => ({ type: 'application/json', text })),
-  fc.constantFrom('{', '{"username":', '{"a":1,}', 'null', '[]', '"text"', '\u0000', '{"username":"a\\u0000b"}', '{"x":"\\ud800"}')
+  fc
+    .constantFrom('{', '{"username":', '{"a":1,}', 'null', '[]', '"text"', '\u0000', '{"username":"a\\u0000b"}', '{"x":"\\ud800"}')
     .map((text) => ({ type: 'application/json', text })),
   fc.constantFrom(deepArray, deepObject).map((text) => ({ type: 'application/json', text })),
-  fc.constantFrom(`{"username":"${MEGABYTE}"}`, `{"username":"${MEGABYTE.slice(0, 900_000)}","password":"${'\\u0000'.repeat(10)}"}`)
+  fc
+    .constantFrom(`{"username":"${MEGABYTE}"}`, `{"username":"${MEGABYTE.slice(0, 900_000)}","password":"${'\\u0000'.repeat(10)}"}`)
     .map((text) => ({ type: 'application/json', text })),
-  fc.dictionary(key, nastyString.map((value) => value.slice(0, 200)), { maxKeys: 5 })
+  fc
+    .dictionary(
+      key,
+      nastyString.map((value) => value.slice(0, 200)),
+      { maxKeys: 5 },
+    )
     .map((value) => ({ type: 'application/x-www-form-urlencoded', text: new URLSearchParams(value).toString() })),
-  fc.string({ maxLength: 60 }).map((text) => ({ type: fc.sample(fc.constantFrom('text/plain', 'application/xml', null, 'multipart/form-data'), 1)[0]!, text })),
+  fc
+    .string({ maxLength: 60 })
+    .map((text) => ({ type: fc.sample(fc.constantFrom('text/plain', 'application/xml', null, 'multipart/form-data'), 1)[0]!, text })),
 );
 
 /** Lone surrogates cannot be percent-encoded as UTF-8: they go as the replacement character a client would send. */
@@ -103,7 +171,11 @@ const authorization = fc.oneof(
   fc.constantFrom('Bearer ', 'Bearer x.y.z', 'Basic Og==', `Bearer ${'a'.repeat(8_000)}`),
 );
 
-const appHeader = fc.oneof(fc.constant(undefined), fc.constant('demo'), nastyString.map((value) => encodeForUrl(value.slice(0, 200))));
+const appHeader = fc.oneof(
+  fc.constant(undefined),
+  fc.constant('demo'),
+  nastyString.map((value) => encodeForUrl(value.slice(0, 200))),
+);
 
 interface Answer {
   status: number;
@@ -134,7 +206,8 @@ function problemWith(answer: Answer, path = ''): string | null {
   }
   const shape = parsed as { statusCode?: unknown; error?: unknown; message?: unknown; error_description?: unknown };
   if (OAUTH_PATHS.test(path) && typeof shape.error === 'string' && typeof shape.error_description === 'string') return null;
-  const ok = shape.statusCode === answer.status && typeof shape.error === 'string' && shape.error !== '' && typeof shape.message === 'string';
+  const ok =
+    shape.statusCode === answer.status && typeof shape.error === 'string' && shape.error !== '' && typeof shape.message === 'string';
   return ok ? null : `answered ${answer.status} without {statusCode, error, message}: ${answer.text.slice(0, 300)}`;
 }
 
@@ -154,18 +227,25 @@ describe('every REST route', () => {
     const failures: string[] = [];
     for (const route of routes) {
       await fc.assert(
-        fc.asyncProperty(fc.array(pathValue, { minLength: 1, maxLength: 2 }), body, authorization, appHeader, nastyString, async (values, payload, auth, app, query) => {
-          const url = `${foyer.urls[route.origin]}${fillPath(route.path, values)}?${new URLSearchParams({ [query.slice(0, 20) || 'q']: query.slice(0, 500) })}`;
-          const headers: Record<string, string> = { accept: 'application/json', 'x-forwarded-for': '10.77.0.1' };
-          if (auth) headers.authorization = auth === 'owner' ? `Bearer ${ownerToken}` : auth;
-          if (app) headers['x-app-id'] = app === 'demo' ? foyer.demo.appId : app;
-          const withBody = route.method === 'POST' || route.method === 'PUT' || route.method === 'DELETE';
-          if (withBody && payload.type) headers['content-type'] = payload.type;
-          const answer = await send(url, { method: route.method, headers, body: withBody ? payload.text : undefined });
-          const problem = problemWith(answer, route.path);
-          if (problem) failures.push(`${route.method} ${route.path} (${url.slice(0, 160)}): ${problem}`);
-          return true;
-        }),
+        fc.asyncProperty(
+          fc.array(pathValue, { minLength: 1, maxLength: 2 }),
+          body,
+          authorization,
+          appHeader,
+          nastyString,
+          async (values, payload, auth, app, query) => {
+            const url = `${foyer.urls[route.origin]}${fillPath(route.path, values)}?${new URLSearchParams({ [query.slice(0, 20) || 'q']: query.slice(0, 500) })}`;
+            const headers: Record<string, string> = { accept: 'application/json', 'x-forwarded-for': '10.77.0.1' };
+            if (auth) headers.authorization = auth === 'owner' ? `Bearer ${ownerToken}` : auth;
+            if (app) headers['x-app-id'] = app === 'demo' ? foyer.demo.appId : app;
+            const withBody = route.method === 'POST' || route.method === 'PUT' || route.method === 'DELETE';
+            if (withBody && payload.type) headers['content-type'] = payload.type;
+            const answer = await send(url, { method: route.method, headers, body: withBody ? payload.text : undefined });
+            const problem = problemWith(answer, route.path);
+            if (problem) failures.push(`${route.method} ${route.path} (${url.slice(0, 160)}): ${problem}`);
+            return true;
+          },
+        ),
         { numRuns: RUNS_PER_ROUTE, seed: SEED },
       );
     }
@@ -184,17 +264,31 @@ function inputValue(type: GraphQLInputType, depth = 0): fc.Arbitrary<unknown> {
   if (isEnumType(type)) return fc.oneof(fc.constantFrom(...type.getValues().map((value) => value.name)), wrong);
   if (isInputObjectType(type)) {
     const fields = Object.values(type.getFields());
-    const record = fc.record(Object.fromEntries(fields.map((field) => [field.name, inputValue(field.type, depth + 1)])), { requiredKeys: [] });
-    return fc.oneof({ weight: 3, arbitrary: fc.tuple(record, fc.dictionary(fc.string({ maxLength: 8 }), scalar, { maxKeys: 2 })).map(([known, unknown]) => ({ ...unknown, ...known })) }, { weight: 1, arbitrary: wrong });
+    const record = fc.record(Object.fromEntries(fields.map((field) => [field.name, inputValue(field.type, depth + 1)])), {
+      requiredKeys: [],
+    });
+    return fc.oneof(
+      {
+        weight: 3,
+        arbitrary: fc
+          .tuple(record, fc.dictionary(fc.string({ maxLength: 8 }), scalar, { maxKeys: 2 }))
+          .map(([known, unknown]) => ({ ...unknown, ...known })),
+      },
+      { weight: 1, arbitrary: wrong },
+    );
   }
   if (isScalarType(type)) {
     const right =
-      type.name === 'Int' ? fc.integer({ min: -5, max: 500 })
-      : type.name === 'Float' ? fc.double()
-      : type.name === 'Boolean' ? fc.boolean()
-      // Collected attributes: any object, with the names flows collect among the keys.
-      : type.name === 'JSONObject' ? fc.dictionary(fc.oneof(fc.constantFrom('companySize', 'jobTitle', 'team'), key), jsonValue, { maxKeys: 6 })
-      : nastyString;
+      type.name === 'Int'
+        ? fc.integer({ min: -5, max: 500 })
+        : type.name === 'Float'
+          ? fc.double()
+          : type.name === 'Boolean'
+            ? fc.boolean()
+            : // Collected attributes: any object, with the names flows collect among the keys.
+              type.name === 'JSONObject'
+              ? fc.dictionary(fc.oneof(fc.constantFrom('companySize', 'jobTitle', 'team'), key), jsonValue, { maxKeys: 6 })
+              : nastyString;
     return fc.oneof({ weight: 3, arbitrary: right }, { weight: 1, arbitrary: wrong });
   }
   return wrong;
@@ -251,9 +345,17 @@ describe('every GraphQL operation', () => {
       const variables = fc.record(Object.fromEntries(field.args.map((arg) => [arg.name, inputValue(arg.type)])), { requiredKeys: [] });
       await fc.assert(
         fc.asyncProperty(variables, fc.boolean(), async (values, signedIn) => {
-          const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', 'x-app-id': foyer.demo.appId };
+          const headers: Record<string, string> = {
+            'content-type': 'application/json',
+            accept: 'application/json',
+            'x-app-id': foyer.demo.appId,
+          };
           if (signedIn) headers.authorization = `Bearer ${ownerToken}`;
-          const answer = await send(`${foyer.urls.api}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables: values }) });
+          const answer = await send(`${foyer.urls.api}/graphql`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ query, variables: values }),
+          });
           const problem = problemWith(answer);
           if (problem) failures.push(`${field.name} ${JSON.stringify(values).slice(0, 200)}: ${problem}`);
           return true;
@@ -267,8 +369,15 @@ describe('every GraphQL operation', () => {
   it('answers malformed documents and bodies with no 5xx and 4xx in the error shape', { timeout: 60_000 }, async () => {
     const documents = fc.oneof(
       fc.string({ maxLength: 80 }),
-      fc.constantFrom(`{ ${'getMe { '.repeat(3_000)}${'}'.repeat(3_000)} }`, `{ ${'a'.repeat(30_000)} }`, '{ getMe { id } ', 'query ($a: String) { getMe { id } }',
-        '{ __typename @skip(if: $x) }', 'fragment F on Query { ...F } { ...F }', `{ ${Array.from({ length: 400 }, (_, i) => `a${i}: __typename`).join(' ')} }`),
+      fc.constantFrom(
+        `{ ${'getMe { '.repeat(3_000)}${'}'.repeat(3_000)} }`,
+        `{ ${'a'.repeat(30_000)} }`,
+        '{ getMe { id } ',
+        'query ($a: String) { getMe { id } }',
+        '{ __typename @skip(if: $x) }',
+        'fragment F on Query { ...F } { ...F }',
+        `{ ${Array.from({ length: 400 }, (_, i) => `a${i}: __typename`).join(' ')} }`,
+      ),
     );
     const failures: string[] = [];
     await fc.assert(

@@ -46,10 +46,34 @@ beforeAll(async () => {
   await recordAudit(foyer.db, { type: 'login.success', appId: otherApp, userId: adminId, ip: '192.0.2.1', detail: { method: 'password' } });
   const acme = admin.tenantId;
   const target = { tenantUserId: 'tu-x', userId: 'u-x', email: 'invited@acme.test' };
-  await recordAudit(foyer.db, { type: 'user.invited', appId, userId: ownerId, tenantUserId: owner.tenantUserId, detail: { tenantId: acme, target } });
-  await recordAudit(foyer.db, { type: 'user.updated', appId, userId: adminId, tenantUserId: admin.tenantUserId, detail: { tenantId: acme, target } });
-  await recordAudit(foyer.db, { type: 'tenant.updated', appId, userId: adminId, tenantUserId: admin.tenantUserId, detail: { tenantId: acme } });
-  await recordAudit(foyer.db, { type: 'user.deleted', appId, userId: ownerId, tenantUserId: 'tu-globex', detail: { tenantId: viewer.tenantId, target } });
+  await recordAudit(foyer.db, {
+    type: 'user.invited',
+    appId,
+    userId: ownerId,
+    tenantUserId: owner.tenantUserId,
+    detail: { tenantId: acme, target },
+  });
+  await recordAudit(foyer.db, {
+    type: 'user.updated',
+    appId,
+    userId: adminId,
+    tenantUserId: admin.tenantUserId,
+    detail: { tenantId: acme, target },
+  });
+  await recordAudit(foyer.db, {
+    type: 'tenant.updated',
+    appId,
+    userId: adminId,
+    tenantUserId: admin.tenantUserId,
+    detail: { tenantId: acme },
+  });
+  await recordAudit(foyer.db, {
+    type: 'user.deleted',
+    appId,
+    userId: ownerId,
+    tenantUserId: 'tu-globex',
+    detail: { tenantId: viewer.tenantId, target },
+  });
 });
 
 const LOG = `query ($actor: String, $type: String, $offset: Int, $limit: Int) {

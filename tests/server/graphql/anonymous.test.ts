@@ -24,7 +24,7 @@ async function rawPost(body: string, contentType: string | undefined) {
 }
 
 describe('getAppAnonymous', () => {
-  it("answers the public configuration of the app x-app-id names", async () => {
+  it('answers the public configuration of the app x-app-id names', async () => {
     const answer = await postGraphQL(foyer.urls.api, { query: GET_APP }, { 'x-app-id': foyer.demo.appId });
     expect(answer.status).toBe(200);
     expect(answer.body.errors).toBeUndefined();
@@ -50,7 +50,10 @@ describe('getAppAnonymous', () => {
     expect(demo.body.data?.getAppAnonymous).toEqual({ languages: [...SUPPORTED_LOCALES], defaultLanguage: 'en' });
 
     const [app] = await foyer.db.select({ settings: apps.settings }).from(apps).where(eq(apps.id, foyer.demo.appId));
-    await foyer.db.update(apps).set({ settings: { ...app!.settings, languages: ['he', 'sv'], defaultLanguage: 'sv' } }).where(eq(apps.id, foyer.demo.appId));
+    await foyer.db
+      .update(apps)
+      .set({ settings: { ...app!.settings, languages: ['he', 'sv'], defaultLanguage: 'sv' } })
+      .where(eq(apps.id, foyer.demo.appId));
     try {
       const listed = await postGraphQL(foyer.urls.api, { query }, { 'x-app-id': foyer.demo.appId });
       expect(listed.body.data?.getAppAnonymous).toEqual({ languages: ['sv', 'he'], defaultLanguage: 'sv' });
@@ -63,9 +66,7 @@ describe('getAppAnonymous', () => {
     const answer = await postGraphQL(foyer.urls.api, { query: GET_APP }, { 'x-app-id': '00000000-0000-4000-8000-000000000000' });
     expect(answer.status).toBe(404);
     expect(answer.body.data ?? null).toBeNull();
-    expect(answer.body.errors).toEqual([
-      expect.objectContaining({ extensions: { code: 'UNKNOWN_APP', response: { statusCode: 404 } } }),
-    ]);
+    expect(answer.body.errors).toEqual([expect.objectContaining({ extensions: { code: 'UNKNOWN_APP', response: { statusCode: 404 } } })]);
   });
 
   it('answers UNKNOWN_APP when neither x-app-id nor a token is sent', async () => {
@@ -87,7 +88,11 @@ describe('privileged fields without a token', () => {
   );
 
   it('rejects the whole operation when one field needs more than the caller has', async () => {
-    const answer = await postGraphQL(foyer.urls.api, { query: '{ getAppAnonymous { name } getMe { id } }' }, { 'x-app-id': foyer.demo.appId });
+    const answer = await postGraphQL(
+      foyer.urls.api,
+      { query: '{ getAppAnonymous { name } getMe { id } }' },
+      { 'x-app-id': foyer.demo.appId },
+    );
     expect(answer.status).toBe(401);
     expect(answer.body.data ?? null).toBeNull();
     expect(answer.body.errors?.map((error) => [error.path, error.extensions?.code])).toEqual([[['getMe'], 'UNAUTHENTICATED']]);
@@ -105,9 +110,7 @@ describe('malformed requests', () => {
     const answer = await rawPost('{"query": "{ getAppAnonymous { name } ', 'application/json');
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ statusCode: 400, error: 'BAD_REQUEST' });
-    expect(answer.body.errors).toEqual([
-      expect.objectContaining({ extensions: { code: 'BAD_REQUEST', response: { statusCode: 400 } } }),
-    ]);
+    expect(answer.body.errors).toEqual([expect.objectContaining({ extensions: { code: 'BAD_REQUEST', response: { statusCode: 400 } } })]);
   });
 
   it.each([
@@ -133,7 +136,10 @@ describe('malformed requests', () => {
   });
 
   it('answers 413 to a body over the size limit', async () => {
-    const answer = await rawPost(JSON.stringify({ query: '{ getAppAnonymous { name } }', variables: { pad: 'x'.repeat(1_100_000) } }), 'application/json');
+    const answer = await rawPost(
+      JSON.stringify({ query: '{ getAppAnonymous { name } }', variables: { pad: 'x'.repeat(1_100_000) } }),
+      'application/json',
+    );
     expect(answer.status).toBe(413);
     expect(answer.body).toMatchObject({ statusCode: 413, error: 'PAYLOAD_TOO_LARGE' });
   });

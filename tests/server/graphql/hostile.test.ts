@@ -46,12 +46,16 @@ const READ_ALL = '{ getTenant { id name } getTenantAnonymous { id name } getMe {
 
 describe('forged headers', () => {
   it("Acme's user naming Globex in x-tenant-id, x-app-id and x-tenant-user-id still reads only Acme", async () => {
-    const answer = await postGraphQL(foyer.urls.api, { query: READ_ALL }, {
-      ...bearer(await mint(acmeAdmin)),
-      'x-tenant-id': globexViewer.tenantId,
-      'x-tenant-user-id': globexViewer.tenantUserId,
-      'x-app-id': otherApp.appId,
-    });
+    const answer = await postGraphQL(
+      foyer.urls.api,
+      { query: READ_ALL },
+      {
+        ...bearer(await mint(acmeAdmin)),
+        'x-tenant-id': globexViewer.tenantId,
+        'x-tenant-user-id': globexViewer.tenantUserId,
+        'x-app-id': otherApp.appId,
+      },
+    );
     expect(answer.status).toBe(200);
     expect(answer.body.data).toEqual({
       getTenant: { id: acmeAdmin.tenantId, name: 'Acme' },
@@ -62,18 +66,26 @@ describe('forged headers', () => {
   });
 
   it('a member of both workspaces gets the one the token names, whatever x-tenant-id says', async () => {
-    const answer = await postGraphQL(foyer.urls.api, { query: '{ getTenant { name } }' }, {
-      ...bearer(await mint(ownerAtAcme)),
-      'x-tenant-id': ownerAtGlobex.tenantId,
-    });
+    const answer = await postGraphQL(
+      foyer.urls.api,
+      { query: '{ getTenant { name } }' },
+      {
+        ...bearer(await mint(ownerAtAcme)),
+        'x-tenant-id': ownerAtGlobex.tenantId,
+      },
+    );
     expect(answer.body.data?.getTenant).toEqual({ name: 'Acme' });
   });
 
   it('an anonymous caller naming a workspace in x-tenant-id learns nothing about it', async () => {
-    const answer = await postGraphQL(foyer.urls.api, { query: '{ getTenantAnonymous { id name locale } }' }, {
-      'x-app-id': foyer.demo.appId,
-      'x-tenant-id': globexViewer.tenantId,
-    });
+    const answer = await postGraphQL(
+      foyer.urls.api,
+      { query: '{ getTenantAnonymous { id name locale } }' },
+      {
+        'x-app-id': foyer.demo.appId,
+        'x-tenant-id': globexViewer.tenantId,
+      },
+    );
     expect(answer.status).toBe(401);
     expect(errorCodes(answer)).toEqual(['UNAUTHENTICATED']);
     expect(JSON.stringify(answer.body)).not.toContain('Globex');
@@ -82,7 +94,10 @@ describe('forged headers', () => {
 
 describe('tokens that do not hold', () => {
   const cases: [string, () => Promise<string>][] = [
-    ['signed by another key under the server’s key id', async () => mint(acmeAdmin, { key: await foreignKey(await serverKeyId(foyer.db)) })],
+    [
+      'signed by another key under the server’s key id',
+      async () => mint(acmeAdmin, { key: await foreignKey(await serverKeyId(foyer.db)) }),
+    ],
     ['signed by another key under an unknown key id', async () => mint(acmeAdmin, { key: await foreignKey('unknown-key') })],
     ['expired', () => mint(acmeAdmin, { expiresIn: -60 })],
     ['from another issuer', () => mint(acmeAdmin, { issuer: 'https://auth.evil.example' })],
@@ -92,13 +107,24 @@ describe('tokens that do not hold', () => {
     ['typed as something other than an access token (an ID token)', () => mint(acmeAdmin, { typ: 'JWT' })],
     ['naming a workspace its membership is not in', () => mint(acmeAdmin, { claims: { tid: globexViewer.tenantId } })],
     ['naming another app than its membership’s', () => mint(acmeAdmin, { claims: { aid: otherApp.appId, aud: otherApp.appId } })],
-    ['unsigned (alg none)', async () => {
-      const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-      const now = Math.floor(Date.now() / 1000);
-      const claims = { sub: acmeAdmin.tenantUserId, aud: acmeAdmin.appId, aid: acmeAdmin.appId, tid: acmeAdmin.tenantId,
-        scope: 'AUTHENTICATED TENANT_READ', iss: foyer.urls.auth, iat: now, exp: now + 600 };
-      return `${encode({ alg: 'none', typ: 'at+jwt' })}.${encode(claims)}.`;
-    }],
+    [
+      'unsigned (alg none)',
+      async () => {
+        const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+        const now = Math.floor(Date.now() / 1000);
+        const claims = {
+          sub: acmeAdmin.tenantUserId,
+          aud: acmeAdmin.appId,
+          aid: acmeAdmin.appId,
+          tid: acmeAdmin.tenantId,
+          scope: 'AUTHENTICATED TENANT_READ',
+          iss: foyer.urls.auth,
+          iat: now,
+          exp: now + 600,
+        };
+        return `${encode({ alg: 'none', typ: 'at+jwt' })}.${encode(claims)}.`;
+      },
+    ],
     ['not a JWT at all', async () => 'not-a-token'],
   ];
 
@@ -119,36 +145,52 @@ describe('tokens that do not hold', () => {
   });
 
   it('a bad token is not downgraded to an anonymous call, even with a valid x-app-id', async () => {
-    const answer = await postGraphQL(foyer.urls.api, { query: '{ getAppAnonymous { name } }' }, {
-      ...bearer(await mint(acmeAdmin, { expiresIn: -60 })),
-      'x-app-id': foyer.demo.appId,
-    });
+    const answer = await postGraphQL(
+      foyer.urls.api,
+      { query: '{ getAppAnonymous { name } }' },
+      {
+        ...bearer(await mint(acmeAdmin, { expiresIn: -60 })),
+        'x-app-id': foyer.demo.appId,
+      },
+    );
     expect(answer.status).toBe(401);
     expect(errorCodes(answer)).toEqual(['UNAUTHENTICATED']);
   });
 
   it('an Authorization header that is not a bearer token is rejected', async () => {
-    const answer = await postGraphQL(foyer.urls.api, { query: '{ getMe { id } }' }, {
-      authorization: `Basic ${Buffer.from('admin@acme.demo.foyer.test:Foyer-demo-2026!').toString('base64')}`,
-    });
+    const answer = await postGraphQL(
+      foyer.urls.api,
+      { query: '{ getMe { id } }' },
+      {
+        authorization: `Basic ${Buffer.from('admin@acme.demo.foyer.test:Foyer-demo-2026!').toString('base64')}`,
+      },
+    );
     expect(answer.status).toBe(401);
   });
 });
 
 describe('two apps', () => {
   it("a token of app A sent with app B's x-app-id answers about A only", async () => {
-    const answer = await postGraphQL(foyer.urls.api, { query: '{ getAppAnonymous { id name } getTenant { name } }' }, {
-      ...bearer(await mint(acmeAdmin)),
-      'x-app-id': otherApp.appId,
-    });
+    const answer = await postGraphQL(
+      foyer.urls.api,
+      { query: '{ getAppAnonymous { id name } getTenant { name } }' },
+      {
+        ...bearer(await mint(acmeAdmin)),
+        'x-app-id': otherApp.appId,
+      },
+    );
     expect(answer.body.data).toEqual({ getAppAnonymous: { id: foyer.demo.appId, name: 'Demo app' }, getTenant: { name: 'Acme' } });
   });
 
   it("app B's member reads app B's workspace, whatever x-app-id says", async () => {
-    const answer = await postGraphQL(foyer.urls.api, { query: '{ getAppAnonymous { name } getTenant { name } }' }, {
-      ...bearer(await mint(otherApp.member)),
-      'x-app-id': foyer.demo.appId,
-    });
+    const answer = await postGraphQL(
+      foyer.urls.api,
+      { query: '{ getAppAnonymous { name } getTenant { name } }' },
+      {
+        ...bearer(await mint(otherApp.member)),
+        'x-app-id': foyer.demo.appId,
+      },
+    );
     expect(answer.body.data).toEqual({ getAppAnonymous: { name: 'Other app' }, getTenant: { name: 'Initech' } });
   });
 });

@@ -23,8 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => foyer?.close());
 
-const tokenFor = (membership: Membership, claims = {}) =>
-  mintAccessToken(foyer.db, membership, { issuer: foyer.urls.auth, claims });
+const tokenFor = (membership: Membership, claims = {}) => mintAccessToken(foyer.db, membership, { issuer: foyer.urls.auth, claims });
 
 async function ask(membership: Membership, query: string, variables?: Record<string, unknown>) {
   return postGraphQL(foyer.urls.api, { query, variables }, bearer(await tokenFor(membership)));
@@ -35,8 +34,11 @@ const TENANT_FIELDS = `id name locale logo plan createdAt federationConnection m
 
 describe('reading', () => {
   it('getMe answers the caller as a member of the workspace', async () => {
-    const answer = await ask(admin, `{ getMe { id email username firstName lastName fullName role createdAt lastSeen
-      enabled onboarded consentsToPrivacyPolicy teams } }`);
+    const answer = await ask(
+      admin,
+      `{ getMe { id email username firstName lastName fullName role createdAt lastSeen
+      enabled onboarded consentsToPrivacyPolicy teams } }`,
+    );
     expect(answer.status).toBe(200);
     const me = answer.body.data?.getMe as Record<string, unknown>;
     expect(me).toEqual({
@@ -77,13 +79,22 @@ describe('reading', () => {
 
   it('getTenant reports a trial while the subscription’s trial lasts', async () => {
     const inThreeDays = new Date(Date.now() + 3 * 24 * 60 * 60 * 1000);
-    await foyer.db.update(tenants).set({ plan: 'TEAM', subscriptionStatus: 'trialing', trialEndsAt: inThreeDays }).where(eq(tenants.id, admin.tenantId));
+    await foyer.db
+      .update(tenants)
+      .set({ plan: 'TEAM', subscriptionStatus: 'trialing', trialEndsAt: inThreeDays })
+      .where(eq(tenants.id, admin.tenantId));
     try {
       expect((await ask(admin, '{ getTenant { plan trial } }')).body.data?.getTenant).toEqual({ plan: 'TEAM', trial: true });
-      await foyer.db.update(tenants).set({ trialEndsAt: new Date(Date.now() - 1000) }).where(eq(tenants.id, admin.tenantId));
+      await foyer.db
+        .update(tenants)
+        .set({ trialEndsAt: new Date(Date.now() - 1000) })
+        .where(eq(tenants.id, admin.tenantId));
       expect((await ask(admin, '{ getTenant { trial } }')).body.data?.getTenant).toEqual({ trial: false });
     } finally {
-      await foyer.db.update(tenants).set({ plan: 'FREEMIUM', subscriptionStatus: 'none', trialEndsAt: null }).where(eq(tenants.id, admin.tenantId));
+      await foyer.db
+        .update(tenants)
+        .set({ plan: 'FREEMIUM', subscriptionStatus: 'none', trialEndsAt: null })
+        .where(eq(tenants.id, admin.tenantId));
     }
   });
 
@@ -117,7 +128,10 @@ describe('privileges', () => {
   });
 
   it('the payment fields answer (they were NOT_IMPLEMENTED before the payments capability)', async () => {
-    const viewerAnswer = await ask(viewer, '{ getTenantPaymentDetails { details { trial } } getPaymentOptionsAnonymous { plans { key } } }');
+    const viewerAnswer = await ask(
+      viewer,
+      '{ getTenantPaymentDetails { details { trial } } getPaymentOptionsAnonymous { plans { key } } }',
+    );
     expect(viewerAnswer.status).toBe(200);
     expect(viewerAnswer.body.data).toEqual({
       getTenantPaymentDetails: { details: { trial: false } },
@@ -204,7 +218,10 @@ describe('unexpected failures', () => {
       const text = await response.text();
       expect(response.status).toBe(500);
       expect(JSON.parse(text).errors).toEqual([
-        expect.objectContaining({ message: 'Unexpected error.', extensions: { code: 'INTERNAL_SERVER_ERROR', response: { statusCode: 500 } } }),
+        expect.objectContaining({
+          message: 'Unexpected error.',
+          extensions: { code: 'INTERNAL_SERVER_ERROR', response: { statusCode: 500 } },
+        }),
       ]);
       expect(text).not.toMatch(/audit|relation|select|stack|\.ts:/i);
     } finally {
@@ -235,7 +252,8 @@ describe('root fields per operation', () => {
 });
 
 describe('database cost per operation', () => {
-  const scan = (field: string) => (field === 'countUsers' ? 'countUsers(search: "a b")' : `${field}(search: "a b", limit: 100) { id email }`);
+  const scan = (field: string) =>
+    field === 'countUsers' ? 'countUsers(search: "a b")' : `${field}(search: "a b", limit: 100) { id email }`;
 
   it(`refuses (400) whole-workspace scans beyond ${MAX_DATABASE_COST} cost, however few root fields carry them`, async () => {
     const cases = [
@@ -248,7 +266,11 @@ describe('database cost per operation', () => {
       `query Small { getMe { id } } query Big { a: ${scan('listUsers')} b: ${scan('listUsers')} c: ${scan('countUsers')} }`,
     ];
     for (const [index, query] of cases.entries()) {
-      const answer = await postGraphQL(foyer.urls.api, { query, operationName: index === 2 ? 'Big' : undefined }, bearer(await tokenFor(viewer)));
+      const answer = await postGraphQL(
+        foyer.urls.api,
+        { query, operationName: index === 2 ? 'Big' : undefined },
+        bearer(await tokenFor(viewer)),
+      );
       expect(answer.status, query).toBe(400);
       expect(answer.body.data ?? null).toBeNull();
       expect(errorCodes(answer)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
@@ -273,6 +295,7 @@ describe('database cost per operation', () => {
 describe.runIf(process.env[POSTGRES_ENV])('on PostgreSQL', () => {
   it('every connection has the statement timeout', async () => {
     const rows = await Promise.all(Array.from({ length: 12 }, () => foyer.db.execute(sql`show statement_timeout`)));
-    for (const row of rows) expect(Array.from(row as unknown as Iterable<unknown>)).toEqual([{ statement_timeout: `${STATEMENT_TIMEOUT_MS / 1000}s` }]);
+    for (const row of rows)
+      expect(Array.from(row as unknown as Iterable<unknown>)).toEqual([{ statement_timeout: `${STATEMENT_TIMEOUT_MS / 1000}s` }]);
   });
 });

@@ -46,7 +46,10 @@ const userRow = async (id: string) => (await foyer.db.select().from(users).where
 const membershipRow = async (id: string) => (await foyer.db.select().from(tenantUsers).where(eq(tenantUsers.id, id)))[0]!;
 
 async function setSettings(change: Partial<AppSettings>) {
-  await foyer.db.update(apps).set({ settings: { ...originalSettings, ...change } }).where(eq(apps.id, foyer.demo.appId));
+  await foyer.db
+    .update(apps)
+    .set({ settings: { ...originalSettings, ...change } })
+    .where(eq(apps.id, foyer.demo.appId));
 }
 
 beforeAll(async () => {
@@ -71,7 +74,12 @@ describe('updateMe', () => {
       email: me.email,
       role: 'OWNER',
     });
-    expect(await userRow(me.userId)).toMatchObject({ firstName: 'Grace', lastName: 'Hopper', onboarded: true, consentsToPrivacyPolicy: true });
+    expect(await userRow(me.userId)).toMatchObject({
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      onboarded: true,
+      consentsToPrivacyPolicy: true,
+    });
     expect((await membershipRow(me.tenantUserId)).onboarded).toBe(true);
   });
 
@@ -118,7 +126,11 @@ describe('updateMe', () => {
   });
 
   it('needs a signed-in caller', async () => {
-    const answer = await postGraphQL(foyer.urls.api, { query: UPDATE_ME, variables: { user: { onboarded: true } } }, { 'x-app-id': foyer.demo.appId });
+    const answer = await postGraphQL(
+      foyer.urls.api,
+      { query: UPDATE_ME, variables: { user: { onboarded: true } } },
+      { 'x-app-id': foyer.demo.appId },
+    );
     expect(answer.status).toBe(401);
   });
 });
@@ -186,11 +198,16 @@ describe('updateTenant', () => {
   it('changes only the workspace the token names, whatever x-tenant-id or x-app-id say', async () => {
     const owner = await newcomer('OWNER');
     const acme = await findMembership(foyer.db, 'admin@acme.demo.foyer.test', 'Acme');
-    const answer = await ask(owner, UPDATE_TENANT, { tenant: { name: 'Mine' } }, {
-      'x-tenant-id': acme.tenantId,
-      'x-tenant-user-id': acme.tenantUserId,
-      'x-app-id': randomUUID(),
-    });
+    const answer = await ask(
+      owner,
+      UPDATE_TENANT,
+      { tenant: { name: 'Mine' } },
+      {
+        'x-tenant-id': acme.tenantId,
+        'x-tenant-user-id': acme.tenantUserId,
+        'x-app-id': randomUUID(),
+      },
+    );
     expect(answer.body.data?.updateTenant).toMatchObject({ id: owner.tenantId, name: 'Mine' });
     expect((await tenantRow(acme.tenantId)).name).toBe('Acme');
   });

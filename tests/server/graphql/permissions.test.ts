@@ -56,8 +56,7 @@ const operations: Record<Operation, (target: string) => [string, Record<string, 
   reset: (id) => [RESET, { id }],
 };
 
-const run = (actor: Membership | null, operation: Operation, target: string) =>
-  ask(foyer, actor, ...operations[operation](target));
+const run = (actor: Membership | null, operation: Operation, target: string) => ask(foyer, actor, ...operations[operation](target));
 
 /** Runs `attempt` and checks it was refused with `status` and `code` and left everything as it was. */
 async function expectRefused(tenantId: string, attempt: () => Promise<GraphQLAnswer>, status: number, code: string) {
@@ -99,11 +98,16 @@ describe('acting on members: every role on every role', () => {
         expect(answer.body.data?.deleteUser).toBe(true);
         expect(await membershipOf(foyer, target.tenantUserId)).toBeUndefined();
         expect(await foyer.db.select().from(users).where(eq(users.id, target.userId))).toHaveLength(1);
-        expect((await auditOf(foyer, 'user.deleted', actor)).at(-1)?.detail).toMatchObject({ target: { tenantUserId: target.tenantUserId } });
+        expect((await auditOf(foyer, 'user.deleted', actor)).at(-1)?.detail).toMatchObject({
+          target: { tenantUserId: target.tenantUserId },
+        });
       } else {
         expect(answer.body.data?.sendPasswordResetLink).toBe(true);
         expect((await mailTo(target.email)).map((mail) => mail.kind)).toEqual(['reset']);
-        const links = await foyer.db.select().from(userTokens).where(and(eq(userTokens.userId, target.userId), eq(userTokens.purpose, 'reset')));
+        const links = await foyer.db
+          .select()
+          .from(userTokens)
+          .where(and(eq(userTokens.userId, target.userId), eq(userTokens.purpose, 'reset')));
         expect(links).toHaveLength(1);
         expect((await auditOf(foyer, 'user.reset_link_sent', actor)).at(-1)?.detail).toMatchObject({ target: { userId: target.userId } });
       }
@@ -136,7 +140,12 @@ describe('granting roles: every role grants every role', () => {
     const viewer = await addMember(foyer, matrixId, { role: 'VIEWER' });
     for (const target of [manager, viewer]) {
       for (const role of ['ADMIN', 'OWNER']) {
-        await expectRefused(matrixId, () => ask(foyer, actors.MANAGER, UPDATE, { user: { id: target.tenantUserId, role } }), 403, 'FORBIDDEN');
+        await expectRefused(
+          matrixId,
+          () => ask(foyer, actors.MANAGER, UPDATE, { user: { id: target.tenantUserId, role } }),
+          403,
+          'FORBIDDEN',
+        );
       }
     }
   });
@@ -144,7 +153,12 @@ describe('granting roles: every role grants every role', () => {
   it('an admin can neither grant OWNER nor change, disable, delete or reset an owner', async () => {
     const owner = await addMember(foyer, matrixId, { role: 'OWNER' });
     const viewer = await addMember(foyer, matrixId, { role: 'VIEWER' });
-    await expectRefused(matrixId, () => ask(foyer, actors.ADMIN, UPDATE, { user: { id: viewer.tenantUserId, role: 'OWNER' } }), 403, 'FORBIDDEN');
+    await expectRefused(
+      matrixId,
+      () => ask(foyer, actors.ADMIN, UPDATE, { user: { id: viewer.tenantUserId, role: 'OWNER' } }),
+      403,
+      'FORBIDDEN',
+    );
     for (const operation of ['demote', 'disable', 'delete', 'reset'] as const) {
       await expectRefused(matrixId, () => run(actors.ADMIN, operation, owner.tenantUserId), 403, 'FORBIDDEN');
     }
@@ -152,7 +166,12 @@ describe('granting roles: every role grants every role', () => {
 
   it('refuses a role that does not exist and custom values with 400, changing nothing', async () => {
     const target = await addMember(foyer, matrixId, { role: 'VIEWER' });
-    await expectRefused(matrixId, () => ask(foyer, actors.OWNER, UPDATE, { user: { id: target.tenantUserId, role: 'BOSS' } }), 400, 'BAD_USER_INPUT');
+    await expectRefused(
+      matrixId,
+      () => ask(foyer, actors.OWNER, UPDATE, { user: { id: target.tenantUserId, role: 'BOSS' } }),
+      400,
+      'BAD_USER_INPUT',
+    );
     await expectRefused(
       matrixId,
       () => ask(foyer, actors.OWNER, UPDATE, { user: { id: target.tenantUserId, customParams: [{ label: 'x', value: 'y' }] } }),
@@ -184,7 +203,10 @@ describe('inviting and listing: every role', () => {
   it('nobody sends a reset link when the app has passwords off: PASSWORD_SIGN_IN_DISABLED (403), no link, no mail', async () => {
     const [app] = await foyer.db.select().from(apps).where(eq(apps.id, foyer.demo.appId));
     const target = await addMember(foyer, matrixId, { role: 'VIEWER' });
-    await foyer.db.update(apps).set({ settings: { ...app!.settings, passwordEnabled: false } }).where(eq(apps.id, foyer.demo.appId));
+    await foyer.db
+      .update(apps)
+      .set({ settings: { ...app!.settings, passwordEnabled: false } })
+      .where(eq(apps.id, foyer.demo.appId));
     try {
       await expectRefused(matrixId, () => run(actors.OWNER, 'reset', target.tenantUserId), 403, 'PASSWORD_SIGN_IN_DISABLED');
       expect(await mailTo(target.email)).toEqual([]);
@@ -194,10 +216,13 @@ describe('inviting and listing: every role', () => {
     }
   });
 
-  it("nobody invites with a default role they could not grant", async () => {
+  it('nobody invites with a default role they could not grant', async () => {
     const [app] = await foyer.db.select().from(apps).where(eq(apps.id, foyer.demo.appId));
     const withDefault = (defaultRole: Role) =>
-      foyer.db.update(apps).set({ settings: { ...app!.settings, defaultRole } as AppSettings }).where(eq(apps.id, foyer.demo.appId));
+      foyer.db
+        .update(apps)
+        .set({ settings: { ...app!.settings, defaultRole } as AppSettings })
+        .where(eq(apps.id, foyer.demo.appId));
     try {
       await withDefault('ADMIN');
       const address = `${randomUUID().slice(0, 8)}@invited.foyer.test`;
@@ -218,16 +243,19 @@ describe('inviting and listing: every role', () => {
 });
 
 describe("another workspace's members", () => {
-  it.each(['demote', 'disable', 'delete', 'reset'] as const)('%s by id answers NOT_FOUND (404), exactly like an unknown id', async (operation) => {
-    const unknown = await run(actors.OWNER, operation, randomUUID());
-    expect(unknown.status).toBe(404);
-    expect(errorCodes(unknown)).toEqual(['NOT_FOUND']);
-    const before = await snapshot(foyer, acmeAdmin.tenantId);
-    await expectRefused(matrixId, () => run(actors.OWNER, operation, acmeAdmin.tenantUserId), 404, 'NOT_FOUND');
-    expect(await snapshot(foyer, acmeAdmin.tenantId)).toEqual(before);
-    const foreign = await run(actors.OWNER, operation, acmeAdmin.tenantUserId);
-    expect({ status: foreign.status, body: foreign.body }).toEqual({ status: unknown.status, body: unknown.body });
-  });
+  it.each(['demote', 'disable', 'delete', 'reset'] as const)(
+    '%s by id answers NOT_FOUND (404), exactly like an unknown id',
+    async (operation) => {
+      const unknown = await run(actors.OWNER, operation, randomUUID());
+      expect(unknown.status).toBe(404);
+      expect(errorCodes(unknown)).toEqual(['NOT_FOUND']);
+      const before = await snapshot(foyer, acmeAdmin.tenantId);
+      await expectRefused(matrixId, () => run(actors.OWNER, operation, acmeAdmin.tenantUserId), 404, 'NOT_FOUND');
+      expect(await snapshot(foyer, acmeAdmin.tenantId)).toEqual(before);
+      const foreign = await run(actors.OWNER, operation, acmeAdmin.tenantUserId);
+      expect({ status: foreign.status, body: foreign.body }).toEqual({ status: unknown.status, body: unknown.body });
+    },
+  );
 });
 
 describe('acting on oneself', () => {
@@ -236,7 +264,12 @@ describe('acting on oneself', () => {
       await expectRefused(matrixId, () => run(actors[role], operation, actors[role].tenantUserId), 403, 'SELF_CHANGE_FORBIDDEN');
     }
     // Raising oneself is no better.
-    await expectRefused(matrixId, () => ask(foyer, actors[role], UPDATE, { user: { id: actors[role].tenantUserId, role: 'OWNER' } }), 403, 'SELF_CHANGE_FORBIDDEN');
+    await expectRefused(
+      matrixId,
+      () => ask(foyer, actors[role], UPDATE, { user: { id: actors[role].tenantUserId, role: 'OWNER' } }),
+      403,
+      'SELF_CHANGE_FORBIDDEN',
+    );
   });
 
   it('a viewer is refused before that, for lack of USER_WRITE', async () => {

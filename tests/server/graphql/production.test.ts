@@ -18,7 +18,11 @@ describe('in production', () => {
   });
 
   it('still answers __typename and ordinary operations', async () => {
-    const answer = await postGraphQL(foyer.urls.api, { query: '{ __typename getAppAnonymous { name } }' }, { 'x-app-id': foyer.demo.appId });
+    const answer = await postGraphQL(
+      foyer.urls.api,
+      { query: '{ __typename getAppAnonymous { name } }' },
+      { 'x-app-id': foyer.demo.appId },
+    );
     expect(answer.body.data).toEqual({ __typename: 'Query', getAppAnonymous: { name: 'Demo app' } });
   });
 

@@ -150,7 +150,14 @@ describe('a new e-mail', () => {
     });
 
     const [tenant] = await foyer.db.select().from(tenants).where(eq(tenants.id, created.id));
-    expect(tenant).toMatchObject({ appId: foyer.demo.appId, plan: null, pendingPlan: 'ESSENTIAL', pendingCurrency: 'USD', pendingInterval: 'month', onboarded: false });
+    expect(tenant).toMatchObject({
+      appId: foyer.demo.appId,
+      plan: null,
+      pendingPlan: 'ESSENTIAL',
+      pendingCurrency: 'USD',
+      pendingInterval: 'month',
+      onboarded: false,
+    });
 
     const { membership, user } = await membershipOf(created.id);
     // Custom values belong to the membership that collected them, not to the identity other workspaces share.
@@ -205,7 +212,11 @@ describe('a new e-mail', () => {
   });
 
   it('a free price is the plan at once', async () => {
-    const answer = await signup({ owner: { email: uniqueEmail() }, plan: 'FREEMIUM', priceOffer: { currency: 'eur', recurrenceInterval: 'year' } });
+    const answer = await signup({
+      owner: { email: uniqueEmail() },
+      plan: 'FREEMIUM',
+      priceOffer: { currency: 'eur', recurrenceInterval: 'year' },
+    });
     const created = answer.body.data!.createTenantAnonymous;
     expect(created).toMatchObject({ plan: 'FREEMIUM', paymentStatus: { shouldSelectPlan: false, shouldSetupPayments: false } });
     const [tenant] = await foyer.db.select().from(tenants).where(eq(tenants.id, created.id));
@@ -214,7 +225,10 @@ describe('a new e-mail', () => {
 
   it('a plan named without a price, of several prices: the owner picks one on the plan page', async () => {
     const answer = await signup({ owner: { email: uniqueEmail() }, plan: 'TEAM' });
-    expect(answer.body.data!.createTenantAnonymous).toMatchObject({ plan: null, paymentStatus: { shouldSelectPlan: true, shouldSetupPayments: false } });
+    expect(answer.body.data!.createTenantAnonymous).toMatchObject({
+      plan: null,
+      paymentStatus: { shouldSelectPlan: true, shouldSetupPayments: false },
+    });
   });
 });
 
@@ -241,7 +255,11 @@ describe('refusals write nothing', () => {
 
   it("another app's plan key: 400", async () => {
     await insertApp(foyer, {
-      settings: { payments: { plans: [{ key: 'ENTERPRISE', name: 'Enterprise', prices: [{ amount: 0, currency: 'USD', recurrenceInterval: 'month' }] }] } },
+      settings: {
+        payments: {
+          plans: [{ key: 'ENTERPRISE', name: 'Enterprise', prices: [{ amount: 0, currency: 'USD', recurrenceInterval: 'month' }] }],
+        },
+      },
     });
     const answer = await expectRefused({ owner: { email: uniqueEmail() }, plan: 'ENTERPRISE' }, 400, 'BAD_USER_INPUT');
     expect(fieldsOf(answer)).toEqual({ plan: expect.any(String) });
@@ -321,8 +339,15 @@ describe('refusals write nothing', () => {
       customSignupFields: [{ label: 'code', type: 'regex', userLabel: 'Code', regex: redos }],
     });
     const long = 'a'.repeat(1000);
-    const answer = await expectRefused({ owner: { email: uniqueEmail(), password: long, customParams: [{ label: 'code', value: long }] } }, 400, 'BAD_USER_INPUT');
-    expect(fieldsOf(answer)).toEqual({ password: ['The password must be hard to guess!'], code: 'The value does not have the expected format' });
+    const answer = await expectRefused(
+      { owner: { email: uniqueEmail(), password: long, customParams: [{ label: 'code', value: long }] } },
+      400,
+      'BAD_USER_INPUT',
+    );
+    expect(fieldsOf(answer)).toEqual({
+      password: ['The password must be hard to guess!'],
+      code: 'The value does not have the expected format',
+    });
   });
 
   it('an empty password, even with the checks off', async () => {
@@ -334,7 +359,12 @@ describe('refusals write nothing', () => {
   it('every problem at once, each under its field', async () => {
     const answer = await expectRefused(
       {
-        owner: { email: 'not an address', firstName: 'x'.repeat(101), password: 'short', customParams: [{ label: 'employees', value: 'many' }] },
+        owner: {
+          email: 'not an address',
+          firstName: 'x'.repeat(101),
+          password: 'short',
+          customParams: [{ label: 'employees', value: 'many' }],
+        },
         name: 'y'.repeat(101),
         logo: 'javascript:alert(1)',
         plan: 'PLATINUM',
@@ -363,10 +393,19 @@ describe('an e-mail that already has an identity', () => {
   const KNOWN = 'owner@demo.foyer.test';
 
   it('gets the same answer, a disabled OWNER membership in a new workspace, and the signup-existing mail; the identity is untouched', async () => {
-    const [before] = await foyer.db.select().from(users).where(and(eq(users.email, KNOWN), eq(users.appId, foyer.demo.appId)));
+    const [before] = await foyer.db
+      .select()
+      .from(users)
+      .where(and(eq(users.email, KNOWN), eq(users.appId, foyer.demo.appId)));
     const fresh = await signup({ owner: { email: uniqueEmail(), password: STRONG_PASSWORD }, plan: 'TEAM' });
     const known = await signup({
-      owner: { email: ' Owner@Demo.Foyer.test ', firstName: 'Mallory', lastName: 'X', password: STRONG_PASSWORD, customParams: [{ label: 'employees', value: '3' }] },
+      owner: {
+        email: ' Owner@Demo.Foyer.test ',
+        firstName: 'Mallory',
+        lastName: 'X',
+        password: STRONG_PASSWORD,
+        customParams: [{ label: 'employees', value: '3' }],
+      },
       plan: 'TEAM',
     });
     expect(known.status).toBe(fresh.status);
@@ -374,7 +413,10 @@ describe('an e-mail that already has an identity', () => {
     expect(shape(known)).toEqual(shape(fresh));
     expect(Object.keys(known.body)).toEqual(Object.keys(fresh.body));
 
-    const [after] = await foyer.db.select().from(users).where(and(eq(users.email, KNOWN), eq(users.appId, foyer.demo.appId)));
+    const [after] = await foyer.db
+      .select()
+      .from(users)
+      .where(and(eq(users.email, KNOWN), eq(users.appId, foyer.demo.appId)));
     expect(after).toEqual(before);
     expect(await verifyPassword(after!.passwordHash!, 'Foyer-demo-2026!')).toBe(true);
 
@@ -393,7 +435,11 @@ describe('an app with passwords off', () => {
   const signupHere = (tenant: SignupInput) => signup(tenant, { 'x-app-id': appId });
 
   beforeAll(async () => {
-    await insertApp(foyer, { id: appId, name: 'Passwordless', settings: { passwordEnabled: false, magicLinkEnabled: true, tenantSelfSignup: true } });
+    await insertApp(foyer, {
+      id: appId,
+      name: 'Passwordless',
+      settings: { passwordEnabled: false, magicLinkEnabled: true, tenantSelfSignup: true },
+    });
   });
 
   it('refuses a password, even an empty one: 403 PASSWORD_SIGN_IN_DISABLED, nothing written', async () => {
@@ -448,7 +494,9 @@ describe('an app with passwords off', () => {
     });
     const mail = await latestMailTo(foyer.db, email);
     expect(mail?.kind).toBe('signup-existing');
-    const link = await call(foyer, new Browser(), 'GET', `/auth/password/${linkTokenOf(mail!.text, foyer.urls.ui)}`, undefined, { appId: null });
+    const link = await call(foyer, new Browser(), 'GET', `/auth/password/${linkTokenOf(mail!.text, foyer.urls.ui)}`, undefined, {
+      appId: null,
+    });
     expect(await link.json()).toMatchObject({ purpose: 'signup', passwordChosen: true });
   });
 });

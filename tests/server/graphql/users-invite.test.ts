@@ -59,7 +59,10 @@ describe('a new identity', () => {
     expect(mail.map((message) => message.kind)).toEqual(['invite']);
     expect(mail[0]!.link).toMatch(new RegExp(`^${foyer.urls.ui}/auth/set-password/[\\w-]{43}$`));
     const token = tokenOf(mail[0]!.link);
-    const [stored] = await foyer.db.select().from(userTokens).where(eq(userTokens.idHash, hashToken(token)));
+    const [stored] = await foyer.db
+      .select()
+      .from(userTokens)
+      .where(eq(userTokens.idHash, hashToken(token)));
     expect(stored).toMatchObject({ purpose: 'invite', tenantUserId: invited!.id });
 
     const described = await call(foyer, new Browser(), 'GET', `/auth/password/${token}`, undefined, { appId: null });
@@ -71,18 +74,33 @@ describe('a new identity', () => {
     // A full sign-in by an app: the new password and the invited membership.
     const rp = await relyingParty(foyer);
     const pending = await authorizationRequest(rp, callbackUri(foyer));
-    const { callback } = await signIn(foyer, { authorizeUrl: pending.url, redirectUri: callbackUri(foyer), email: address, password: NEW_PASSWORD, workspace: 'Acme' });
+    const { callback } = await signIn(foyer, {
+      authorizeUrl: pending.url,
+      redirectUri: callbackUri(foyer),
+      email: address,
+      password: NEW_PASSWORD,
+      workspace: 'Acme',
+    });
     const tokens = await client.authorizationCodeGrant(rp, callback, { pkceCodeVerifier: pending.verifier, expectedState: pending.state });
     expect(tokens.claims()?.sub).toBe(invited!.id);
 
-    const [event] = await foyer.db.select().from(auditEvents).where(and(eq(auditEvents.type, 'user.invited'), eq(auditEvents.tenantUserId, owner.tenantUserId)));
-    expect(event).toMatchObject({ appId: foyer.demo.appId, detail: { tenantId: owner.tenantId, role: 'VIEWER', newIdentity: true, target: { tenantUserId: invited!.id, email: address } } });
+    const [event] = await foyer.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.type, 'user.invited'), eq(auditEvents.tenantUserId, owner.tenantUserId)));
+    expect(event).toMatchObject({
+      appId: foyer.demo.appId,
+      detail: { tenantId: owner.tenantId, role: 'VIEWER', newIdentity: true, target: { tenantUserId: invited!.id, email: address } },
+    });
   });
 
   it('whose membership is disabled before the link is used stays disabled', async () => {
     const address = newAddress();
     const [invited] = (await ask(foyer, owner, INVITE, { names: [address] })).body.data?.createUsers as { id: string }[];
-    expect((await ask(foyer, owner, UPDATE, { user: { id: invited!.id, enabled: false } })).body.data?.updateUser).toEqual({ id: invited!.id, enabled: false });
+    expect((await ask(foyer, owner, UPDATE, { user: { id: invited!.id, enabled: false } })).body.data?.updateUser).toEqual({
+      id: invited!.id,
+      enabled: false,
+    });
     const token = tokenOf((await mailTo(foyer, address))[0]!.link);
     const set = await setPassword(new Browser(), token, NEW_PASSWORD);
     expect(await set.json()).toMatchObject({ statusCode: 400, error: 'LINK_EXPIRED' });
@@ -95,7 +113,8 @@ describe('an existing identity', () => {
   it('gets the answer a new address gets, stays pending until it accepts from the mailed link, and shows nothing of the identity meanwhile', async () => {
     const FULL = `mutation ($names: [String!]!) { createUsers(userNames: $names) {
       id email username firstName lastName fullName role enabled onboarded consentsToPrivacyPolicy teams customParams { label value } } }`;
-    const LIST = 'query ($search: String) { listUsers(search: $search) { id email firstName lastName fullName customParams { label value } } }';
+    const LIST =
+      'query ($search: String) { listUsers(search: $search) { id email firstName lastName fullName customParams { label value } } }';
     const [app] = await foyer.db.select().from(apps).where(eq(apps.id, foyer.demo.appId));
     await foyer.db
       .update(apps)
@@ -106,8 +125,14 @@ describe('an existing identity', () => {
     });
     // Someone who joined Globex, with names and a custom value collected there.
     const member = await createMember(foyer, { workspaces: ['Globex'] });
-    await foyer.db.update(users).set({ firstName: 'Secret', lastName: 'Person', consentsToPrivacyPolicy: true }).where(eq(users.id, member.userId));
-    await foyer.db.update(tenantUsers).set({ customParams: { vat: 'SE556677889901' } }).where(eq(tenantUsers.id, member.memberships.Globex!));
+    await foyer.db
+      .update(users)
+      .set({ firstName: 'Secret', lastName: 'Person', consentsToPrivacyPolicy: true })
+      .where(eq(users.id, member.userId));
+    await foyer.db
+      .update(tenantUsers)
+      .set({ customParams: { vat: 'SE556677889901' } })
+      .where(eq(tenantUsers.id, member.memberships.Globex!));
 
     const known = await ask(foyer, owner, FULL, { names: [member.email] });
     const unknown = await ask(foyer, owner, FULL, { names: [newAddress()] });
@@ -121,7 +146,9 @@ describe('an existing identity', () => {
 
     // Pending: not in the invitee's picker, nothing of the identity in the inviting workspace.
     const browser = new Browser();
-    expect((await call(foyer, browser, 'POST', '/auth/authenticate', { username: member.email, password: member.password })).status).toBe(200);
+    expect((await call(foyer, browser, 'POST', '/auth/authenticate', { username: member.email, password: member.password })).status).toBe(
+      200,
+    );
     expect((await workspaces(foyer, browser)).map((workspace) => workspace.tenant.name)).toEqual(['Globex']);
     const listed = (await ask(foyer, owner, LIST, { search: member.email })).body.data?.listUsers as Record<string, unknown>[];
     expect(listed).toEqual([{ id: invited!.id, email: member.email, firstName: null, lastName: null, fullName: null, customParams: [] }]);
@@ -140,7 +167,9 @@ describe('an existing identity', () => {
 
     // Joined: the workspace sees the names; the custom value stays with the membership that collected it.
     const again = new Browser();
-    expect((await call(foyer, again, 'POST', '/auth/authenticate', { username: member.email, password: member.password })).status).toBe(200);
+    expect((await call(foyer, again, 'POST', '/auth/authenticate', { username: member.email, password: member.password })).status).toBe(
+      200,
+    );
     expect((await workspaces(foyer, again)).map((workspace) => workspace.tenant.name).sort()).toEqual(['Acme', 'Globex']);
     expect((await ask(foyer, owner, LIST, { search: 'Secret' })).body.data?.listUsers).toEqual([
       { id: invited!.id, email: member.email, firstName: 'Secret', lastName: 'Person', fullName: 'Secret Person', customParams: [] },
@@ -163,7 +192,10 @@ describe('addresses that cannot be invited', () => {
     expect(answer.status).toBe(400);
     expect(errorCodes(answer)).toEqual(['BAD_USER_INPUT']);
     const failure = answer.body.errors![0]!.extensions as unknown as InviteFailure;
-    expect(failure.fields).toEqual({ 'not-an-address': 'Enter a valid e-mail address', [member.email]: 'Already a member of this workspace' });
+    expect(failure.fields).toEqual({
+      'not-an-address': 'Enter a valid e-mail address',
+      [member.email]: 'Already a member of this workspace',
+    });
     expect(failure.reasons).toEqual({ 'not-an-address': 'INVALID_EMAIL', [member.email]: 'ALREADY_MEMBER' });
     expect(failure.invited).toEqual([{ id: expect.any(String), email: good }]);
 
@@ -179,7 +211,10 @@ describe('addresses that cannot be invited', () => {
     const before = await snapshot(foyer, owner.tenantId);
     const answer = await ask(foyer, owner, INVITE, { names: ['', '   '] });
     expect(answer.status).toBe(400);
-    expect(answer.body.errors![0]!.extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: { userNames: 'Enter at least one e-mail address' } });
+    expect(answer.body.errors![0]!.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      fields: { userNames: 'Enter at least one e-mail address' },
+    });
     expect(await snapshot(foyer, owner.tenantId)).toEqual(before);
   });
 
@@ -192,9 +227,11 @@ describe('addresses that cannot be invited', () => {
   it('a member who sent a hundred mails in the hour is refused with 429, nothing invited', async () => {
     const tenantId = owner.tenantId;
     const busy = await addMember(foyer, tenantId, { role: 'ADMIN' });
-    await foyer.db.insert(auditEvents).values(
-      Array.from({ length: 99 }, () => ({ type: 'user.invited', appId: foyer.demo.appId, tenantUserId: busy.tenantUserId, detail: {} })),
-    );
+    await foyer.db
+      .insert(auditEvents)
+      .values(
+        Array.from({ length: 99 }, () => ({ type: 'user.invited', appId: foyer.demo.appId, tenantUserId: busy.tenantUserId, detail: {} })),
+      );
     const before = await snapshot(foyer, tenantId);
     const twoMore = await ask(foyer, busy, INVITE, { names: [newAddress(), newAddress()] });
     expect(twoMore.status).toBe(429);
@@ -216,13 +253,15 @@ describe('deleting a member', () => {
     const left = await foyer.db.select().from(tenantUsers).where(eq(tenantUsers.userId, member.userId));
     expect(left.map((membership) => membership.id)).toEqual([member.memberships.Globex]);
     const browser = new Browser();
-    expect((await call(foyer, browser, 'POST', '/auth/authenticate', { username: member.email, password: member.password })).status).toBe(200);
+    expect((await call(foyer, browser, 'POST', '/auth/authenticate', { username: member.email, password: member.password })).status).toBe(
+      200,
+    );
     expect((await workspaces(foyer, browser)).map((workspace) => workspace.tenant.name)).toEqual(['Globex']);
     // Gone is gone: a second delete finds nobody.
     expect(errorCodes(await ask(foyer, owner, DELETE, { id: member.memberships.Acme }))).toEqual(['NOT_FOUND']);
   });
 
-  it("retires the invitation link of an invitee who never used it", async () => {
+  it('retires the invitation link of an invitee who never used it', async () => {
     const address = newAddress();
     const [invited] = (await ask(foyer, owner, INVITE, { names: [address] })).body.data?.createUsers as { id: string }[];
     expect((await ask(foyer, owner, DELETE, { id: invited!.id })).body.data?.deleteUser).toBe(true);
@@ -242,7 +281,9 @@ describe('sending a reset link', () => {
     expect(set.status).toBe(200);
     const browser = new Browser();
     expect((await call(foyer, browser, 'POST', '/auth/authenticate', { username: member.email, password: NEW_PASSWORD })).status).toBe(200);
-    expect((await call(foyer, browser, 'POST', '/auth/authenticate', { username: member.email, password: member.password })).status).toBe(401);
+    expect((await call(foyer, browser, 'POST', '/auth/authenticate', { username: member.email, password: member.password })).status).toBe(
+      401,
+    );
   });
 });
 
@@ -297,7 +338,9 @@ describe('a pending invitation', () => {
     const second = tokenOf(mail[1]!.link);
     expect(second).not.toBe(first);
     const browser = new Browser();
-    expect(await (await call(foyer, browser, 'GET', `/auth/password/${first}`, undefined, { appId: null })).json()).toMatchObject({ error: 'LINK_EXPIRED' });
+    expect(await (await call(foyer, browser, 'GET', `/auth/password/${first}`, undefined, { appId: null })).json()).toMatchObject({
+      error: 'LINK_EXPIRED',
+    });
     expect((await call(foyer, browser, 'GET', `/auth/password/${second}`, undefined, { appId: null })).status).toBe(200);
 
     // Not pending (the owner), another workspace's caller, and a viewer without USER_WRITE.

@@ -27,7 +27,10 @@ beforeAll(async () => {
 afterAll(() => foyer?.close());
 
 async function plan(query: SQL): Promise<string> {
-  const result = (await foyer.db.execute(sql`explain `.append(query))) as unknown as { rows?: Record<string, string>[] } & Record<string, string>[];
+  const result = (await foyer.db.execute(sql`explain `.append(query))) as unknown as { rows?: Record<string, string>[] } & Record<
+    string,
+    string
+  >[];
   return (result.rows ?? result).map((row) => Object.values(row)[0]).join('\n');
 }
 
@@ -47,7 +50,9 @@ describe('users table plans', () => {
         const text = await plan(query.getSQL());
         // The page's ids (the subquery, tenant_users_1 in the plan): a range of the sort's index. Its
         // 50 rows are then joined however the planner likes (at this size, hashing the memberships).
-        expect(text).toMatch(new RegExp(`Index (Only )?Scan (Backward )?using ${indexFor(sortBy, sortDirection)} on tenant_users tenant_users_1`));
+        expect(text).toMatch(
+          new RegExp(`Index (Only )?Scan (Backward )?using ${indexFor(sortBy, sortDirection)} on tenant_users tenant_users_1`),
+        );
         expect(text).not.toMatch(/(Seq|Bitmap Heap) Scan on tenant_users tenant_users_1/);
       });
     }

@@ -178,9 +178,27 @@ describe('after changes', () => {
   // Its own workspace, so the lists above keep their members as they were.
   it('searches and sorts by what the table shows now: renamed, re-addressed, deactivated, accepted', async () => {
     const tenantId = await createWorkspace(foyer, 'Changing');
-    const boss = await addMember(foyer, tenantId, { role: 'OWNER', firstName: 'Olga', lastName: 'Oak', email: 'olga@change.test', createdAt: minute(0) });
-    const nils = await addMember(foyer, tenantId, { role: 'VIEWER', firstName: 'Nils', lastName: 'North', email: 'nils@change.test', createdAt: minute(1) });
-    const invited = await addMember(foyer, tenantId, { role: 'VIEWER', firstName: 'Ines', lastName: 'Ivy', email: 'ines@change.test', createdAt: minute(2) });
+    const boss = await addMember(foyer, tenantId, {
+      role: 'OWNER',
+      firstName: 'Olga',
+      lastName: 'Oak',
+      email: 'olga@change.test',
+      createdAt: minute(0),
+    });
+    const nils = await addMember(foyer, tenantId, {
+      role: 'VIEWER',
+      firstName: 'Nils',
+      lastName: 'North',
+      email: 'nils@change.test',
+      createdAt: minute(1),
+    });
+    const invited = await addMember(foyer, tenantId, {
+      role: 'VIEWER',
+      firstName: 'Ines',
+      lastName: 'Ivy',
+      email: 'ines@change.test',
+      createdAt: minute(2),
+    });
     await foyer.db.update(tenantUsers).set({ invitationPending: true }).where(eq(tenantUsers.id, invited.tenantUserId));
     const names = async (search?: string) => (await list({ search, sortBy: 'NAME' }, boss)).users.map((user) => user.fullName);
     expect(await names()).toEqual([null, 'Nils North', 'Olga Oak']);
@@ -194,7 +212,11 @@ describe('after changes', () => {
     expect(await names('albert ash')).toEqual(['Albert Ash']);
 
     await foyer.db.update(users).set({ email: 'zara@change.test' }).where(eq(users.id, boss.userId));
-    expect((await list({ sortBy: 'EMAIL', sortDirection: 'DESC' }, boss)).emails).toEqual(['zara@change.test', 'nils@change.test', 'ines@change.test']);
+    expect((await list({ sortBy: 'EMAIL', sortDirection: 'DESC' }, boss)).emails).toEqual([
+      'zara@change.test',
+      'nils@change.test',
+      'ines@change.test',
+    ]);
     expect((await list({ search: 'olga@' }, boss)).count).toBe(0);
 
     const deactivated = await ask(foyer, boss, 'mutation ($user: UserInput!) { updateUser(user: $user) { enabled } }', {

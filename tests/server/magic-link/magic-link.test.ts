@@ -40,7 +40,10 @@ async function open(browser: Browser, link: string) {
 
 async function withSettings(change: Partial<AppSettings>, run: () => Promise<void>) {
   const [app] = await foyer.db.select().from(apps).where(eq(apps.id, foyer.demo.appId));
-  await foyer.db.update(apps).set({ settings: { ...app!.settings, ...change } }).where(eq(apps.id, foyer.demo.appId));
+  await foyer.db
+    .update(apps)
+    .set({ settings: { ...app!.settings, ...change } })
+    .where(eq(apps.id, foyer.demo.appId));
   try {
     await run();
   } finally {
@@ -64,7 +67,10 @@ describe('asking for a magic link', () => {
     const [mail] = await waitForMail(foyer, member.email);
     expect(mail!.link).toMatch(new RegExp(`^${foyer.urls.auth}/auth/magic-link/[\\w-]{43}$`));
     expect(await mailTo(foyer, unknown)).toEqual([]);
-    const [row] = await foyer.db.select().from(userTokens).where(eq(userTokens.idHash, hashToken(tokenOf(mail!.link))));
+    const [row] = await foyer.db
+      .select()
+      .from(userTokens)
+      .where(eq(userTokens.idHash, hashToken(tokenOf(mail!.link))));
     expect((row!.expiresAt.getTime() - row!.createdAt.getTime()) / 1000).toBeCloseTo(900, -2);
   });
 
@@ -72,7 +78,8 @@ describe('asking for a magic link', () => {
     const member = await createMember(foyer);
     const rapid = async (email: string, ip: string) => {
       const statuses: number[] = [];
-      for (let i = 0; i < 20; i += 1) statuses.push((await call(foyer, new Browser(), 'POST', '/auth/magic-link', { username: email }, { ip })).status);
+      for (let i = 0; i < 20; i += 1)
+        statuses.push((await call(foyer, new Browser(), 'POST', '/auth/magic-link', { username: email }, { ip })).status);
       return statuses;
     };
     const forKnown = await rapid(member.email, '10.3.1.1');
@@ -85,7 +92,9 @@ describe('asking for a magic link', () => {
     const burstMember = await createMember(foyer);
     const burst = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        call(foyer, new Browser(), 'POST', '/auth/magic-link', { username: burstMember.email }, { ip: `10.3.2.${i}` }).then((answer) => answer.status),
+        call(foyer, new Browser(), 'POST', '/auth/magic-link', { username: burstMember.email }, { ip: `10.3.2.${i}` }).then(
+          (answer) => answer.status,
+        ),
       ),
     );
     expect(burst).toContain(429);
@@ -133,13 +142,18 @@ describe('opening a magic link', () => {
     const rp = await relyingParty(foyer);
     const pending = await authorizationRequest(rp, callbackUri(foyer));
     const browser = new Browser();
-    expect((await browser.navigate(pending.url, (url) => url.origin === foyer.urls.ui)).url).toBe(`${foyer.urls.ui}/auth/login?appId=${foyer.demo.appId}`);
+    expect((await browser.navigate(pending.url, (url) => url.origin === foyer.urls.ui)).url).toBe(
+      `${foyer.urls.ui}/auth/login?appId=${foyer.demo.appId}`,
+    );
 
     const link = await magicLink(browser, member.email, '10.4.0.1');
     const landing = await open(browser, link);
     expect(landing.hops[0]!.location).toBe(`/auth/chooseTenantUser/${member.memberships.Globex}`);
     expect(landing.url.startsWith(`${callbackUri(foyer)}?code=`)).toBe(true);
-    const tokens = await client.authorizationCodeGrant(rp, new URL(landing.url), { pkceCodeVerifier: pending.verifier, expectedState: pending.state });
+    const tokens = await client.authorizationCodeGrant(rp, new URL(landing.url), {
+      pkceCodeVerifier: pending.verifier,
+      expectedState: pending.state,
+    });
     expect(tokens.claims()?.sub).toBe(member.memberships.Globex);
 
     const [user] = await foyer.db.select().from(users).where(eq(users.id, member.userId));
@@ -185,7 +199,10 @@ describe('opening a magic link', () => {
     const older = await magicLink(browser, member.email, '10.4.3.1');
     const newer = await magicLink(browser, member.email, '10.4.3.1');
     expect((await open(browser, older)).url).toBe(mle);
-    await foyer.db.update(userTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(userTokens.idHash, hashToken(tokenOf(newer))));
+    await foyer.db
+      .update(userTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(userTokens.idHash, hashToken(tokenOf(newer))));
     expect((await open(browser, newer)).url).toBe(mle);
     expect((await browser.request(`${foyer.urls.auth}/auth/tenantUsers`)).status).toBe(401);
   });

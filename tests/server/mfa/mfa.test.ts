@@ -65,7 +65,10 @@ describe('setup', () => {
     expect((await workspaces(foyer, browser)).map((entry) => entry.id)).toEqual([member.tenantUserId]);
     const callback = new URL(await choose(foyer, browser, member.tenantUserId, callbackUri(foyer)));
     expect(callback.searchParams.get('code')).toBeTruthy();
-    const events = await foyer.db.select().from(auditEvents).where(and(eq(auditEvents.userId, member.id), eq(auditEvents.type, 'mfa.setup_finished')));
+    const events = await foyer.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.userId, member.id), eq(auditEvents.type, 'mfa.setup_finished')));
     expect(events).toHaveLength(1);
     expect(JSON.stringify(events[0]!.detail)).not.toContain(phoneNumber);
   });
@@ -87,7 +90,10 @@ describe('setup', () => {
   it('does not apply when the app does not offer two-factor, whatever the workspace says', async () => {
     const member = await newMember(foyer, 'Acme');
     const [app] = await foyer.db.select().from(apps).where(eq(apps.id, foyer.demo.appId));
-    await foyer.db.update(apps).set({ settings: { ...app!.settings, mfaEnabled: false } }).where(eq(apps.id, app!.id));
+    await foyer.db
+      .update(apps)
+      .set({ settings: { ...app!.settings, mfaEnabled: false } })
+      .where(eq(apps.id, app!.id));
     try {
       const { browser, answer } = await signInWithPassword(foyer, member);
       expect(answer.mfaState).toBe('DISABLED');
@@ -147,7 +153,10 @@ describe('sign-in with a phone set up', () => {
     const { member, phoneNumber } = await setUpMember();
     const { browser } = await signInWithPassword(foyer, member);
     const code = await lastCode(foyer, phoneNumber);
-    await foyer.db.update(mfaCodes).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(mfaCodes.userId, member.id));
+    await foyer.db
+      .update(mfaCodes)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(mfaCodes.userId, member.id));
     const response = await call(foyer, browser, '/auth/commitMfaCode', { mfaCode: code });
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ error: 'MFA_CODE_EXPIRED' });

@@ -23,7 +23,9 @@ export async function newMember(foyer: TestFoyer, workspace: string, fields: Par
   const [tenant] = await foyer.db.select().from(tenants).where(eq(tenants.name, workspace));
   const id = randomUUID();
   const email = `member-${id.slice(0, 8)}@acme.demo.foyer.test`;
-  await foyer.db.insert(users).values({ id, appId: foyer.demo.appId, email, passwordHash: await memberPasswordHash, onboarded: true, ...fields });
+  await foyer.db
+    .insert(users)
+    .values({ id, appId: foyer.demo.appId, email, passwordHash: await memberPasswordHash, onboarded: true, ...fields });
   const tenantUserId = randomUUID();
   await foyer.db.insert(tenantUsers).values({ id: tenantUserId, tenantId: tenant!.id, userId: id, role: 'VIEWER', onboarded: true });
   return { id, email, tenantUserId };
@@ -56,7 +58,10 @@ export async function lastCode(foyer: TestFoyer, phoneNumber: string): Promise<s
 }
 
 export async function textsTo(foyer: TestFoyer, phoneNumber: string): Promise<number> {
-  const rows = await foyer.db.select().from(outbox).where(and(eq(outbox.channel, 'sms'), eq(outbox.recipient, phoneNumber)));
+  const rows = await foyer.db
+    .select()
+    .from(outbox)
+    .where(and(eq(outbox.channel, 'sms'), eq(outbox.recipient, phoneNumber)));
   return rows.length;
 }
 

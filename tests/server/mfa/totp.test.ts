@@ -206,7 +206,10 @@ describe('sign-in with an authenticator app', () => {
     const replayed = await call(foyer, second.browser, '/auth/commitMfaCode', { mfaCode: code });
     expect(await replayed.json()).toMatchObject({ statusCode: 401, error: 'WRONG_MFA_CODE' });
     expect((await second.browser.request(`${foyer.urls.auth}/auth/tenantUsers`)).status).toBe(401);
-    const failures = await foyer.db.select().from(auditEvents).where(and(eq(auditEvents.userId, member.id), eq(auditEvents.type, 'mfa.failure')));
+    const failures = await foyer.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.userId, member.id), eq(auditEvents.type, 'mfa.failure')));
     expect(failures.map((event) => event.detail)).toContainEqual({ reason: 'replayed', method: 'totp' });
 
     await forgetLastStep(member);

@@ -140,9 +140,12 @@ describe('the mailbox in production', () => {
   });
   afterAll(() => production?.close());
 
-  it.each(['/dev/mailbox', '/dev/mailbox.json', '/dev/mailbox.css', '/dev/mailbox/messages/anything'])('answers 404 at %s', async (path) => {
-    const response = await fetch(`${production.urls.ui}${path}`);
-    expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ statusCode: 404, message: 'Not found', error: 'NOT_FOUND' });
-  });
+  it.each(['/dev/mailbox', '/dev/mailbox.json', '/dev/mailbox.css', '/dev/mailbox/messages/anything'])(
+    'answers 404 at %s',
+    async (path) => {
+      const response = await fetch(`${production.urls.ui}${path}`);
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ statusCode: 404, message: 'Not found', error: 'NOT_FOUND' });
+    },
+  );
 });

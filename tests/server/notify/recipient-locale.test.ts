@@ -23,8 +23,22 @@ async function member(locales: string[], own: string | null = null, app = appId)
 beforeAll(async () => {
   handle = await openTestDatabase();
   await handle.db.insert(apps).values([
-    { id: appId, name: 'Locale app', settings: {}, redirectUris: [], defaultCallbackUri: 'https://app.example.test/callback', postLogoutRedirectUris: [] },
-    { id: otherAppId, name: 'Other app', settings: {}, redirectUris: [], defaultCallbackUri: 'https://app.example.test/callback', postLogoutRedirectUris: [] },
+    {
+      id: appId,
+      name: 'Locale app',
+      settings: {},
+      redirectUris: [],
+      defaultCallbackUri: 'https://app.example.test/callback',
+      postLogoutRedirectUris: [],
+    },
+    {
+      id: otherAppId,
+      name: 'Other app',
+      settings: {},
+      redirectUris: [],
+      defaultCallbackUri: 'https://app.example.test/callback',
+      postLogoutRedirectUris: [],
+    },
   ]);
 });
 afterAll(() => handle?.close());
@@ -34,7 +48,7 @@ describe('recipientLocale', () => {
     expect(await recipientLocale(handle.db, appId, await member(['sv'], 'de'))).toBe('de');
   });
 
-  it("else the locale their workspaces share, also over several workspaces", async () => {
+  it('else the locale their workspaces share, also over several workspaces', async () => {
     expect(await recipientLocale(handle.db, appId, await member(['sv']))).toBe('sv');
     expect(await recipientLocale(handle.db, appId, await member(['sv', 'sv']))).toBe('sv');
   });

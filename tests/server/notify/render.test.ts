@@ -9,11 +9,7 @@ import type { MessageKind, OutgoingMessage } from '../../../server/notify/types.
 
 const LINK = 'https://ui.example.com/auth/set-password/abc123';
 
-function render(
-  message: Partial<OutgoingMessage> & { kind: MessageKind },
-  settings: AppSettings = {},
-  name = 'Acme Cloud',
-) {
+function render(message: Partial<OutgoingMessage> & { kind: MessageKind }, settings: AppSettings = {}, name = 'Acme Cloud') {
   const full: OutgoingMessage = { appId: 'app', to: 'ada@example.com', link: LINK, ...message };
   return renderMessage(full, brandOf({ name, settings }), createTranslator(full.locale, settings.translations));
 }
@@ -29,10 +25,13 @@ function buttonStyle(html: string): { background: string; color: string } {
 
 describe('mail rendering', () => {
   it('brands a reset mail with the app name, logo and colour, with the link in both parts', () => {
-    const mail = render({ kind: 'reset' }, {
-      logo: 'https://cdn.example.com/acme.png',
-      branding: { colors: { primary: '#0a7d3b' } },
-    });
+    const mail = render(
+      { kind: 'reset' },
+      {
+        logo: 'https://cdn.example.com/acme.png',
+        branding: { colors: { primary: '#0a7d3b' } },
+      },
+    );
     expect(mail.subject).toBe('Reset your Acme Cloud password');
     expect(mail.language).toBe('en');
     expect(mail.html).toContain('<html lang="en">');
@@ -58,7 +57,11 @@ describe('mail rendering', () => {
   it('puts black or white text on the primary colour, whichever reads at 4.5:1 or better', () => {
     for (const primary of ['#ffe066', '#1f42dd', '#777777', 'rgb(61, 194, 255)', '#000', '#fff', '#e11d48']) {
       const { background, color } = buttonStyle(render({ kind: 'magic-link' }, { branding: { colors: { primary } } }).html);
-      expect(background).toBe(`#${parseColor(primary)!.map((c) => c.toString(16).padStart(2, '0')).join('')}`);
+      expect(background).toBe(
+        `#${parseColor(primary)!
+          .map((c) => c.toString(16).padStart(2, '0'))
+          .join('')}`,
+      );
       expect(contrastRatio(parseColor(background)!, parseColor(color)!)).toBeGreaterThanOrEqual(4.5);
     }
     expect(buttonStyle(render({ kind: 'reset' }, { branding: { colors: { primary: '#ffe066' } } }).html).color).toBe('#000000');
@@ -174,7 +177,13 @@ describe('mail languages', () => {
   it('ships every supported language, each with the mail texts English has (plural forms by its own rules)', () => {
     // tests/unit/i18n/locales.test.ts checks each plural category; here, that every text exists.
     const mailTexts = (language: string) =>
-      [...new Set(Object.keys(bundledTexts(language)).filter((key) => key.startsWith('mail.')).map((key) => key.replace(/_(zero|one|two|few|many|other)$/, '')))].sort();
+      [
+        ...new Set(
+          Object.keys(bundledTexts(language))
+            .filter((key) => key.startsWith('mail.'))
+            .map((key) => key.replace(/_(zero|one|two|few|many|other)$/, '')),
+        ),
+      ].sort();
     expect([...bundledLanguages].sort()).toEqual([...SUPPORTED_LOCALES].sort());
     for (const language of bundledLanguages) expect(mailTexts(language), language).toEqual(mailTexts('en'));
   });

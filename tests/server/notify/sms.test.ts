@@ -28,14 +28,22 @@ describe('text messages', () => {
     expect(swedish).toMatchObject({ delivered: true, provider: 'outbox' });
     await notifier.close();
 
-    const rows = await foyer.db.select().from(outbox).where(and(eq(outbox.channel, 'sms'), eq(outbox.kind, 'mfa-code')));
+    const rows = await foyer.db
+      .select()
+      .from(outbox)
+      .where(and(eq(outbox.channel, 'sms'), eq(outbox.kind, 'mfa-code')));
     expect(rows.map((row) => [row.recipient, row.text]).sort()).toEqual([
       ['+46700000001', 'Demo app: your security code is 123456. It expires in 10 minutes.'],
       ['+46700000002', 'Demo app: din säkerhetskod är 123456. Den slutar gälla om 10 minuter.'],
     ]);
     const mailbox = await fetch(`${foyer.urls.ui}/dev/mailbox.json?to=${encodeURIComponent('+46700000001')}`);
     expect(await mailbox.json()).toEqual([
-      expect.objectContaining({ channel: 'sms', to: '+46700000001', kind: 'mfa-code', text: rows.find((row) => row.recipient === '+46700000001')!.text }),
+      expect.objectContaining({
+        channel: 'sms',
+        to: '+46700000001',
+        kind: 'mfa-code',
+        text: rows.find((row) => row.recipient === '+46700000001')!.text,
+      }),
     ]);
     const page = await (await fetch(`${foyer.urls.ui}/dev/mailbox`)).text();
     expect(page).toContain('Demo app: your security code is 123456.');
@@ -62,10 +70,23 @@ describe('text messages', () => {
       provider: 'gateway',
       id: 'gateway-id-1',
     });
-    expect(sent).toEqual([{ appId: foyer.demo.appId, to: '+46700000003', kind: 'mfa-code', text: 'Demo app: your security code is 123456. It expires in 10 minutes.' }]);
+    expect(sent).toEqual([
+      {
+        appId: foyer.demo.appId,
+        to: '+46700000003',
+        kind: 'mfa-code',
+        text: 'Demo app: your security code is 123456. It expires in 10 minutes.',
+      },
+    ]);
 
-    expect(await notifier.sendSms({ ...message, appId: foyer.demo.appId, to: '+46700000009' })).toEqual({ delivered: false, reason: 'failed' });
-    expect(await notifier.sendSms({ ...message, appId: 'no-such-app', to: '+46700000003' })).toEqual({ delivered: false, reason: 'unknown-app' });
+    expect(await notifier.sendSms({ ...message, appId: foyer.demo.appId, to: '+46700000009' })).toEqual({
+      delivered: false,
+      reason: 'failed',
+    });
+    expect(await notifier.sendSms({ ...message, appId: 'no-such-app', to: '+46700000003' })).toEqual({
+      delivered: false,
+      reason: 'unknown-app',
+    });
     const logged = JSON.stringify(entries);
     expect(logged).toContain('gateway unreachable');
     expect(logged).not.toContain('+46700000009');

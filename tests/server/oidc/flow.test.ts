@@ -145,7 +145,10 @@ describe('authorization code flow through /token', () => {
 
     // With the person's ID token the screen confirms at once.
     const query = new URLSearchParams({ redirectUri: `${foyer.urls.ui}/auth/login`, state: 'bye', idTokenHint: tokens.id_token! });
-    const screen = await browser.navigate(`${foyer.urls.auth}/url/logout/${foyer.demo.appId}?${query.toString()}`, (url) => url.origin === foyer.urls.ui);
+    const screen = await browser.navigate(
+      `${foyer.urls.auth}/url/logout/${foyer.demo.appId}?${query.toString()}`,
+      (url) => url.origin === foyer.urls.ui,
+    );
     expect(new URL(screen.url).searchParams.get('confirmed')).toBe('1');
     expect(await confirmSignOut(foyer, browser, screen.url)).toBe(`${foyer.urls.ui}/auth/login?state=bye`);
     await expect(client.refreshTokenGrant(rp, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
@@ -196,7 +199,13 @@ describe('the shorthand endpoints', () => {
     const viewer = foyer.demo.users[2]!;
     const appId = foyer.demo.appId;
     await foyer.db.update(apps).set({ accessTokenTtl: 600 }).where(eq(apps.id, appId));
-    onTestFinished(() => foyer.db.update(apps).set({ accessTokenTtl: 3600 }).where(eq(apps.id, appId)).then(() => undefined));
+    onTestFinished(() =>
+      foyer.db
+        .update(apps)
+        .set({ accessTokenTtl: 3600 })
+        .where(eq(apps.id, appId))
+        .then(() => undefined),
+    );
     const codeVerifier = client.randomPKCECodeVerifier();
     const query = new URLSearchParams({
       state: 'return-to-users',

@@ -9,7 +9,13 @@ import { createRemoteJWKSet, exportJWK, generateKeyPair, jwtVerify } from 'jose'
 import { eq } from 'drizzle-orm';
 import express from 'express';
 import passport from 'passport';
-import { Strategy as OpenIDConnectStrategy, type Profile, type SessionStore, type SessionStoreContext, type VerifyCallback } from 'passport-openidconnect';
+import {
+  Strategy as OpenIDConnectStrategy,
+  type Profile,
+  type SessionStore,
+  type SessionStoreContext,
+  type VerifyCallback,
+} from 'passport-openidconnect';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { apps } from '../../../server/db/schema.ts';
 import { rotateClientSecret } from '../../../server/apps/client-secret.ts';
@@ -57,7 +63,10 @@ async function tokensFor(rp: client.Configuration, browser?: Browser) {
     workspace: 'Acme',
     browser,
   });
-  const tokens = await client.authorizationCodeGrant(rp, signedIn.callback, { pkceCodeVerifier: pending.verifier, expectedState: pending.state });
+  const tokens = await client.authorizationCodeGrant(rp, signedIn.callback, {
+    pkceCodeVerifier: pending.verifier,
+    expectedState: pending.state,
+  });
   return { ...signedIn, tokens };
 }
 
@@ -236,7 +245,10 @@ describe('a confidential client (openid-client, client_secret_basic)', () => {
     expect((await client.refreshTokenGrant(rp, tokens.refresh_token!)).access_token).toBeTruthy();
     expect((await browser.request(`${foyer.urls.auth}/auth/tenantUsers`, { origin: foyer.urls.ui })).status).toBe(200);
 
-    const toScreen = await browser.navigate(`${foyer.urls.auth}/session/end?client_id=${foyer.demo.appId}`, (url) => url.origin === foyer.urls.ui);
+    const toScreen = await browser.navigate(
+      `${foyer.urls.auth}/session/end?client_id=${foyer.demo.appId}`,
+      (url) => url.origin === foyer.urls.ui,
+    );
     const screen = new URL(toScreen.url);
     expect(screen.pathname).toBe('/auth/sign-out');
     expect(screen.searchParams.has('confirmed')).toBe(false);
@@ -247,13 +259,30 @@ describe('a confidential client signing its own assertions (private_key_jwt)', (
   it('authenticates with a JWT signed by the key it registered, and not with another', async () => {
     const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
     const jwk = { ...(await exportJWK(publicKey)), kid: 'app-key-1', use: 'sig', alg: 'ES256' };
-    await configureApp({ clientType: 'confidential', tokenEndpointAuthMethod: 'private_key_jwt', requirePkce: true, jwks: { keys: [jwk] } });
-    const rp = await client.discovery(new URL(foyer.urls.auth), foyer.demo.appId, undefined, client.PrivateKeyJwt({ key: privateKey, kid: 'app-key-1' }), insecure);
+    await configureApp({
+      clientType: 'confidential',
+      tokenEndpointAuthMethod: 'private_key_jwt',
+      requirePkce: true,
+      jwks: { keys: [jwk] },
+    });
+    const rp = await client.discovery(
+      new URL(foyer.urls.auth),
+      foyer.demo.appId,
+      undefined,
+      client.PrivateKeyJwt({ key: privateKey, kid: 'app-key-1' }),
+      insecure,
+    );
     const { tokens } = await tokensFor(rp);
     expect(tokens.access_token).toBeTruthy();
 
     const other = await generateKeyPair('ES256');
-    const impostor = await client.discovery(new URL(foyer.urls.auth), foyer.demo.appId, undefined, client.PrivateKeyJwt({ key: other.privateKey, kid: 'app-key-1' }), insecure);
+    const impostor = await client.discovery(
+      new URL(foyer.urls.auth),
+      foyer.demo.appId,
+      undefined,
+      client.PrivateKeyJwt({ key: other.privateKey, kid: 'app-key-1' }),
+      insecure,
+    );
     await refusedAsInvalidClient(client.refreshTokenGrant(impostor, tokens.refresh_token!));
   });
 });
@@ -280,7 +309,13 @@ describe('passport-openidconnect (client_secret_post, without PKCE)', () => {
     // As the strategy's README sets it up, with a state store in place of express-session.
     const states = new Map<string, SessionStoreContext>();
     const store = {
-      store(_req: unknown, ctx: SessionStoreContext, _appState: unknown, _meta: unknown, done: (err: Error | null, handle?: string) => void) {
+      store(
+        _req: unknown,
+        ctx: SessionStoreContext,
+        _appState: unknown,
+        _meta: unknown,
+        done: (err: Error | null, handle?: string) => void,
+      ) {
         const handle = crypto.randomUUID();
         states.set(handle, ctx);
         done(null, handle);
@@ -336,9 +371,18 @@ describe('a resource server verifying access tokens with jose', () => {
     const jwks = createRemoteJWKSet(new URL(`${foyer.urls.auth}/.well-known/jwks.json`));
     // As the README tells API builders: issuer, the app's resource as audience, and the access-token type.
     const check = (token: string) =>
-      jwtVerify(token, jwks, { issuer: foyer.urls.auth, audience: `urn:foyer:app:${foyer.demo.appId}`, typ: 'at+jwt', algorithms: ['RS256'] });
+      jwtVerify(token, jwks, {
+        issuer: foyer.urls.auth,
+        audience: `urn:foyer:app:${foyer.demo.appId}`,
+        typ: 'at+jwt',
+        algorithms: ['RS256'],
+      });
     const { payload } = await check(tokens.access_token);
-    expect(payload).toMatchObject({ aid: foyer.demo.appId, role: 'OWNER', scope: 'AUTHENTICATED USER_READ USER_WRITE TENANT_READ TENANT_WRITE' });
+    expect(payload).toMatchObject({
+      aid: foyer.demo.appId,
+      role: 'OWNER',
+      scope: 'AUTHENTICATED USER_READ USER_WRITE TENANT_READ TENANT_WRITE',
+    });
     await expect(check(tokens.id_token!)).rejects.toMatchObject({ code: 'ERR_JWT_CLAIM_VALIDATION_FAILED' });
     // Even a verifier that ignores the type tells them apart by the audience.
     await expect(

@@ -36,7 +36,10 @@ afterAll(() => foyer?.close());
 async function signInThroughLoginUrl(): Promise<string> {
   const owner = foyer.demo.users[0]!;
   const browser = new Browser();
-  const toLogin = await browser.navigate(nblocks.auth.getLoginUrl({ redirectUri: callbackUri(foyer), state: 'from-node' }), (url) => url.origin === foyer.urls.ui);
+  const toLogin = await browser.navigate(
+    nblocks.auth.getLoginUrl({ redirectUri: callbackUri(foyer), state: 'from-node' }),
+    (url) => url.origin === foyer.urls.ui,
+  );
   expect(toLogin.url).toBe(`${foyer.urls.ui}/auth/login?appId=${foyer.demo.appId}`);
   await logIn(foyer, browser, owner.email, owner.password);
   const acme = (await workspaces(foyer, browser)).find((workspace) => workspace.tenant.name === 'Acme')!;
@@ -58,7 +61,9 @@ describe('the original Node client', () => {
   });
 
   it('turns an access token into a handover code that opens a session of the same membership', async () => {
-    const { tokens, authContext } = await nblocks.auth.getTokensAndVerify(await signInThroughLoginUrl(), { redirectUri: callbackUri(foyer) });
+    const { tokens, authContext } = await nblocks.auth.getTokensAndVerify(await signInThroughLoginUrl(), {
+      redirectUri: callbackUri(foyer),
+    });
     const { code } = await nblocks.auth.getHandoverCode(tokens.access_token);
     expect(code).toMatch(/^[\w-]{20,}$/);
 

@@ -55,7 +55,14 @@ describe('revocation of refresh tokens', () => {
 
     expect((await call(foyer, new Browser(), 'POST', '/auth/password', { username: member.email })).status).toBe(200);
     const [mail] = await waitForMail(foyer, member.email);
-    const set = await call(foyer, new Browser(), 'PUT', '/auth/password', { token: tokenOf(mail!.link), password: NEW_PASSWORD }, { appId: null });
+    const set = await call(
+      foyer,
+      new Browser(),
+      'PUT',
+      '/auth/password',
+      { token: tokenOf(mail!.link), password: NEW_PASSWORD },
+      { appId: null },
+    );
     expect(set.status).toBe(200);
 
     expect(await refreshes(acme)).toBe(false);

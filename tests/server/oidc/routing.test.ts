@@ -29,10 +29,14 @@ const admin = () => foyer.demo.users[1]!;
  */
 function pageLoad(url: string): Promise<{ status: number; location?: string; type?: string }> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(url, { headers: { accept: 'text/html,application/xhtml+xml', 'sec-fetch-mode': 'navigate' } }, (response) => {
-      response.resume();
-      resolve({ status: response.statusCode!, location: response.headers.location, type: response.headers['content-type'] });
-    });
+    const request = httpRequest(
+      url,
+      { headers: { accept: 'text/html,application/xhtml+xml', 'sec-fetch-mode': 'navigate' } },
+      (response) => {
+        response.resume();
+        resolve({ status: response.statusCode!, location: response.headers.location, type: response.headers['content-type'] });
+      },
+    );
     request.on('error', reject);
     request.end();
   });

@@ -72,9 +72,8 @@ export async function workspaces(foyer: SignInTarget, browser: Browser) {
 
 /** Picks a workspace and follows the handover until the browser lands on the app's callback. */
 export async function choose(foyer: SignInTarget, browser: Browser, tenantUserId: string, redirectUri: string) {
-  const landing = await browser.navigate(
-    `${foyer.urls.auth}/auth/chooseTenantUser/${tenantUserId}`,
-    (url) => url.toString().startsWith(redirectUri),
+  const landing = await browser.navigate(`${foyer.urls.auth}/auth/chooseTenantUser/${tenantUserId}`, (url) =>
+    url.toString().startsWith(redirectUri),
   );
   return landing.url;
 }

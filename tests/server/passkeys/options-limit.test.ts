@@ -15,8 +15,7 @@ afterAll(async () => {
   await foyer?.close();
 });
 
-const askForOptions = () =>
-  fetch(`${foyer.urls.auth}/auth/passkeys/authentication-options`, { headers: { 'x-app-id': foyer.demo.appId } });
+const askForOptions = () => fetch(`${foyer.urls.auth}/auth/passkeys/authentication-options`, { headers: { 'x-app-id': foyer.demo.appId } });
 
 describe('passkey sign-in options', () => {
   it('answers 429 once one address has asked the limit within the window, storing nothing more', async () => {

@@ -42,7 +42,9 @@ async function getJson(browser: Browser, url: string, headers: Record<string, st
 async function registerThroughLink(member: Member, authenticator = new SoftwareAuthenticator()) {
   const token = await resetLink(member);
   const browser = new Browser();
-  const options = (await (await getJson(browser, `${auth}/auth/passkeys/registration-options?forgotPasswordToken=${token}`)).json()) as never;
+  const options = (await (
+    await getJson(browser, `${auth}/auth/passkeys/registration-options?forgotPasswordToken=${token}`)
+  ).json()) as never;
   const response = authenticator.register(options, { origin: ui });
   const verified = await postJson(browser, `${auth}/auth/passkeys/verify-registration?forgotPasswordToken=${token}`, response, ui);
   expect(verified.status).toBe(200);
@@ -74,7 +76,11 @@ describe('registration through a mailed link', () => {
     const authenticator = await registerThroughLink(member);
     const token = await resetLink(member);
     const response = await getJson(new Browser(), `${auth}/auth/passkeys/registration-options?forgotPasswordToken=${token}`);
-    const options = (await response.json()) as Json & { user: { id: string; name: string }; rp: { id: string }; excludeCredentials: { id: string }[] };
+    const options = (await response.json()) as Json & {
+      user: { id: string; name: string };
+      rp: { id: string };
+      excludeCredentials: { id: string }[];
+    };
     expect(options.rp.id).toBe('localhost');
     expect(options.user.name).toBe(member.email);
     expect(Buffer.from(options.user.id, 'base64url').length).toBe(32);
@@ -93,7 +99,9 @@ describe('registration through a mailed link', () => {
     }
     // A used link no longer authorises the step it started.
     const token = await resetLink(member);
-    const options = (await (await getJson(browser, `${auth}/auth/passkeys/registration-options?forgotPasswordToken=${token}`)).json()) as never;
+    const options = (await (
+      await getJson(browser, `${auth}/auth/passkeys/registration-options?forgotPasswordToken=${token}`)
+    ).json()) as never;
     await foyer.db.update(userTokens).set({ usedAt: new Date() }).where(eq(userTokens.userId, member.id));
     const response = new SoftwareAuthenticator().register(options, { origin: ui });
     const refused = await postJson(browser, `${auth}/auth/passkeys/verify-registration?forgotPasswordToken=${token}`, response, ui);
@@ -137,7 +145,9 @@ describe('registration through a mailed link', () => {
     const token = await resetLink(member);
     const browser = new Browser();
     const verifyUrl = `${auth}/auth/passkeys/verify-registration?forgotPasswordToken=${token}`;
-    const options = (await (await getJson(browser, `${auth}/auth/passkeys/registration-options?forgotPasswordToken=${token}`)).json()) as never;
+    const options = (await (
+      await getJson(browser, `${auth}/auth/passkeys/registration-options?forgotPasswordToken=${token}`)
+    ).json()) as never;
     const good = new SoftwareAuthenticator().register(options, { origin: ui });
     const bodies: unknown[] = [
       {},
@@ -165,7 +175,12 @@ describe('sign-in', () => {
     expect(options.allowCredentials ?? []).toEqual([]);
     const response = await verifyAuthentication(browser, authenticator.authenticate(options, { origin: ui }));
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ session: true, expiresIn: expect.any(Number), mfaState: 'DISABLED', tenantUserId: member.tenantUserId });
+    expect(await response.json()).toEqual({
+      session: true,
+      expiresIn: expect.any(Number),
+      mfaState: 'DISABLED',
+      tenantUserId: member.tenantUserId,
+    });
     expect((await workspaces(foyer, browser)).map((workspace) => workspace.id)).toEqual([member.tenantUserId]);
     const [stored] = await foyer.db.select().from(passkeys).where(eq(passkeys.userId, member.id));
     expect(stored!.counter).toBe(1);
@@ -199,7 +214,9 @@ describe('sign-in', () => {
     const authenticator = await registerThroughLink(member);
     const browser = await atLoginScreen();
     const credential = authenticator.credentials[0]!;
-    expect((await verifyAuthentication(browser, authenticator.authenticate(await authenticationOptions(browser), { origin: ui }))).status).toBe(200);
+    expect(
+      (await verifyAuthentication(browser, authenticator.authenticate(await authenticationOptions(browser), { origin: ui }))).status,
+    ).toBe(200);
     credential.counter = 0; // a cloned authenticator reports an old counter
     const cloned = authenticator.authenticate(await authenticationOptions(browser), { origin: ui });
     expect((await verifyAuthentication(browser, cloned)).status).toBe(401);
@@ -249,7 +266,10 @@ describe('sign-in', () => {
     await foyer.db.update(tenants).set({ mfa: true }).where(eq(tenants.name, 'Acme'));
     try {
       const browser = await atLoginScreen();
-      const response = await verifyAuthentication(browser, authenticator.authenticate(await authenticationOptions(browser), { origin: ui }));
+      const response = await verifyAuthentication(
+        browser,
+        authenticator.authenticate(await authenticationOptions(browser), { origin: ui }),
+      );
       expect(response.status).toBe(200);
       expect(await response.json()).toMatchObject({ session: true, mfaState: 'REQUIRED' });
       const picker = await browser.request(`${auth}/auth/tenantUsers`, { origin: ui });
@@ -262,15 +282,27 @@ describe('sign-in', () => {
   it('answers 403 when the app has passkeys switched off, and 400 for malformed assertions', async () => {
     const browser = await atLoginScreen();
     const options = await authenticationOptions(browser);
-    for (const body of [{}, { id: 'x', rawId: 'x', type: 'public-key', response: {} }, { id: '../', rawId: 'x', type: 'public-key', response: { clientDataJSON: 'a', authenticatorData: 'a', signature: 'a' } }]) {
+    for (const body of [
+      {},
+      { id: 'x', rawId: 'x', type: 'public-key', response: {} },
+      { id: '../', rawId: 'x', type: 'public-key', response: { clientDataJSON: 'a', authenticatorData: 'a', signature: 'a' } },
+    ]) {
       expect((await verifyAuthentication(browser, body)).status).toBe(400);
     }
-    const garbage = { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'AAAA', authenticatorData: 'AAAA', signature: 'AAAA' } };
+    const garbage = {
+      id: 'AAAA',
+      rawId: 'AAAA',
+      type: 'public-key',
+      response: { clientDataJSON: 'AAAA', authenticatorData: 'AAAA', signature: 'AAAA' },
+    };
     expect((await verifyAuthentication(browser, garbage)).status).toBe(401);
     expect(options.challenge).toBeTruthy();
 
     const [app] = await foyer.db.select().from(apps).where(eq(apps.id, foyer.demo.appId));
-    await foyer.db.update(apps).set({ settings: { ...app!.settings, passkeysEnabled: false } }).where(eq(apps.id, app!.id));
+    await foyer.db
+      .update(apps)
+      .set({ settings: { ...app!.settings, passkeysEnabled: false } })
+      .where(eq(apps.id, app!.id));
     try {
       const refused = await getJson(browser, `${auth}/auth/passkeys/authentication-options`);
       expect(refused.status).toBe(403);
@@ -311,7 +343,11 @@ describe('profile management with the access token', () => {
     expect(await foyer.db.select().from(passkeys).where(eq(passkeys.userId, member.id))).toHaveLength(2);
 
     const othersId = othersAuthenticator.credentials[0]!.id.toString('base64url');
-    const foreign = await browser.request(`${auth}/auth/passkeys/${othersId}`, { method: 'DELETE', headers: { authorization }, origin: ui });
+    const foreign = await browser.request(`${auth}/auth/passkeys/${othersId}`, {
+      method: 'DELETE',
+      headers: { authorization },
+      origin: ui,
+    });
     expect(foreign.status).toBe(404);
     expect(await foyer.db.select().from(passkeys).where(eq(passkeys.id, othersId))).toHaveLength(1);
 
@@ -355,7 +391,12 @@ describe('profile management with the access token', () => {
       expect((await getJson(browser, `${auth}/auth/passkeys`, headers)).status).toBe(401);
       expect((await getJson(browser, `${auth}/auth/passkeys/registration-options`, headers)).status).toBe(401);
       expect((await browser.request(`${auth}/auth/passkeys/AAAA`, { method: 'DELETE', headers, origin: ui })).status).toBe(401);
-      const rename = { method: 'PUT', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x' }), origin: ui };
+      const rename = {
+        method: 'PUT',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'x' }),
+        origin: ui,
+      };
       expect((await browser.request(`${auth}/auth/passkeys/AAAA`, rename)).status).toBe(401);
     }
   });

@@ -43,7 +43,10 @@ const describeLink = (token: string) => call(foyer, new Browser(), 'GET', `/auth
 
 async function withSettings(change: Partial<AppSettings>, run: () => Promise<void>) {
   const [app] = await foyer.db.select().from(apps).where(eq(apps.id, foyer.demo.appId));
-  await foyer.db.update(apps).set({ settings: { ...app!.settings, ...change } }).where(eq(apps.id, foyer.demo.appId));
+  await foyer.db
+    .update(apps)
+    .set({ settings: { ...app!.settings, ...change } })
+    .where(eq(apps.id, foyer.demo.appId));
   try {
     await run();
   } finally {
@@ -58,7 +61,14 @@ describe('asking for a reset link', () => {
     const member = await createMember(foyer);
     const unknown = 'nobody-here@members.foyer.test';
     const unknownAnswer = await call(foyer, new Browser(), 'POST', '/auth/password', { username: unknown }, { ip: '10.1.0.1' });
-    const knownAnswer = await call(foyer, new Browser(), 'POST', '/auth/password', { username: ` ${member.email.toUpperCase()} ` }, { ip: '10.1.0.1' });
+    const knownAnswer = await call(
+      foyer,
+      new Browser(),
+      'POST',
+      '/auth/password',
+      { username: ` ${member.email.toUpperCase()} ` },
+      { ip: '10.1.0.1' },
+    );
     const known = await observable(knownAnswer);
     expect(known).toEqual(await observable(unknownAnswer));
     expect(known.status).toBe(200);
@@ -76,7 +86,10 @@ describe('asking for a reset link', () => {
   it('issues links that live the configured time and are stored only hashed', async () => {
     const member = await createMember(foyer);
     const token = tokenOf(await resetLink(member.email, '10.1.0.2'));
-    const [row] = await foyer.db.select().from(userTokens).where(eq(userTokens.idHash, hashToken(token)));
+    const [row] = await foyer.db
+      .select()
+      .from(userTokens)
+      .where(eq(userTokens.idHash, hashToken(token)));
     expect(row).toMatchObject({ purpose: 'reset', userId: member.userId, usedAt: null });
     const lifetime = (row!.expiresAt.getTime() - row!.createdAt.getTime()) / 1000;
     expect(Math.abs(lifetime - RESET_TTL)).toBeLessThan(60);
@@ -87,7 +100,8 @@ describe('asking for a reset link', () => {
     const member = await createMember(foyer);
     const statuses = async (email: string, ip: string) => {
       const seen: number[] = [];
-      for (let i = 0; i < 7; i += 1) seen.push((await call(foyer, new Browser(), 'POST', '/auth/password', { username: email }, { ip })).status);
+      for (let i = 0; i < 7; i += 1)
+        seen.push((await call(foyer, new Browser(), 'POST', '/auth/password', { username: email }, { ip })).status);
       return seen;
     };
     const forKnown = await statuses(member.email, '10.1.1.1');
@@ -100,12 +114,33 @@ describe('asking for a reset link', () => {
 
     // One client address spraying many e-mails.
     for (let i = 0; i < 30; i += 1) {
-      const answer = await call(foyer, new Browser(), 'POST', '/auth/password', { username: `spray-${i}@members.foyer.test` }, { ip: '10.1.2.1' });
+      const answer = await call(
+        foyer,
+        new Browser(),
+        'POST',
+        '/auth/password',
+        { username: `spray-${i}@members.foyer.test` },
+        { ip: '10.1.2.1' },
+      );
       expect(answer.status).toBe(200);
     }
-    const sprayed = await call(foyer, new Browser(), 'POST', '/auth/password', { username: 'spray-last@members.foyer.test' }, { ip: '10.1.2.1' });
+    const sprayed = await call(
+      foyer,
+      new Browser(),
+      'POST',
+      '/auth/password',
+      { username: 'spray-last@members.foyer.test' },
+      { ip: '10.1.2.1' },
+    );
     expect(sprayed.status).toBe(429);
-    const elsewhere = await call(foyer, new Browser(), 'POST', '/auth/password', { username: 'spray-last@members.foyer.test' }, { ip: '10.1.2.2' });
+    const elsewhere = await call(
+      foyer,
+      new Browser(),
+      'POST',
+      '/auth/password',
+      { username: 'spray-last@members.foyer.test' },
+      { ip: '10.1.2.2' },
+    );
     expect(elsewhere.status).toBe(200);
   });
 
@@ -127,7 +162,14 @@ describe('asking for a reset link', () => {
     const noApp = await call(foyer, browser, 'POST', '/auth/password', { username: 'a@b.test' }, { appId: null, ip: '10.1.3.1' });
     expect(noApp.status).toBe(400);
     expect(await noApp.json()).toMatchObject({ statusCode: 400, error: 'APP_REQUIRED' });
-    const unknownApp = await call(foyer, browser, 'POST', '/auth/password', { username: 'a@b.test' }, { appId: 'no-such-app', ip: '10.1.3.1' });
+    const unknownApp = await call(
+      foyer,
+      browser,
+      'POST',
+      '/auth/password',
+      { username: 'a@b.test' },
+      { appId: 'no-such-app', ip: '10.1.3.1' },
+    );
     expect(unknownApp.status).toBe(404);
   });
 
@@ -208,12 +250,17 @@ describe('setting the password with a reset link', () => {
     const pending = await authorizationRequest(rp, callbackUri(foyer));
     const callback = await browser.navigate(pending.url, (url) => url.origin === foyer.urls.ui);
     expect(new URL(callback.url).pathname).toBe('/auth/oauth-callback');
-    const tokens = await client.authorizationCodeGrant(rp, new URL(callback.url), { pkceCodeVerifier: pending.verifier, expectedState: pending.state });
+    const tokens = await client.authorizationCodeGrant(rp, new URL(callback.url), {
+      pkceCodeVerifier: pending.verifier,
+      expectedState: pending.state,
+    });
     expect(tokens.claims()?.sub).toBe(member.memberships.Acme);
 
     // An app that asks for the credentials again gets the login screen.
     const forced = await authorizationRequest(rp, callbackUri(foyer), { prompt: 'login' });
-    expect((await browser.navigate(forced.url, (url) => url.origin === foyer.urls.ui)).url).toBe(`${foyer.urls.ui}/auth/login?appId=${foyer.demo.appId}`);
+    expect((await browser.navigate(forced.url, (url) => url.origin === foyer.urls.ui)).url).toBe(
+      `${foyer.urls.ui}/auth/login?appId=${foyer.demo.appId}`,
+    );
   });
 
   it('refuses a password the app’s policy rejects, and the link keeps working', async () => {
@@ -233,7 +280,10 @@ describe('setting the password with a reset link', () => {
       },
     });
     const missing = await setPassword(browser, token);
-    expect(await missing.json()).toMatchObject({ error: 'PASSWORD_POLICY', details: { field: 'password', problems: ['password.policy.empty'] } });
+    expect(await missing.json()).toMatchObject({
+      error: 'PASSWORD_POLICY',
+      details: { field: 'password', problems: ['password.policy.empty'] },
+    });
 
     await withSettings({ passwordPolicy: { complexityRegex: '[a-z]{4}-[0-9]{4}' } }, async () => {
       const rejected = await setPassword(browser, token, NEW_PASSWORD);
@@ -258,7 +308,10 @@ describe('setting the password with a reset link', () => {
     expect(stale.status).toBe(400);
     expect(await stale.json()).toEqual({ statusCode: 400, error: 'LINK_EXPIRED', message: 'The link has expired or was already used' });
 
-    await foyer.db.update(userTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(userTokens.idHash, hashToken(newer)));
+    await foyer.db
+      .update(userTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(userTokens.idHash, hashToken(newer)));
     expect(await (await describeLink(newer)).json()).toMatchObject(LINK_EXPIRED);
     expect(await (await setPassword(new Browser(), newer, NEW_PASSWORD)).json()).toMatchObject(LINK_EXPIRED);
     const [user] = await foyer.db.select().from(users).where(eq(users.id, member.userId));
@@ -268,14 +321,19 @@ describe('setting the password with a reset link', () => {
   it('retires the user’s other reset links and ends their other sign-ins when the password changes', async () => {
     const member = await createMember(foyer);
     const elsewhere = new Browser();
-    expect((await call(foyer, elsewhere, 'POST', '/auth/authenticate', { username: member.email, password: member.password })).status).toBe(200);
+    expect((await call(foyer, elsewhere, 'POST', '/auth/authenticate', { username: member.email, password: member.password })).status).toBe(
+      200,
+    );
     expect((await elsewhere.request(`${foyer.urls.auth}/auth/tenantUsers`)).status).toBe(200);
 
     const token = tokenOf(await resetLink(member.email, '10.2.4.1'));
     // The endpoint never leaves two live reset links (a new one retires the older); revive the older
     // to see that using one link retires the rest.
     const second = tokenOf(await resetLink(member.email, '10.2.4.1'));
-    await foyer.db.update(userTokens).set({ usedAt: null }).where(eq(userTokens.idHash, hashToken(token)));
+    await foyer.db
+      .update(userTokens)
+      .set({ usedAt: null })
+      .where(eq(userTokens.idHash, hashToken(token)));
     expect((await describeLink(token)).status).toBe(200);
 
     expect((await setPassword(new Browser(), second, NEW_PASSWORD)).status).toBe(200);
@@ -287,9 +345,20 @@ describe('setting the password with a reset link', () => {
     const browser = new Browser();
     const missingToken = await call(foyer, browser, 'PUT', '/auth/password', { password: NEW_PASSWORD }, { appId: null });
     expect(missingToken.status).toBe(400);
-    expect(await missingToken.json()).toEqual({ statusCode: 400, error: 'BAD_REQUEST', message: "body must have required property 'token'" });
+    expect(await missingToken.json()).toEqual({
+      statusCode: 400,
+      error: 'BAD_REQUEST',
+      message: "body must have required property 'token'",
+    });
     // A mangled token is a link that no longer works, with the way to a new one.
-    const oddToken = await call(foyer, browser, 'PUT', '/auth/password', { token: 'not a token!', password: NEW_PASSWORD }, { appId: null });
+    const oddToken = await call(
+      foyer,
+      browser,
+      'PUT',
+      '/auth/password',
+      { token: 'not a token!', password: NEW_PASSWORD },
+      { appId: null },
+    );
     expect(await oddToken.json()).toMatchObject({ statusCode: 400, error: 'LINK_EXPIRED' });
     const huge = await call(foyer, browser, 'PUT', '/auth/password', { token: 'abc', password: 'x'.repeat(2000) }, { appId: null });
     expect(await huge.json()).toMatchObject({ statusCode: 400, error: 'BAD_REQUEST' });
@@ -317,13 +386,20 @@ describe('signup and invitation links', () => {
     const browser = new Browser();
     const confirmed = await setPassword(browser, token);
     expect(confirmed.status).toBe(200);
-    expect(await confirmed.json()).toEqual({ session: true, expiresIn: 86400, mfaState: 'DISABLED', tenantUserId: member.memberships.Acme });
+    expect(await confirmed.json()).toEqual({
+      session: true,
+      expiresIn: 86400,
+      mfaState: 'DISABLED',
+      tenantUserId: member.memberships.Acme,
+    });
     const [membership] = await foyer.db.select().from(tenantUsers).where(eq(tenantUsers.id, member.memberships.Acme!));
     expect(membership!.enabled).toBe(true);
     const [user] = await foyer.db.select().from(users).where(eq(users.id, member.userId));
     expect(user!.passwordHash).toBe(pendingPasswordHash);
     expect(user!.emailVerifiedAt).toBeInstanceOf(Date);
-    expect((await call(foyer, new Browser(), 'POST', '/auth/authenticate', { username: member.email, password: NEW_PASSWORD })).status).toBe(200);
+    expect(
+      (await call(foyer, new Browser(), 'POST', '/auth/authenticate', { username: member.email, password: NEW_PASSWORD })).status,
+    ).toBe(200);
     const methods = await foyer.db
       .select()
       .from(auditEvents)
@@ -333,19 +409,31 @@ describe('signup and invitation links', () => {
 
   it('keeps an existing identity’s password when it confirms an invitation', async () => {
     const member = await createMember(foyer, { workspaces: ['Globex'], enabled: false });
-    const token = await issueToken(foyer.db, { appId: foyer.demo.appId, userId: member.userId, purpose: 'invite', tenantUserId: member.memberships.Globex });
+    const token = await issueToken(foyer.db, {
+      appId: foyer.demo.appId,
+      userId: member.userId,
+      purpose: 'invite',
+      tenantUserId: member.memberships.Globex,
+    });
     expect(await (await describeLink(token)).json()).toEqual({ email: member.email, purpose: 'invite', passwordChosen: true });
     // Whatever comes along, the password stays.
     const confirmed = await setPassword(new Browser(), token, 'ignored');
     expect(confirmed.status).toBe(200);
-    expect((await call(foyer, new Browser(), 'POST', '/auth/authenticate', { username: member.email, password: member.password })).status).toBe(200);
+    expect(
+      (await call(foyer, new Browser(), 'POST', '/auth/authenticate', { username: member.email, password: member.password })).status,
+    ).toBe(200);
     const [membership] = await foyer.db.select().from(tenantUsers).where(eq(tenantUsers.id, member.memberships.Globex!));
     expect(membership!.enabled).toBe(true);
   });
 
   it('asks a new identity invited to a workspace for a password', async () => {
     const member = await createMember(foyer, { password: null, enabled: false });
-    const token = await issueToken(foyer.db, { appId: foyer.demo.appId, userId: member.userId, purpose: 'invite', tenantUserId: member.memberships.Acme });
+    const token = await issueToken(foyer.db, {
+      appId: foyer.demo.appId,
+      userId: member.userId,
+      purpose: 'invite',
+      tenantUserId: member.memberships.Acme,
+    });
     expect(await (await describeLink(token)).json()).toEqual({ email: member.email, purpose: 'invite', passwordChosen: false });
     expect(await (await setPassword(new Browser(), token)).json()).toMatchObject({ error: 'PASSWORD_POLICY' });
     expect((await setPassword(new Browser(), token, NEW_PASSWORD)).status).toBe(200);
@@ -358,7 +446,11 @@ describe('an app with passwords off', () => {
   let tenantId: string;
 
   beforeAll(async () => {
-    await insertApp(foyer, { id: appId, name: 'Passwordless', settings: { passwordEnabled: false, magicLinkEnabled: true, tenantSelfSignup: true } });
+    await insertApp(foyer, {
+      id: appId,
+      name: 'Passwordless',
+      settings: { passwordEnabled: false, magicLinkEnabled: true, tenantSelfSignup: true },
+    });
     tenantId = randomUUID();
     await foyer.db.insert(tenants).values({ id: tenantId, appId, name: 'Passwordless Inc', locale: 'en' });
   });
@@ -413,7 +505,10 @@ describe('an app with passwords off', () => {
     const user = await userRow(member.userId);
     expect(user.passwordHash).toBe(oldHash);
     expect(user.emailVerifiedAt).toBeNull();
-    const [row] = await foyer.db.select().from(userTokens).where(eq(userTokens.idHash, hashToken(token)));
+    const [row] = await foyer.db
+      .select()
+      .from(userTokens)
+      .where(eq(userTokens.idHash, hashToken(token)));
     expect(row!.usedAt).toBeNull();
   });
 
@@ -469,7 +564,12 @@ describe('an app with passwords off', () => {
 
   it('keeps links of an app with passwords on as they were: an invited identity without a password chooses one', async () => {
     const member = await createMember(foyer, { password: null, enabled: false });
-    const token = await issueToken(foyer.db, { appId: foyer.demo.appId, userId: member.userId, purpose: 'invite', tenantUserId: member.memberships.Acme });
+    const token = await issueToken(foyer.db, {
+      appId: foyer.demo.appId,
+      userId: member.userId,
+      purpose: 'invite',
+      tenantUserId: member.memberships.Acme,
+    });
     expect(await (await describeLink(token)).json()).toMatchObject({ passwordChosen: false });
   });
 });

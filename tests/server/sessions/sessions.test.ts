@@ -16,8 +16,7 @@ import { insertApp } from '../support/apps.ts';
 import { bearer, postGraphQL } from '../support/graphql.ts';
 
 const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
-const CHROME_MAC =
-  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const CHROME_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const SAFARI_IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
 
@@ -97,7 +96,10 @@ async function refreshes(refreshToken: string, appId = foyer.demo.appId): Promis
 async function loginSessionLives(browser: Browser): Promise<boolean> {
   const cookie = browser.cookie(foyer.urls.auth, LOGIN_SESSION_COOKIE);
   if (!cookie) return false;
-  const rows = await foyer.db.select().from(loginSessions).where(eq(loginSessions.idHash, hashId(cookie)));
+  const rows = await foyer.db
+    .select()
+    .from(loginSessions)
+    .where(eq(loginSessions.idHash, hashId(cookie)));
   return rows.length > 0;
 }
 
@@ -200,7 +202,9 @@ describe('hostile requests', () => {
     const [tenant] = await foyer.db.insert(tenants).values({ id: randomUUID(), appId: otherApp, name: 'Acme' }).returning();
     const member = await createMember(foyer);
     const twinId = randomUUID();
-    await foyer.db.insert(users).values({ id: twinId, appId: otherApp, email: member.email, passwordHash: await hashPassword(member.password!), onboarded: true });
+    await foyer.db
+      .insert(users)
+      .values({ id: twinId, appId: otherApp, email: member.email, passwordHash: await hashPassword(member.password!), onboarded: true });
     await foyer.db.insert(tenantUsers).values({ id: randomUUID(), tenantId: tenant!.id, userId: twinId, role: 'OWNER' });
     const there = await signInWith({ ...member, userId: twinId }, CHROME_MAC, 'Acme', otherApp);
     const here = await signInWith(member, FIREFOX_WINDOWS);
@@ -217,7 +221,9 @@ describe('hostile requests', () => {
     const firefox = await signInWith(member, FIREFOX_WINDOWS);
     await signInWith(member, CHROME_MAC);
     const target = (await list(firefox.accessToken)).find((entry) => !entry.current)!;
-    const statuses = await Promise.all([1, 2, 3].map(() => sessionsCall(firefox.accessToken, 'DELETE', `/${target.id}`).then((r) => r.status)));
+    const statuses = await Promise.all(
+      [1, 2, 3].map(() => sessionsCall(firefox.accessToken, 'DELETE', `/${target.id}`).then((r) => r.status)),
+    );
     expect(statuses.sort()).toEqual([204, 404, 404]);
   });
 

@@ -37,12 +37,20 @@ afterAll(async () => {
 const decode: Record<string, (body: Buffer) => Buffer> = { br: brotliDecompressSync, gzip: gunzipSync };
 
 /** The answer to `request` for each accept-encoding: each compressed as asked, all with the same text. */
-async function expectCompressed(listener: FastifyInstance, request: { method?: 'GET' | 'POST'; url: string; headers?: Record<string, string>; payload?: string }) {
+async function expectCompressed(
+  listener: FastifyInstance,
+  request: { method?: 'GET' | 'POST'; url: string; headers?: Record<string, string>; payload?: string },
+) {
   const plain = await listener.inject({ ...request, headers: { ...request.headers, 'accept-encoding': 'identity' } });
   expect(plain.statusCode, request.url).toBe(200);
   expect(plain.headers['content-encoding'], request.url).toBeUndefined();
   expect(plain.rawPayload.length, `${request.url} is big enough to compress`).toBeGreaterThan(1024);
-  for (const [accepted, expected] of [['br', 'br'], ['gzip', 'gzip'], ['gzip, deflate, br', 'br'], ['gzip;q=1, br;q=0.5', 'gzip']] as const) {
+  for (const [accepted, expected] of [
+    ['br', 'br'],
+    ['gzip', 'gzip'],
+    ['gzip, deflate, br', 'br'],
+    ['gzip;q=1, br;q=0.5', 'gzip'],
+  ] as const) {
     const response = await listener.inject({ ...request, headers: { ...request.headers, 'accept-encoding': accepted } });
     expect(response.statusCode, `${request.url} ${accepted}`).toBe(200);
     expect(response.headers['content-encoding'], `${request.url} ${accepted}`).toBe(expected);
@@ -84,7 +92,12 @@ describe('compressed answers', () => {
   });
 
   it('leaves small answers and clients that accept no encoding alone', async () => {
-    const small = await foyer.foyer.api.inject({ url: '/graphql', method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': 'br' }, payload: '{"query":"{ __typename }"}' });
+    const small = await foyer.foyer.api.inject({
+      url: '/graphql',
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept-encoding': 'br' },
+      payload: '{"query":"{ __typename }"}',
+    });
     expect(small.headers['content-encoding']).toBeUndefined();
     const none = await foyer.foyer.ui.inject({ url: '/auth/login' });
     expect(none.headers['content-encoding']).toBeUndefined();

@@ -110,7 +110,12 @@ describe('GraphQL errors', () => {
     answer = () =>
       graphQLAnswer({
         data: null,
-        errors: [{ message: 'Your membership of this workspace has ended', extensions: { code: 'MEMBERSHIP_ENDED', response: { statusCode: 401 } } }],
+        errors: [
+          {
+            message: 'Your membership of this workspace has ended',
+            extensions: { code: 'MEMBERSHIP_ENDED', response: { statusCode: 401 } },
+          },
+        ],
       });
     const error = await api.request(GetAppAnonymousDocument).catch((reason: unknown) => reason);
     expect(error).toMatchObject({ statusCode: 401, code: 'MEMBERSHIP_ENDED' });
@@ -141,8 +146,7 @@ describe('GraphQL errors', () => {
   });
 
   it('reads the status from extensions.exception.httpStatus too', async () => {
-    answer = () =>
-      graphQLAnswer({ errors: [{ message: 'Unauthorized', extensions: { exception: { httpStatus: 401 } } }] });
+    answer = () => graphQLAnswer({ errors: [{ message: 'Unauthorized', extensions: { exception: { httpStatus: 401 } } }] });
     await expect(api.request(GetAppAnonymousDocument)).rejects.toBeInstanceOf(UnauthenticatedError);
   });
 
@@ -182,8 +186,7 @@ describe('GraphQL errors', () => {
   });
 
   it('takes the HTTP status when the error names none', async () => {
-    answer = () =>
-      graphQLAnswer({ errors: [{ message: 'Bad input', extensions: { code: 'BAD_USER_INPUT' } }] }, 400);
+    answer = () => graphQLAnswer({ errors: [{ message: 'Bad input', extensions: { code: 'BAD_USER_INPUT' } }] }, 400);
     await expect(api.request(GetAppAnonymousDocument)).rejects.toMatchObject({ statusCode: 400, code: 'BAD_USER_INPUT' });
   });
 
@@ -218,7 +221,9 @@ describe('REST calls', () => {
     await harness.signIn();
     answer = () => graphQLAnswer({ logo: 'http://api.foyer.test/demo-app/assets/1' }, 201);
     const file = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], { type: 'image/png' });
-    await expect(api.rest('/workspace/logo', { method: 'POST', file })).resolves.toEqual({ logo: 'http://api.foyer.test/demo-app/assets/1' });
+    await expect(api.rest('/workspace/logo', { method: 'POST', file })).resolves.toEqual({
+      logo: 'http://api.foyer.test/demo-app/assets/1',
+    });
     const [request] = seen;
     expect(request!.init.body).toBe(file);
     expect(request!.headers['content-type']).toBe('image/png');

@@ -24,10 +24,7 @@ beforeEach(async () => {
     fetch: async (_input, init) => {
       const body = JSON.parse(String(init?.body)) as { operationName: string; variables: unknown };
       operations.push(body);
-      const data =
-        body.operationName === 'GetAppAnonymous'
-          ? { getAppAnonymous: { name: 'Demo app' } }
-          : { sendPasswordResetLink: true };
+      const data = body.operationName === 'GetAppAnonymous' ? { getAppAnonymous: { name: 'Demo app' } } : { sendPasswordResetLink: true };
       return new Response(JSON.stringify({ data }), { headers: { 'content-type': 'application/json' } });
     },
   });

@@ -62,6 +62,7 @@ describe('parseHandoverArgs', () => {
   });
 
   it('reads anything else as no arguments', () => {
-    for (const bad of [null, '', 'not base64!', btoa('not json'), btoa('[1,2]'), btoa('"text"')]) expect(parseHandoverArgs(bad)).toEqual({});
+    for (const bad of [null, '', 'not base64!', btoa('not json'), btoa('[1,2]'), btoa('"text"')])
+      expect(parseHandoverArgs(bad)).toEqual({});
   });
 });

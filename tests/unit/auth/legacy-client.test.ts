@@ -43,13 +43,21 @@ let client: AuthClient;
 function fakeFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
   const url = new URL(String(input));
   const headers = Object.fromEntries(new Headers(init?.headers).entries());
-  const request: Recorded = { method: init?.method ?? 'GET', path: url.pathname, headers, body: init?.body ? JSON.parse(String(init.body)) : undefined };
+  const request: Recorded = {
+    method: init?.method ?? 'GET',
+    path: url.pathname,
+    headers,
+    body: init?.body ? JSON.parse(String(init.body)) : undefined,
+  };
   requests.push(request);
   const route = routes[`${request.method} ${request.path}`];
-  if (!route) return Promise.resolve(new Response(JSON.stringify({ statusCode: 404, error: 'NOT_FOUND', message: 'Not found' }), { status: 404 }));
+  if (!route)
+    return Promise.resolve(new Response(JSON.stringify({ statusCode: 404, error: 'NOT_FOUND', message: 'Not found' }), { status: 404 }));
   const { status = 200, body } = route(request);
   return Promise.resolve(
-    body === undefined ? new Response(null, { status: status === 200 ? 204 : status }) : new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
+    body === undefined
+      ? new Response(null, { status: status === 200 ? 204 : status })
+      : new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
   );
 }
 
@@ -85,7 +93,12 @@ describe('sign-in', () => {
   it('stores the token under NB_AUTH_TOKEN, sends it as x-auth-token, and leaves the workspace to the picker', async () => {
     const result = await client.signIn.authenticate('ada@example.test', 'secret');
     expect(result).toEqual({ session: true, mfaState: 'DISABLED' });
-    expect(requests[0]).toMatchObject({ method: 'POST', path: '/auth-proxy/authenticate', headers: { 'x-app-id': appId }, body: { username: 'ada@example.test', password: 'secret' } });
+    expect(requests[0]).toMatchObject({
+      method: 'POST',
+      path: '/auth-proxy/authenticate',
+      headers: { 'x-app-id': appId },
+      body: { username: 'ada@example.test', password: 'secret' },
+    });
     expect(localStorage.getItem('NB_AUTH_TOKEN')).toBe(TOKEN);
     expect(client.isAuthenticated()).toBe(false);
     expect(client.apiHeaders()).toEqual({ 'x-auth-token': TOKEN, 'x-app-id': appId });
@@ -111,7 +124,13 @@ describe('sign-in', () => {
     localStorage.setItem('NB_TENANT_USER_ID', 'tu-1');
     await client.init();
     expect(client.isAuthenticated()).toBe(true);
-    expect(client.currentUser()).toMatchObject({ id: 'tu-1', role: 'ADMIN', fullName: 'Ada Lovelace', privileges: ['AUTHENTICATED', 'USER_READ'], tenant: { name: 'Acme' } });
+    expect(client.currentUser()).toMatchObject({
+      id: 'tu-1',
+      role: 'ADMIN',
+      fullName: 'Ada Lovelace',
+      privileges: ['AUTHENTICATED', 'USER_READ'],
+      tenant: { name: 'Acme' },
+    });
     expect(client.accessToken()).toBeUndefined();
     const authenticated = requests.find((request) => request.path === '/auth-proxy/authenticated')!;
     expect(authenticated.headers).toMatchObject({ 'x-auth-token': TOKEN, 'x-tenant-user-id': 'tu-1', 'x-app-id': appId });
@@ -232,6 +251,10 @@ describe('what the legacy mode lacks', () => {
   });
 
   it('offers the password only', async () => {
-    expect(await client.signIn.credentialsConfig('ada@example.test')).toEqual({ hasPassword: true, hasPasskeys: false, federationConnections: [] });
+    expect(await client.signIn.credentialsConfig('ada@example.test')).toEqual({
+      hasPassword: true,
+      hasPasskeys: false,
+      federationConnections: [],
+    });
   });
 });

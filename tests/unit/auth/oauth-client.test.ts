@@ -52,9 +52,10 @@ describe('login', () => {
     expect(first!.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(first!.searchParams.get('state')).not.toBe(second!.searchParams.get('state'));
 
-    const pending = JSON.parse(
-      sessionStorage.getItem(`${StorageKeys.oauthPendingPrefix}${first!.searchParams.get('state')}`)!,
-    ) as { codeVerifier: string; returnPath: string };
+    const pending = JSON.parse(sessionStorage.getItem(`${StorageKeys.oauthPendingPrefix}${first!.searchParams.get('state')}`)!) as {
+      codeVerifier: string;
+      returnPath: string;
+    };
     expect(pending.returnPath).toBe('/users');
     const expectedChallenge = createHash('sha256').update(pending.codeVerifier).digest('base64url');
     expect(first!.searchParams.get('code_challenge')).toBe(expectedChallenge);
@@ -126,9 +127,7 @@ describe('callback', () => {
   it('turns ?error into the login error and forgets the state', async () => {
     await harness.client.login();
     const { state } = service.issueCode(harness.redirects[0]!);
-    const error = await rejectionOf(
-      harness.client.handleCallback(new URLSearchParams({ error: 'access_denied', state })),
-    );
+    const error = await rejectionOf(harness.client.handleCallback(new URLSearchParams({ error: 'access_denied', state })));
     expect(error.key).toBe(AuthErrorKeys.loginFailed);
     expect(error.message).toBe('There was an error when logging in. Try again, otherwise contact support.');
     expect(sessionStorage.length).toBe(0);
@@ -361,7 +360,9 @@ describe('logout and clear', () => {
       client_id: 'demo-app',
     });
     expect(service.isRefreshTokenLive(refreshToken)).toBe(false);
-    expect(harness.redirects.at(-1)).toBe(`${service.authUrl}/url/logout/demo-app?${new URLSearchParams({ idTokenHint: idToken }).toString()}`);
+    expect(harness.redirects.at(-1)).toBe(
+      `${service.authUrl}/url/logout/demo-app?${new URLSearchParams({ idTokenHint: idToken }).toString()}`,
+    );
   });
 
   it('still leaves for the logout URL when the server calls fail', async () => {

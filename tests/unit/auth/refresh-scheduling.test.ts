@@ -21,8 +21,7 @@ function track(created: Harness): Harness {
 }
 
 function refreshCalls(): number {
-  return service.callsTo('/token').filter((call) => new URLSearchParams(call.body).get('grant_type') === 'refresh_token')
-    .length;
+  return service.callsTo('/token').filter((call) => new URLSearchParams(call.body).get('grant_type') === 'refresh_token').length;
 }
 
 beforeEach(async () => {
@@ -124,15 +123,19 @@ describe('refresh scheduling', () => {
   it('takes the tokens of another tab that won a simultaneous rotation', async () => {
     harness.client.clear();
     const racing = track(
-      createHarness(service, {}, {
-        // The other tab's refresh lands between this tab reading the refresh token and using it.
-        fetch: async (input, init) => {
-          if (new URLSearchParams(String(init?.body ?? '')).get('grant_type') === 'refresh_token') {
-            await rotateAsOtherTab();
-          }
-          return service.fetch(input, init);
+      createHarness(
+        service,
+        {},
+        {
+          // The other tab's refresh lands between this tab reading the refresh token and using it.
+          fetch: async (input, init) => {
+            if (new URLSearchParams(String(init?.body ?? '')).get('grant_type') === 'refresh_token') {
+              await rotateAsOtherTab();
+            }
+            return service.fetch(input, init);
+          },
         },
-      }),
+      ),
     );
     await racing.signIn();
 
@@ -153,7 +156,10 @@ describe('two tabs refreshing at once', () => {
     const held = new Map<string, Promise<unknown>>();
     const exclusive = <T>(name: string, work: () => Promise<T>): Promise<T> => {
       const next = (held.get(name) ?? Promise.resolve()).then(work, work);
-      held.set(name, next.catch(() => undefined));
+      held.set(
+        name,
+        next.catch(() => undefined),
+      );
       return next;
     };
     const first = track(createHarness(service, {}, { exclusive }));

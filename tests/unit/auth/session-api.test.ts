@@ -100,7 +100,14 @@ describe('authenticate', () => {
 describe('tenantUsers', () => {
   it('lists the workspaces of the login session', async () => {
     const workspaces = [
-      { id: 'tu-1', role: 'OWNER', email: 'o@x.test', username: 'o@x.test', onboarded: true, tenant: { id: 't1', name: 'Acme', locale: 'en' } },
+      {
+        id: 'tu-1',
+        role: 'OWNER',
+        email: 'o@x.test',
+        username: 'o@x.test',
+        onboarded: true,
+        tenant: { id: 't1', name: 'Acme', locale: 'en' },
+      },
     ];
     answer = () => json(200, workspaces);
     await expect(client.signIn.tenantUsers()).resolves.toEqual(workspaces);
@@ -171,7 +178,11 @@ describe('passwordToken', () => {
 describe('setPassword', () => {
   it('puts the token and password and answers the signed-in session', async () => {
     answer = () => json(200, { session: true, expiresIn: 600, mfaState: 'DISABLED', tenantUserId: 'tu-9' });
-    await expect(client.password.set('tok', 'Secret-pass-1')).resolves.toEqual({ session: true, mfaState: 'DISABLED', tenantUserId: 'tu-9' });
+    await expect(client.password.set('tok', 'Secret-pass-1')).resolves.toEqual({
+      session: true,
+      mfaState: 'DISABLED',
+      tenantUserId: 'tu-9',
+    });
     expect(seen[0]!.url).toBe(`${authUrl}/auth/password`);
     expect(seen[0]!.init.method).toBe('PUT');
     expect(seen[0]!.init.credentials).toBe('include');
@@ -233,14 +244,25 @@ describe('two-factor calls', () => {
   it('name the method and reach the authenticator-app calls', async () => {
     answer = () => new Response(null, { status: 204 });
     await expect(client.mfa.commitCode('123456', 'totp')).resolves.toBeUndefined();
-    const totpSetup = { secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/x?secret=JBSWY3DPEHPK3PXP', qrCodeDataUrl: 'data:image/png;base64,AA' };
+    const totpSetup = {
+      secret: 'JBSWY3DPEHPK3PXP',
+      otpauthUrl: 'otpauth://totp/x?secret=JBSWY3DPEHPK3PXP',
+      qrCodeDataUrl: 'data:image/png;base64,AA',
+    };
     answer = () => json(200, totpSetup);
     await expect(client.mfa.startTotpSetup()).resolves.toEqual(totpSetup);
     answer = () => json(200, { backupCode: 'ABCD-EFGH-JKMN-PQRS' });
     await expect(client.mfa.finishTotpSetup('654321')).resolves.toEqual({ backupCode: 'ABCD-EFGH-JKMN-PQRS' });
     answer = () => json(200, { methods: ['totp', 'sms'] });
     await expect(client.mfa.methods()).resolves.toEqual({ methods: ['totp', 'sms'] });
-    expect(seen.map((call) => [call.url, call.init.method ?? 'GET', call.init.credentials, call.init.body && JSON.parse(String(call.init.body))])).toEqual([
+    expect(
+      seen.map((call) => [
+        call.url,
+        call.init.method ?? 'GET',
+        call.init.credentials,
+        call.init.body && JSON.parse(String(call.init.body)),
+      ]),
+    ).toEqual([
       [`${authUrl}/auth/commitMfaCode`, 'POST', 'include', { mfaCode: '123456', method: 'totp' }],
       [`${authUrl}/auth/startTotpSetup`, 'POST', 'include', {}],
       [`${authUrl}/auth/finishTotpSetup`, 'POST', 'include', { mfaCode: '654321' }],

@@ -20,7 +20,10 @@ describe('checkCustomCss', () => {
     ['/* a comment */ .a::before { content: "\\2014" }', 'comments and an escaped dash'],
     ['@media (max-width: 600px) { .card { border-radius: 0 } }', 'media queries'],
     ['@supports (display: grid) { .x { display: grid } } @keyframes spin { to { transform: rotate(1turn) } }', 'supports and keyframes'],
-    ['.b { background: linear-gradient(90deg, rgb(0 0 0 / 50%), var(--foyer-color-primary)); width: calc(100% - 2rem) }', 'gradients, colours, var and calc'],
+    [
+      '.b { background: linear-gradient(90deg, rgb(0 0 0 / 50%), var(--foyer-color-primary)); width: calc(100% - 2rem) }',
+      'gradients, colours, var and calc',
+    ],
     ['button:hover:not(:disabled), input:focus-visible, .x:has(> .y) { outline: 2px solid hsl(200 50% 50%) }', 'pseudo-classes'],
   ])('accepts %j (%s)', (css) => {
     expect(checkCustomCss(css)).toEqual({ ok: true });
@@ -68,7 +71,7 @@ describe('checkCustomCss', () => {
     expect(checkCustomCss(css)).toEqual({ ok: false, reason });
   });
 
-  it("with the app named, accepts its own assets only", () => {
+  it('with the app named, accepts its own assets only', () => {
     const own = `.logo { background: url(/${APP}/assets/${ASSET}) }`;
     expect(checkCustomCss(own, { appId: APP })).toEqual({ ok: true });
     expect(checkCustomCss(own, { appId: OTHER_APP })).toEqual({ ok: false, reason: 'url' });

@@ -16,7 +16,13 @@ afterEach(cleanup);
 const AUTH = 'http://auth.foyer.test';
 
 function show(props: Record<string, unknown>) {
-  const componentProps = { props, form: {}, status: 'idle', setForm: () => undefined, submit: () => undefined } as unknown as FlowComponentProps;
+  const componentProps = {
+    props,
+    form: {},
+    status: 'idle',
+    setForm: () => undefined,
+    submit: () => undefined,
+  } as unknown as FlowComponentProps;
   // Only the config's auth URL and app id are read.
   const runtime = { config: { authUrl: AUTH, appId: 'app-1' } } as unknown as Runtime;
   return render(

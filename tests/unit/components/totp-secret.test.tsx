@@ -19,7 +19,13 @@ const QR = 'data:image/png;base64,iVBORw0KGgo=';
 
 function show(props: Record<string, unknown>) {
   // Only `props` is read; the runner's operations are not used by this component.
-  const componentProps = { props, form: {}, status: 'idle', setForm: () => undefined, submit: () => undefined } as unknown as FlowComponentProps;
+  const componentProps = {
+    props,
+    form: {},
+    status: 'idle',
+    setForm: () => undefined,
+    submit: () => undefined,
+  } as unknown as FlowComponentProps;
   const wrap = (node: ReactNode) => (
     <I18nextProvider i18n={createI18n()}>
       <Suspense fallback={null}>{node}</Suspense>

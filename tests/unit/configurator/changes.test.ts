@@ -17,16 +17,20 @@ describe('change list sentences', () => {
   });
 
   it('shows a changed value from → to, and nested paths by their name', () => {
-    expect(
-      describeChange(i18n, { kind: 'changed', path: 'branding.colors.primary', from: '#1f42dd', to: '#00aa77' }),
-    ).toBe('Primary colour #1f42dd → #00aa77');
+    expect(describeChange(i18n, { kind: 'changed', path: 'branding.colors.primary', from: '#1f42dd', to: '#00aa77' })).toBe(
+      'Primary colour #1f42dd → #00aa77',
+    );
     expect(describeChange(i18n, { kind: 'changed', path: 'accessTokenTtl', from: 3600, to: 600 })).toBe('Access token lifetime 3600 → 600');
   });
 
   it('says "(none)" for a value set or removed, and does not quote long values', () => {
     expect(describeChange(i18n, { kind: 'changed', path: 'branding.radius', to: '4px' })).toBe('Corner radius (none) → 4px');
-    expect(describeChange(i18n, { kind: 'changed', path: 'logo', from: 'https://x.test/a.png', to: null })).toBe('Logo https://x.test/a.png → (none)');
-    expect(describeChange(i18n, { kind: 'changed', path: 'branding.customCss', from: '', to: 'a{}'.repeat(40) })).toBe('Custom CSS changed');
+    expect(describeChange(i18n, { kind: 'changed', path: 'logo', from: 'https://x.test/a.png', to: null })).toBe(
+      'Logo https://x.test/a.png → (none)',
+    );
+    expect(describeChange(i18n, { kind: 'changed', path: 'branding.customCss', from: '', to: 'a{}'.repeat(40) })).toBe(
+      'Custom CSS changed',
+    );
   });
 
   it('counts translations per language with the right plural', () => {

@@ -63,7 +63,11 @@ describe('draft reducer', () => {
 
   it('shows a refusal of the current edit, and forgets it once a later edit is saved', () => {
     let state = edit(initialDraftState(live, false), ['branding', 'colors', 'primary'], 'red;}body{x:y');
-    const failure = { code: 'VALIDATION_FAILED', message: 'Invalid', issues: [{ path: '/branding/colors/primary', message: 'must match pattern' }] };
+    const failure = {
+      code: 'VALIDATION_FAILED',
+      message: 'Invalid',
+      issues: [{ path: '/branding/colors/primary', message: 'must match pattern' }],
+    };
     state = draftReducer(state, { type: 'saveFailed', revision: 1, failure });
     expect(draftStatus(state)).toBe('failed');
     expect(issuesByPath(state.failure)).toEqual({ '/branding/colors/primary': 'must match pattern' });

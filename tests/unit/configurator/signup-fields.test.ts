@@ -26,10 +26,20 @@ describe('signup field edits', () => {
   it('gives a field turned into a select a first choice, drops the choices when it stops being one, and leaves the default target unsaid', () => {
     const select = updateField(fields, 0, { type: 'select' })[0]!;
     expect(select).toEqual({ label: 'company', type: 'select', userLabel: 'Company', options: [{ value: 'option1', label: 'option1' }] });
-    const withChoices = updateField([select], 0, { options: [{ value: 'a', label: 'A' }, { value: 'b', label: 'B' }], target: 'tenant' })[0]!;
+    const withChoices = updateField([select], 0, {
+      options: [
+        { value: 'a', label: 'A' },
+        { value: 'b', label: 'B' },
+      ],
+      target: 'tenant',
+    })[0]!;
     expect(withChoices.options).toHaveLength(2);
     expect(withChoices.target).toBe('tenant');
-    expect(updateField([withChoices], 0, { type: 'text', target: 'membership' })[0]).toEqual({ label: 'company', type: 'text', userLabel: 'Company' });
+    expect(updateField([withChoices], 0, { type: 'text', target: 'membership' })[0]).toEqual({
+      label: 'company',
+      type: 'text',
+      userLabel: 'Company',
+    });
     expect(newOption([{ value: 'option2', label: 'x' }])).toEqual({ value: 'option3', label: 'option3' });
   });
 

@@ -1,13 +1,7 @@
 // Translation overrides: flat keys in the editor, nested texts in the config, counts per language.
 import { describe, expect, it } from 'vitest';
 import runtimeEn from '../../../src/i18n/locales/en.json';
-import {
-  flattenTexts,
-  searchKeys,
-  setOverride,
-  translationCounts,
-  unflattenTexts,
-} from '../../../configurator/editor/translations.ts';
+import { flattenTexts, searchKeys, setOverride, translationCounts, unflattenTexts } from '../../../configurator/editor/translations.ts';
 
 describe('flatten and unflatten', () => {
   it('round-trips the runtime English texts', () => {

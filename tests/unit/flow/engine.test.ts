@@ -4,7 +4,15 @@
 import { describe, expect, it } from 'vitest';
 import chooseUserFlow from '../../../flows/choose-user.json';
 import loginFlow from '../../../flows/login.json';
-import { buildContext, FlowRunner, initialState, pickTransition, resolveTarget, submitDisabled, type Navigate } from '../../../src/flow/engine.ts';
+import {
+  buildContext,
+  FlowRunner,
+  initialState,
+  pickTransition,
+  resolveTarget,
+  submitDisabled,
+  type Navigate,
+} from '../../../src/flow/engine.ts';
 import { alertFor, errorCodes } from '../../../src/flow/errors.ts';
 import { evaluate, holds } from '../../../src/flow/logic.ts';
 import type { Flow, FlowEnvironment } from '../../../src/flow/types.ts';
@@ -78,9 +86,9 @@ describe('login transitions', () => {
 
   it('goes to PASSWORD, FEDERATION-CONNECTIONS or RESET-PASSWORD after the e-mail', () => {
     expect(afterUsername({ hasPassword: true, hasPasskeys: false, federationConnections: [] })).toBe('PASSWORD');
-    expect(afterUsername({ hasPassword: true, hasPasskeys: false, federationConnections: [{ id: 'c1', name: 'Acme SSO', type: 'saml' }] })).toBe(
-      'FEDERATION-CONNECTIONS',
-    );
+    expect(
+      afterUsername({ hasPassword: true, hasPasskeys: false, federationConnections: [{ id: 'c1', name: 'Acme SSO', type: 'saml' }] }),
+    ).toBe('FEDERATION-CONNECTIONS');
     expect(afterUsername({ hasPassword: false, hasPasskeys: false, federationConnections: [] })).toBe('RESET-PASSWORD');
   });
 
@@ -91,9 +99,18 @@ describe('login transitions', () => {
       return transition.error ?? resolveTarget(transition.goto!, context);
     };
     expect(next({ session: false, mfaState: 'DISABLED' })).toBe('WRONG_CREDENTIALS');
-    expect(next({ session: true, mfaState: 'REQUIRED', tenantUserId: 't1' })).toEqual({ kind: 'route', path: '/auth/mfa/required', state: {}, replace: false });
+    expect(next({ session: true, mfaState: 'REQUIRED', tenantUserId: 't1' })).toEqual({
+      kind: 'route',
+      path: '/auth/mfa/required',
+      state: {},
+      replace: false,
+    });
     expect(next({ session: true, mfaState: 'SETUP' })).toEqual({ kind: 'route', path: '/auth/mfa/setup', state: {}, replace: false });
-    expect(next({ session: true, mfaState: 'DISABLED', tenantUserId: 't1' })).toEqual({ kind: 'redirect', action: 'nav.handover', input: { tenantUserId: 't1' } });
+    expect(next({ session: true, mfaState: 'DISABLED', tenantUserId: 't1' })).toEqual({
+      kind: 'redirect',
+      action: 'nav.handover',
+      input: { tenantUserId: 't1' },
+    });
     expect(next({ session: true, mfaState: 'DISABLED' })).toEqual({ kind: 'route', path: '/auth/choose-user', state: {}, replace: false });
   });
 
@@ -126,7 +143,10 @@ describe('FlowRunner on the login flow', () => {
   });
 
   it('shows the wrong-credentials text and clears the password, for a refused session and for a 401', async () => {
-    for (const refuse of [() => ({ session: false, mfaState: 'DISABLED' }), () => Promise.reject(new HttpError(401, 'WRONG_CREDENTIALS'))]) {
+    for (const refuse of [
+      () => ({ session: false, mfaState: 'DISABLED' }),
+      () => Promise.reject(new HttpError(401, 'WRONG_CREDENTIALS')),
+    ]) {
       const { runner } = harness(login, {
         'auth.credentialsConfig': () => ({ hasPassword: true, hasPasskeys: false, federationConnections: [] }),
         'auth.authenticate': refuse,
@@ -179,7 +199,11 @@ describe('FlowRunner on the login flow', () => {
 
   it('auto-selects a single federation connection', async () => {
     const { runner, calls } = harness(login, {
-      'auth.credentialsConfig': () => ({ hasPassword: true, hasPasskeys: false, federationConnections: [{ id: 'c1', name: 'Acme SSO', type: 'oidc' }] }),
+      'auth.credentialsConfig': () => ({
+        hasPassword: true,
+        hasPasskeys: false,
+        federationConnections: [{ id: 'c1', name: 'Acme SSO', type: 'oidc' }],
+      }),
       'nav.federation': () => undefined,
     });
     await runner.start();
@@ -270,11 +294,19 @@ describe('FlowRunner on the choose-user flow', () => {
 
   it('preselects the current workspace only when it is in the list, and hands over the choice', async () => {
     const list = [workspace('tu-1', 'Acme'), workspace('tu-2', 'Globex')];
-    const current = harness(chooseUser, { 'auth.tenantUsers': () => list, 'nav.handover': () => undefined }, environment({ user: { authenticated: true, tenantUserId: 'tu-2' } }));
+    const current = harness(
+      chooseUser,
+      { 'auth.tenantUsers': () => list, 'nav.handover': () => undefined },
+      environment({ user: { authenticated: true, tenantUserId: 'tu-2' } }),
+    );
     await current.runner.start();
     expect(current.runner.getState().form).toEqual({ tenantUserId: 'tu-2' });
 
-    const stranger = harness(chooseUser, { 'auth.tenantUsers': () => list, 'nav.handover': () => undefined }, environment({ user: { authenticated: false, tenantUserId: 'other' } }));
+    const stranger = harness(
+      chooseUser,
+      { 'auth.tenantUsers': () => list, 'nav.handover': () => undefined },
+      environment({ user: { authenticated: false, tenantUserId: 'other' } }),
+    );
     await stranger.runner.start();
     expect(stranger.runner.getState().form).toEqual({});
     expect(submitDisabled(chooseUser.steps.PICK!, stranger.runner.context())).toBe(true);
@@ -291,14 +323,21 @@ describe('FlowRunner on the choose-user flow', () => {
   it('shows an error when the workspace list cannot be read', async () => {
     const { runner } = harness(chooseUser, { 'auth.tenantUsers': () => Promise.reject(new HttpError(401)) });
     await runner.start();
-    expect(runner.getState()).toMatchObject({ step: 'PICK', status: 'idle', alert: { message: 'login.errors.generic', title: 'errors.title' } });
+    expect(runner.getState()).toMatchObject({
+      step: 'PICK',
+      status: 'idle',
+      alert: { message: 'login.errors.generic', title: 'errors.title' },
+    });
   });
 });
 
 describe('error mapping', () => {
   it('reads codes and statuses from REST and GraphQL errors', () => {
     expect(errorCodes({ statusCode: 401, code: 'WRONG_CREDENTIALS' })).toEqual(['WRONG_CREDENTIALS', '401']);
-    expect(errorCodes({ errors: [{ extensions: { code: 'UNKNOWN_APP', response: { statusCode: 404 } } }] })).toEqual(['UNKNOWN_APP', '404']);
+    expect(errorCodes({ errors: [{ extensions: { code: 'UNKNOWN_APP', response: { statusCode: 404 } } }] })).toEqual([
+      'UNKNOWN_APP',
+      '404',
+    ]);
     expect(errorCodes(new Error('network'))).toEqual([]);
   });
 

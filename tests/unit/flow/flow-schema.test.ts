@@ -12,7 +12,9 @@ describe('flow meta-schema', () => {
   });
 
   it('lists every registered action, GraphQL operation, component and widget for autocompletion', () => {
-    const definitions = (JSON.parse(readFileSync(FLOW_SCHEMA_FILE, 'utf8')) as { definitions: Record<string, { anyOf: { enum?: string[] }[] }> }).definitions;
+    const definitions = (
+      JSON.parse(readFileSync(FLOW_SCHEMA_FILE, 'utf8')) as { definitions: Record<string, { anyOf: { enum?: string[] }[] }> }
+    ).definitions;
     const names = (definition: string) => definitions[definition]!.anyOf[0]!.enum;
     expect(names('actionName')).toEqual(expect.arrayContaining([...ACTION_NAMES, 'gql.CreateTenantAnonymous']));
     expect(names('componentName')).toEqual([...COMPONENT_NAMES]);

@@ -14,7 +14,8 @@ function problemsOf(fixture: string): string[] {
 }
 
 const CONTEXT_LIST = 'app, config, query, form, collected, result, results, user, tenant, params, state, path, step, error';
-const WIDGET_LIST = 'consent, text, email, password, textarea, select, checkbox, checkboxes, radio, hidden, updown, range, uri, url, date, time, datetime, color, file';
+const WIDGET_LIST =
+  'consent, text, email, password, textarea, select, checkbox, checkboxes, radio, hidden, updown, range, uri, url, date, time, datetime, color, file';
 
 const file = (fixture: string) => `tests/fixtures/flows/${fixture}/broken.json`;
 
@@ -27,7 +28,9 @@ describe('flows:check', () => {
   });
 
   it('reports a goto to an unknown step', () => {
-    expect(problemsOf('unknown-step')).toEqual([`${file('unknown-step')}#/steps/FIRST/next/0/goto: Step "SECOND" does not exist in this flow.`]);
+    expect(problemsOf('unknown-step')).toEqual([
+      `${file('unknown-step')}#/steps/FIRST/next/0/goto: Step "SECOND" does not exist in this flow.`,
+    ]);
   });
 
   it('reports unregistered actions and unknown GraphQL operations', () => {
@@ -61,7 +64,7 @@ describe('flows:check', () => {
     ]);
   });
 
-  it('checks a GraphQL action\'s input names against its operation\'s variables', () => {
+  it("checks a GraphQL action's input names against its operation's variables", () => {
     expect(problemsOf('action-input')).toEqual([
       `${file('action-input')}#/steps/FORM/submit/input/tenant.ownr.email: Input "tenant.ownr.email" does not fit gql.CreateTenantAnonymous: CreateTenantInput has no field "ownr". Did you mean "owner"?`,
       `${file('action-input')}#/steps/FORM/submit/input/tenant.companySize: Input "tenant.companySize" does not fit gql.CreateTenantAnonymous: CreateTenantInput has no field "companySize".`,
@@ -99,7 +102,7 @@ describe('flows:check', () => {
     ]);
   });
 
-  it('reports collected fields the step\'s form does not define, and collecting without a form', () => {
+  it("reports collected fields the step's form does not define, and collecting without a form", () => {
     expect(problemsOf('uncollectable')).toEqual([
       `${file('uncollectable')}#/steps/FIRST/collect/companySize: Field "companySize" is not a field of form schema/forms/login-username.json, so the server could not check it.`,
       `${file('uncollectable')}#/steps/SECOND/collect: Step "SECOND" collects values but shows no form.`,

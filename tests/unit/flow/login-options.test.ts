@@ -9,8 +9,21 @@ import type { Flow, FlowEnvironment } from '../../../src/flow/types.ts';
 
 const login = loginFlow as unknown as Flow;
 
-function environment(app: Record<string, unknown>, query: Record<string, string> = {}, config: Record<string, unknown> = {}): FlowEnvironment {
-  return { app, config: { authLegacy: false, ...config }, query, user: { authenticated: false }, tenant: {}, params: {}, state: {}, path: '/auth/login' };
+function environment(
+  app: Record<string, unknown>,
+  query: Record<string, string> = {},
+  config: Record<string, unknown> = {},
+): FlowEnvironment {
+  return {
+    app,
+    config: { authLegacy: false, ...config },
+    query,
+    user: { authenticated: false },
+    tenant: {},
+    params: {},
+    state: {},
+    path: '/auth/login',
+  };
 }
 
 function run(env: FlowEnvironment, credentials = { hasPassword: true, hasPasskeys: false, federationConnections: [] as unknown[] }) {
@@ -52,8 +65,15 @@ describe('passwords switched off', () => {
   });
 
   it('still follows the e-mail to its federation connections', async () => {
-    const connections = [{ id: 'c1', name: 'Acme SSO', type: 'saml' }, { id: 'c2', name: 'Acme OIDC', type: 'oidc' }];
-    const { runner } = run(environment({ passwordEnabled: false }), { hasPassword: false, hasPasskeys: false, federationConnections: connections });
+    const connections = [
+      { id: 'c1', name: 'Acme SSO', type: 'saml' },
+      { id: 'c2', name: 'Acme OIDC', type: 'oidc' },
+    ];
+    const { runner } = run(environment({ passwordEnabled: false }), {
+      hasPassword: false,
+      hasPasskeys: false,
+      federationConnections: connections,
+    });
     await runner.start();
     await runner.submit({ email: 'ada@acme.test' });
     expect(runner.getState().step).toBe('FEDERATION-CONNECTIONS');
@@ -95,7 +115,12 @@ describe('passwords switched off', () => {
 describe('social buttons', () => {
   it('show the enabled providers on the e-mail step, except in legacy mode or without providers', () => {
     expect(shownComponents(environment({ socialProviders: ['google', 'github'] }))).toEqual([
-      { type: 'component', if: expect.anything(), component: 'SocialButtons', props: { providers: { var: 'app.socialProviders' }, mode: 'signIn' } },
+      {
+        type: 'component',
+        if: expect.anything(),
+        component: 'SocialButtons',
+        props: { providers: { var: 'app.socialProviders' }, mode: 'signIn' },
+      },
     ]);
     expect(shownComponents(environment({ socialProviders: ['google'] }, {}, { authLegacy: true }))).toEqual([]);
     expect(shownComponents(environment({ socialProviders: [] }))).toEqual([]);
@@ -104,9 +129,13 @@ describe('social buttons', () => {
 });
 
 describe('the federation error', () => {
-  it("explains that the provider is not available yet", async () => {
+  it('explains that the provider is not available yet', async () => {
     const { runner } = run(environment({}, { error: 'federation', errorDetails: 'unavailable' }));
     await runner.start();
-    expect(runner.getState().alert).toEqual({ variant: 'danger', title: 'login.errors.title', message: 'login.errors.federationUnavailable' });
+    expect(runner.getState().alert).toEqual({
+      variant: 'danger',
+      title: 'login.errors.title',
+      message: 'login.errors.federationUnavailable',
+    });
   });
 });

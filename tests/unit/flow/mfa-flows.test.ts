@@ -73,8 +73,7 @@ describe('mfa-setup', () => {
 
   it('shows the phone setup text when the server refuses the number', async () => {
     const { runner } = run(setup, {
-      'auth.startMfaUserSetup': () =>
-        Promise.reject(new ApiError({ message: 'E.164', code: 'INVALID_PHONE_NUMBER', statusCode: 400 })),
+      'auth.startMfaUserSetup': () => Promise.reject(new ApiError({ message: 'E.164', code: 'INVALID_PHONE_NUMBER', statusCode: 400 })),
     });
     await runner.start();
     await runner.follow('PHONE');
@@ -102,7 +101,11 @@ describe('mfa-setup', () => {
 });
 
 describe('mfa-setup with an authenticator app', () => {
-  const totpSetup = { secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/x', qrCodeDataUrl: 'data:image/png;base64,AA' };
+  const totpSetup = {
+    secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+    otpauthUrl: 'otpauth://totp/x',
+    qrCodeDataUrl: 'data:image/png;base64,AA',
+  };
 
   it('shows the new secret, verifies a code, shows the recovery code, then the workspace picker', async () => {
     const { runner, calls, navigations } = run(setup, {
@@ -143,7 +146,9 @@ describe('mfa-setup with an authenticator app', () => {
 });
 
 describe('mfa-required', () => {
-  const methods = (...names: string[]) => () => ({ methods: names });
+  const methods =
+    (...names: string[]) =>
+    () => ({ methods: names });
 
   it('goes straight to the texted code when the user has only a phone, and commits it', async () => {
     const { runner, calls, navigations } = run(required, { 'auth.mfaMethods': methods('sms'), 'auth.commitMfaCode': () => undefined });

@@ -114,7 +114,10 @@ describe('server field errors', () => {
 
   it('places them through onError.fields, "*" nesting the rest', () => {
     const error = graphQLError('BAD_USER_INPUT', 400, { email: 'Taken', companySize: 'Must be a number' });
-    expect(fieldErrorsFor(error, signup.steps.FORM!.onError)).toEqual({ email: ['Taken'], 'customParams.companySize': ['Must be a number'] });
+    expect(fieldErrorsFor(error, signup.steps.FORM!.onError)).toEqual({
+      email: ['Taken'],
+      'customParams.companySize': ['Must be a number'],
+    });
     expect(fieldErrorsFor(error, { default: 'x', fields: { email: 'email' } })).toEqual({ email: ['Taken'] });
     expect(fieldErrorsFor(error, undefined)).toEqual({});
   });
@@ -153,7 +156,9 @@ describe('signup flow', () => {
     const { runner, calls } = run(signup, answers(), environment({ query: { currency: 'USD' } }));
     await runner.start();
     await runner.submit({ email: 'new@b.test', password: 'Correct-Horse-9', consent: true });
-    expect(calls.at(-1)!.input).toEqual({ tenant: { name: '', attributes: {}, owner: { email: 'new@b.test', password: 'Correct-Horse-9' } } });
+    expect(calls.at(-1)!.input).toEqual({
+      tenant: { name: '', attributes: {}, owner: { email: 'new@b.test', password: 'Correct-Horse-9' } },
+    });
   });
 
   it('keeps the button disabled while the e-mail is empty or the password fails the policy', async () => {
@@ -207,7 +212,9 @@ describe('signup flow', () => {
     await runner.submit({ email: 'new@b.test', consent: true, customParams: [{ label: 'companySize', value: '12' }] });
     expect(calls.at(-1)).toEqual({
       name: 'gql.CreateTenantAnonymous',
-      input: { tenant: { name: '', attributes: {}, owner: { email: 'new@b.test', customParams: [{ label: 'companySize', value: '12' }] } } },
+      input: {
+        tenant: { name: '', attributes: {}, owner: { email: 'new@b.test', customParams: [{ label: 'companySize', value: '12' }] } },
+      },
     });
     expect(runner.getState().step).toBe('SENT');
   });
@@ -230,7 +237,11 @@ describe('signup flow', () => {
     const { runner, calls } = run(signup, answers(create));
     await runner.start();
     await runner.submit(filled);
-    expect(runner.getState()).toMatchObject({ step: 'FORM-WITHOUT-PASSWORD', status: 'idle', form: { email: 'new@b.test', consent: true } });
+    expect(runner.getState()).toMatchObject({
+      step: 'FORM-WITHOUT-PASSWORD',
+      status: 'idle',
+      form: { email: 'new@b.test', consent: true },
+    });
     await runner.submit();
     expect(calls.at(-1)!.input).toEqual({
       tenant: { name: '', attributes: {}, owner: { email: 'new@b.test', customParams: [{ label: 'companySize', value: '12' }] } },
@@ -256,7 +267,11 @@ describe('signup flow', () => {
 
 describe('reset-password and magic-link flows', () => {
   it('prefills the e-mail handed over from the login and confirms the sending', async () => {
-    const { runner, calls } = run(resetPassword, { 'auth.sendResetLink': () => undefined }, environment({ state: { email: 'old@b.test' } }));
+    const { runner, calls } = run(
+      resetPassword,
+      { 'auth.sendResetLink': () => undefined },
+      environment({ state: { email: 'old@b.test' } }),
+    );
     await runner.start();
     expect(runner.getState().form).toEqual({ email: 'old@b.test' });
     await runner.submit();
@@ -299,7 +314,11 @@ describe('set-password flow', () => {
   const token = (passwordChosen: boolean) => () => ({ email: 'new@b.test', purpose: 'reset', passwordChosen });
 
   it('asks for a new password, with the button enabled only for a valid, repeated password', async () => {
-    const { runner, calls } = run(setPassword, { 'auth.passwordToken': token(false), 'auth.setPassword': () => ({ session: true, mfaState: 'DISABLED' }) }, env());
+    const { runner, calls } = run(
+      setPassword,
+      { 'auth.passwordToken': token(false), 'auth.setPassword': () => ({ session: true, mfaState: 'DISABLED' }) },
+      env(),
+    );
     await runner.start();
     expect(calls[0]).toEqual({ name: 'auth.passwordToken', input: { token: 'tok-1' } });
     expect(runner.getState()).toMatchObject({ step: 'SET', form: { email: 'new@b.test' } });
@@ -329,7 +348,11 @@ describe('set-password flow', () => {
   });
 
   it('confirms a password chosen at signup without asking for one', async () => {
-    const { runner, calls } = run(setPassword, { 'auth.passwordToken': token(true), 'auth.setPassword': () => ({ session: true, mfaState: 'DISABLED' }) }, env());
+    const { runner, calls } = run(
+      setPassword,
+      { 'auth.passwordToken': token(true), 'auth.setPassword': () => ({ session: true, mfaState: 'DISABLED' }) },
+      env(),
+    );
     await runner.start();
     expect(runner.getState().step).toBe('CONFIRM');
     await runner.submit();
@@ -347,7 +370,9 @@ describe('set-password flow', () => {
 
     const links = (app: Record<string, unknown>) => {
       const context = buildContext({ ...env(), app }, initialState(setPassword));
-      return (setPassword.steps.EXPIRED!.slots ?? []).flatMap((slot) => (slot.type === 'link' && holds(slot.if, context) ? [slot.label] : []));
+      return (setPassword.steps.EXPIRED!.slots ?? []).flatMap((slot) =>
+        slot.type === 'link' && holds(slot.if, context) ? [slot.label] : [],
+      );
     };
     expect(links({ passwordEnabled: false })).toEqual(['actions.backToLogin']);
     expect(links({})).toEqual(['setPassword.requestNewLink', 'actions.backToLogin']);
@@ -368,7 +393,9 @@ describe('set-password flow', () => {
   it('offers a passkey beside the confirmation when the app has passkeys', () => {
     const shown = (app: Record<string, unknown>) => {
       const context = buildContext({ ...env(), app }, initialState(setPassword));
-      return (setPassword.steps.CONFIRM!.slots ?? []).flatMap((slot) => (slot.type === 'component' && holds(slot.if, context) ? [slot.component] : []));
+      return (setPassword.steps.CONFIRM!.slots ?? []).flatMap((slot) =>
+        slot.type === 'component' && holds(slot.if, context) ? [slot.component] : [],
+      );
     };
     expect(shown({ passkeysEnabled: true })).toEqual(['PasskeyRegistration']);
     expect(shown({})).toEqual([]);
@@ -389,7 +416,12 @@ describe('set-password flow', () => {
   it('puts a refused password on its field, clears both fields and shows the generic error', async () => {
     const refused = () =>
       Promise.reject(
-        restError(400, { statusCode: 400, error: 'PASSWORD_POLICY', message: 'x', details: { field: 'password', problems: ['password.policy.special'] } }),
+        restError(400, {
+          statusCode: 400,
+          error: 'PASSWORD_POLICY',
+          message: 'x',
+          details: { field: 'password', problems: ['password.policy.special'] },
+        }),
       );
     const { runner } = run(setPassword, { 'auth.passwordToken': token(false), 'auth.setPassword': refused }, env());
     await runner.start();
@@ -426,9 +458,11 @@ describe('set-password flow', () => {
 });
 
 describe('onboarding', () => {
-  const tenant = (onboarded: boolean, shouldSelectPlan = false, shouldSetupPayments = false) => () => ({
-    getTenant: { onboarded, paymentStatus: { shouldSelectPlan, shouldSetupPayments } },
-  });
+  const tenant =
+    (onboarded: boolean, shouldSelectPlan = false, shouldSetupPayments = false) =>
+    () => ({
+      getTenant: { onboarded, paymentStatus: { shouldSelectPlan, shouldSetupPayments } },
+    });
 
   async function startAt(user: Record<string, unknown>, answers: Answers, overrides: Partial<FlowEnvironment> = {}) {
     const started = run(onboard, answers, environment({ user, path: '/onboard', state: { target: '/users' }, ...overrides }));
@@ -454,7 +488,6 @@ describe('onboarding', () => {
     expect(done.navigations).toEqual([{ path: '/users', state: {}, replace: true }]);
   });
 
-
   it('asks for the workspace only of owners in B2B apps', async () => {
     const b2c = await startAt(signedIn({}), { 'gql.GetTenant': tenant(false) }, { app: { onboardingFlow: 'B2C' } });
     expect(b2c.navigations.map((entry) => entry.path)).toEqual(['/users']);
@@ -472,7 +505,11 @@ describe('onboarding', () => {
 
   it('logs signed-out visitors out and sends them to the login with the original path', async () => {
     for (const subject of [onboard, onboardUser, onboardTenant, tenantPlan]) {
-      const { runner, calls } = run(subject, { 'auth.clear': () => undefined, 'nav.login': () => undefined }, environment({ path: subject.routes[0] }));
+      const { runner, calls } = run(
+        subject,
+        { 'auth.clear': () => undefined, 'nav.login': () => undefined },
+        environment({ path: subject.routes[0] }),
+      );
       await runner.start();
       expect(calls).toEqual([
         { name: 'auth.clear', input: {} },
@@ -507,13 +544,16 @@ describe('onboarding', () => {
     expect(saved.calls.map((call) => call.name)).toEqual(['gql.UpdateTenant', 'auth.refresh']);
     expect(saved.calls[0]!.input).toEqual({ tenant: { name: 'Initech' } });
 
-    const failing = run(onboardTenant, { 'gql.UpdateTenant': () => Promise.reject(graphQLError('BAD_USER_INPUT', 400)) }, environment({ user: signedIn({}) }));
+    const failing = run(
+      onboardTenant,
+      { 'gql.UpdateTenant': () => Promise.reject(graphQLError('BAD_USER_INPUT', 400)) },
+      environment({ user: signedIn({}) }),
+    );
     await failing.runner.start();
     await failing.runner.submit({ name: 'x'.repeat(5) });
     expect(failing.runner.getState()).toMatchObject({ alert: { message: 'onboard.tenant.errors.generic', title: 'errors.title' } });
     expect(failing.calls.map((call) => call.name)).toEqual(['gql.UpdateTenant']);
   });
-
 });
 
 describe('the plan page', () => {
@@ -551,7 +591,11 @@ describe('the plan page', () => {
   });
 
   it('back from a paid checkout: renews the tokens and hands over; back from the portal: renews and shows the plans', async () => {
-    const paid = run(tenantPlan, { 'auth.refresh': () => undefined }, environment({ user: signedIn({}), query: { payments: 'checkout' }, config: { handoverRoute: '/home' } }));
+    const paid = run(
+      tenantPlan,
+      { 'auth.refresh': () => undefined },
+      environment({ user: signedIn({}), query: { payments: 'checkout' }, config: { handoverRoute: '/home' } }),
+    );
     await paid.runner.start();
     expect(paid.calls.map((call) => call.name)).toEqual(['auth.refresh']);
     expect(paid.navigations).toEqual([{ path: '/home', state: {}, replace: true }]);

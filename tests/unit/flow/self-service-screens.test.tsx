@@ -48,7 +48,9 @@ describe('signup form', () => {
           schema={form.schema}
           uiSchema={form.uiSchema}
           validator={form.validator}
-          formContext={{ props: { customParams: params, privacyPolicyUrl: 'https://x.test/privacy', termsOfServiceUrl: 'https://x.test/terms' } }}
+          formContext={{
+            props: { customParams: params, privacyPolicyUrl: 'https://x.test/privacy', termsOfServiceUrl: 'https://x.test/terms' },
+          }}
           onChange={(event) => (latest = event.formData as Record<string, unknown>)}
         />,
       ),
@@ -78,7 +80,7 @@ describe('signup form', () => {
     expect(screen.getByRole('link', { name: 'terms of service' }).getAttribute('href')).toBe('https://x.test/terms');
   });
 
-  it('renders a select field with its choices, an app\'s translation of a choice replacing its label', async () => {
+  it("renders a select field with its choices, an app's translation of a choice replacing its label", async () => {
     const form = await loadForm('signup');
     const i18n = createI18n('sv');
     applyTranslations(i18n, { sv: { customSignupFields: { size: { options: { '200+': 'Fler än 200' } } } } });
@@ -94,7 +96,11 @@ describe('signup form', () => {
           schema={form.schema}
           uiSchema={form.uiSchema}
           validator={form.validator}
-          formContext={{ props: { customParams: [{ label: 'size', type: 'select', userLabel: 'Company size', regex: '', required: true, options: sizes }] } }}
+          formContext={{
+            props: {
+              customParams: [{ label: 'size', type: 'select', userLabel: 'Company size', regex: '', required: true, options: sizes }],
+            },
+          }}
           onChange={(event) => (latest = event.formData as Record<string, unknown>)}
         />
       </I18nextProvider>,
@@ -145,7 +151,13 @@ describe('password policy list', () => {
   it('lists a repeat that differs from the password', () => {
     const drawRepeat = (password: string, repeat: string) => (
       <I18nextProvider i18n={createI18n()}>
-        <PasswordPolicy props={{ password, repeat, problems: [] }} form={{}} status="idle" setForm={() => undefined} submit={() => undefined} />
+        <PasswordPolicy
+          props={{ password, repeat, problems: [] }}
+          form={{}}
+          status="idle"
+          setForm={() => undefined}
+          submit={() => undefined}
+        />
       </I18nextProvider>
     );
     const { rerender } = render(drawRepeat('Correct-Horse-9', 'Correct-Horse-'));
@@ -176,7 +188,11 @@ describe('signup screen', () => {
           errors: [
             {
               message: 'Invalid input',
-              extensions: { code: 'BAD_USER_INPUT', response: { statusCode: 400 }, fields: { email: 'Use a work address', seats: 'Must be a whole number' } },
+              extensions: {
+                code: 'BAD_USER_INPUT',
+                response: { statusCode: 400 },
+                fields: { email: 'Use a work address', seats: 'Must be a whole number' },
+              },
             },
           ],
         });
@@ -238,7 +254,9 @@ describe('signup screen', () => {
     await act(async () => {
       render(
         withI18n(
-          <RuntimeContext value={{ config, auth, api, appConfig: app({ name: 'Demo app', tenantSelfSignup: true, passwordEnabled: false }) }}>
+          <RuntimeContext
+            value={{ config, auth, api, appConfig: app({ name: 'Demo app', tenantSelfSignup: true, passwordEnabled: false }) }}
+          >
             <RouterProvider router={router} />
           </RuntimeContext>,
         ),

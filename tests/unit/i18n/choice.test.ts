@@ -1,7 +1,14 @@
 // Which language the screens show: the workspace's locale once signed in, else the visitor's choice,
 // the browser's preferences among the app's languages, or the app's default (common/locales.ts).
 import { describe, expect, it } from 'vitest';
-import { chooseLocale, defaultLocaleOf, languageSettingsProblem, localeDirection, matchLocale, offeredLocales } from '../../../common/locales.ts';
+import {
+  chooseLocale,
+  defaultLocaleOf,
+  languageSettingsProblem,
+  localeDirection,
+  matchLocale,
+  offeredLocales,
+} from '../../../common/locales.ts';
 import { createLanguageChoiceStore, LANGUAGE_CHOICE_KEY, screenLanguage } from '../../../src/i18n/choice.ts';
 import { applyDocumentLanguage } from '../../../src/i18n/document.ts';
 import { passwordProblemTexts } from '../../../common/password-policy.ts';
@@ -61,7 +68,10 @@ describe('app language settings', () => {
 describe('the remembered choice', () => {
   it('is read from and written to storage, and tells its listeners', () => {
     const storage = new Map<string, string>([[LANGUAGE_CHOICE_KEY, 'sv']]);
-    const store = createLanguageChoiceStore({ getItem: (key) => storage.get(key) ?? null, setItem: (key, value) => void storage.set(key, value) });
+    const store = createLanguageChoiceStore({
+      getItem: (key) => storage.get(key) ?? null,
+      setItem: (key, value) => void storage.set(key, value),
+    });
     expect(store.get()).toBe('sv');
     const heard: (string | null)[] = [];
     store.subscribe(() => heard.push(store.get()));

@@ -64,7 +64,11 @@ const LOANWORDS = new Set([
 ]);
 
 function pluralBases(english: Texts): Set<string> {
-  return new Set(Object.keys(english).filter((key) => key.endsWith('_other')).map((key) => key.replace(PLURAL_SUFFIX, '')));
+  return new Set(
+    Object.keys(english)
+      .filter((key) => key.endsWith('_other'))
+      .map((key) => key.replace(PLURAL_SUFFIX, '')),
+  );
 }
 
 /** The keys `locale` must have: English's, each plural key once per category of the language. */
@@ -132,7 +136,8 @@ export function localeProblems(english: Texts, locale: string, texts: Texts): st
     if (JSON.stringify(tags(text)) !== JSON.stringify(tags(source))) {
       problems.push(`${key}: tags ${JSON.stringify(tags(text))}, English has ${JSON.stringify(tags(source))}`);
     }
-    if (locale !== 'en' && text === source && hasWords(text) && !LOANWORDS.has(withoutPlaceholders(text))) problems.push(`${key}: still English ("${text}")`);
+    if (locale !== 'en' && text === source && hasWords(text) && !LOANWORDS.has(withoutPlaceholders(text)))
+      problems.push(`${key}: still English ("${text}")`);
     if (text.trim() === '') problems.push(`${key}: empty`);
   }
   return problems;
@@ -156,8 +161,18 @@ describe.each(Object.entries(LOCALE_DIRECTORIES))('%s locale files', (_name, dir
 });
 
 describe('the locale check itself', () => {
-  const english: Texts = { 'a.title': 'Sign in', 'a.count_one': '{{count}} day', 'a.count_other': '{{count}} days', 'a.link': 'Read the <terms>terms</terms> of {{app}}' };
-  const german: Texts = { 'a.title': 'Anmelden', 'a.count_one': '{{count}} Tag', 'a.count_other': '{{count}} Tage', 'a.link': 'Die <terms>Bedingungen</terms> von {{app}} lesen' };
+  const english: Texts = {
+    'a.title': 'Sign in',
+    'a.count_one': '{{count}} day',
+    'a.count_other': '{{count}} days',
+    'a.link': 'Read the <terms>terms</terms> of {{app}}',
+  };
+  const german: Texts = {
+    'a.title': 'Anmelden',
+    'a.count_one': '{{count}} Tag',
+    'a.count_other': '{{count}} Tage',
+    'a.link': 'Die <terms>Bedingungen</terms> von {{app}} lesen',
+  };
 
   it('passes a complete translation', () => {
     expect(localeProblems(english, 'de', german)).toEqual([]);
@@ -165,7 +180,9 @@ describe('the locale check itself', () => {
 
   it('asks for each plural category of the language', () => {
     const { 'a.count_one': _one, ...polishWithoutOne } = german;
-    expect(localeProblems(english, 'pl', polishWithoutOne)).toEqual(expect.arrayContaining(['missing: a.count_one', 'missing: a.count_few', 'missing: a.count_many']));
+    expect(localeProblems(english, 'pl', polishWithoutOne)).toEqual(
+      expect.arrayContaining(['missing: a.count_one', 'missing: a.count_few', 'missing: a.count_many']),
+    );
     expect(localeProblems(english, 'ja', german)).toContain('extra: a.count_one');
   });
 

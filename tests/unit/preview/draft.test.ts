@@ -62,15 +62,27 @@ describe('publicConfigOf', () => {
   });
 
   it("offers the draft's languages in Foyer's order, and its default only when offered", () => {
-    expect(publicConfigOf({ ...draft, languages: ['de', 'sv'], defaultLanguage: 'de' })).toMatchObject({ languages: ['sv', 'de'], defaultLanguage: 'de' });
+    expect(publicConfigOf({ ...draft, languages: ['de', 'sv'], defaultLanguage: 'de' })).toMatchObject({
+      languages: ['sv', 'de'],
+      defaultLanguage: 'de',
+    });
     // Half-edited: the default is no longer offered, so the first offered language takes over.
-    expect(publicConfigOf({ ...draft, languages: ['ar', 'he'], defaultLanguage: 'de' })).toMatchObject({ languages: ['ar', 'he'], defaultLanguage: 'ar' });
+    expect(publicConfigOf({ ...draft, languages: ['ar', 'he'], defaultLanguage: 'de' })).toMatchObject({
+      languages: ['ar', 'he'],
+      defaultLanguage: 'ar',
+    });
   });
 
   it('reads a half-edited draft defensively: defaults for missing or mistyped values, no fields when none', () => {
     const edited = { name: '', passwordEnabled: 'yes', googleSsoEnabled: 1, customSignupFields: [{ label: 'x', type: 'script' }, null] };
     const config = publicConfigOf(edited as unknown as AppConfig);
-    expect(config).toMatchObject({ name: null, passwordEnabled: true, googleSsoEnabled: false, socialProviders: [], customSignupFields: [] });
+    expect(config).toMatchObject({
+      name: null,
+      passwordEnabled: true,
+      googleSsoEnabled: false,
+      socialProviders: [],
+      customSignupFields: [],
+    });
   });
 });
 

@@ -22,7 +22,13 @@ import { previewBrowserRuntime } from '../../../src/preview/storage.ts';
 
 const ORIGIN = 'http://ui.foyer.test';
 
-const published = { name: 'Demo app', tenantSelfSignup: true, magicLinkEnabled: false, passwordEnabled: true, socialProviders: [] } as unknown as PublicAppConfig;
+const published = {
+  name: 'Demo app',
+  tenantSelfSignup: true,
+  magicLinkEnabled: false,
+  passwordEnabled: true,
+  socialProviders: [],
+} as unknown as PublicAppConfig;
 const publishedFields = [{ label: 'seats', type: 'integer', userLabel: 'Seats', regex: '', required: false }];
 
 function draft(values: Partial<AppConfig> = {}): AppConfig {
@@ -134,7 +140,11 @@ describe('preview messages from the parent', () => {
     expect(heading()).toBe('Logga in');
     expect(screen.getByText(sv.login.subheading)).toBeTruthy();
 
-    await send({ tag: PREVIEW_TAG, type: 'config', config: draft({ translations: { sv: { login: { subheading: 'Välkommen tillbaka' } } } }) });
+    await send({
+      tag: PREVIEW_TAG,
+      type: 'config',
+      config: draft({ translations: { sv: { login: { subheading: 'Välkommen tillbaka' } } } }),
+    });
     // Without the override, the heading is Foyer's own Swedish one.
     expect(heading()).toBe(sv.login.heading);
     expect(screen.getByText('Välkommen tillbaka')).toBeTruthy();

@@ -15,11 +15,15 @@ describe('acceptedMessage', () => {
       type: 'config',
       config: { name: 'Draft app', redirectUris: [] },
     });
-    expect(acceptedMessage({ source: parent, origin: ORIGIN, data: { tag: PREVIEW_TAG, type: 'screen', screen: 'login-password' } }, framed)).toEqual({
+    expect(
+      acceptedMessage({ source: parent, origin: ORIGIN, data: { tag: PREVIEW_TAG, type: 'screen', screen: 'login-password' } }, framed),
+    ).toEqual({
       type: 'screen',
       screen: 'login-password',
     });
-    expect(acceptedMessage({ source: parent, origin: ORIGIN, data: { tag: PREVIEW_TAG, type: 'language', language: 'pt-BR' } }, framed)).toEqual({
+    expect(
+      acceptedMessage({ source: parent, origin: ORIGIN, data: { tag: PREVIEW_TAG, type: 'language', language: 'pt-BR' } }, framed),
+    ).toEqual({
       type: 'language',
       language: 'pt-BR',
     });
@@ -51,7 +55,8 @@ describe('acceptedMessage', () => {
   });
 
   it('ignores malformed messages: unknown type, screen or language, a config that is not an object', () => {
-    const send = (data: Record<string, unknown>) => acceptedMessage({ source: parent, origin: ORIGIN, data: { tag: PREVIEW_TAG, ...data } }, framed);
+    const send = (data: Record<string, unknown>) =>
+      acceptedMessage({ source: parent, origin: ORIGIN, data: { tag: PREVIEW_TAG, ...data } }, framed);
     expect(send({ type: 'eval', code: '1' })).toBeUndefined();
     expect(send({ type: 'screen', screen: 'admin' })).toBeUndefined();
     expect(send({ type: 'language', language: 'en"><script>' })).toBeUndefined();

@@ -17,7 +17,11 @@ describe('inviteOutcomeOf', () => {
   it('maps known reasons to translation keys and keeps other messages as the server wrote them', () => {
     const outcome = inviteOutcomeOf(
       refused({
-        fields: { 'Not-An-Address': 'Enter a valid e-mail address', 'adam@acme.test': 'Already a member of this workspace', 'x@y.test': 'Odd' },
+        fields: {
+          'Not-An-Address': 'Enter a valid e-mail address',
+          'adam@acme.test': 'Already a member of this workspace',
+          'x@y.test': 'Odd',
+        },
         reasons: { 'Not-An-Address': 'INVALID_EMAIL', 'adam@acme.test': 'ALREADY_MEMBER', 'x@y.test': 'SOMETHING_NEW' },
         invited: [{ id: 'tu-1', email: 'new@acme.test' }],
       }),

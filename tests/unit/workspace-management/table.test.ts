@@ -31,9 +31,19 @@ describe('table state', () => {
 
   it('reads what was stored, and falls back field by field for anything unusable', () => {
     const defaults = defaultTableState<(typeof FIELDS)[number]>('CREATED_AT', 5);
-    expect(readTableState(localStorage, 'users', defaults, FIELDS)).toEqual({ sortBy: 'CREATED_AT', sortDirection: 'ASC', pageIndex: 0, pageSize: 5 });
+    expect(readTableState(localStorage, 'users', defaults, FIELDS)).toEqual({
+      sortBy: 'CREATED_AT',
+      sortDirection: 'ASC',
+      pageIndex: 0,
+      pageSize: 5,
+    });
     localStorage.setItem('NB_TABLE_users', JSON.stringify({ sortBy: 'EMAIL', sortDirection: 'DESC', pageIndex: 2, pageSize: 20 }));
-    expect(readTableState(localStorage, 'users', defaults, FIELDS)).toEqual({ sortBy: 'EMAIL', sortDirection: 'DESC', pageIndex: 2, pageSize: 20 });
+    expect(readTableState(localStorage, 'users', defaults, FIELDS)).toEqual({
+      sortBy: 'EMAIL',
+      sortDirection: 'DESC',
+      pageIndex: 2,
+      pageSize: 20,
+    });
     expect(readTableState(localStorage, 'other', defaults, FIELDS)).toEqual(defaults);
     localStorage.setItem('NB_TABLE_users', JSON.stringify({ sortBy: 'PASSWORD', sortDirection: 'UP', pageIndex: -1, pageSize: 7 }));
     expect(readTableState(localStorage, 'users', defaults, FIELDS)).toEqual(defaults);

@@ -126,7 +126,9 @@ export class TestAuthService {
       const pending = this.codes.get(form.get('code') ?? '');
       this.codes.delete(form.get('code') ?? '');
       if (!pending || pending.redirectUri !== form.get('redirect_uri')) return invalidGrant();
-      const challenge = createHash('sha256').update(form.get('code_verifier') ?? '').digest('base64url');
+      const challenge = createHash('sha256')
+        .update(form.get('code_verifier') ?? '')
+        .digest('base64url');
       if (challenge !== pending.codeChallenge) return invalidGrant();
       return this.tokenAnswer(pending.user);
     }
