@@ -68,7 +68,9 @@ function Segmented({ legend, name, options, value, onChange }: SwitchProps) {
 }
 
 export default function PlanCards({ props, status, submit, follow }: FlowComponentProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  // The symbol follows docs/SPEC.md section 9; the number is written as the screen's language writes it.
+  const amountFormat = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 2 });
   const readOnlyId = useId();
   const options = useGraphQL(GetPaymentOptionsAnonymousDocument);
   const payment = useGraphQL(GetTenantPaymentDetailsDocument);
@@ -115,7 +117,8 @@ export default function PlanCards({ props, status, submit, follow }: FlowCompone
     details?.plan?.key === plan.key &&
     details.price?.currency === price.currency &&
     details.price.recurrenceInterval === price.recurrenceInterval;
-  const priceText = (price: Price) => (price.amount === 0 ? t('tenantPlan.free') : `${currencySymbol(price.currency)}${price.amount}`);
+  const priceText = (price: Price) =>
+    price.amount === 0 ? t('tenantPlan.free') : `${currencySymbol(price.currency)}${amountFormat.format(price.amount)}`;
 
   return (
     <div className="foyer-stack">
