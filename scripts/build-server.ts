@@ -3,8 +3,8 @@
 // opens (server/main.ts), which `npm run start:prod` runs with plain `node` (no TypeScript
 // compilation at start, no dev dependencies). npm packages stay imports,
 // resolved from node_modules at run time as under tsx, so Node loads the same builds of them (one
-// graphql for Foyer and graphql-yoga). The migrations are copied beside the bundle, where
-// server/db/client.ts looks for them; schema/api.graphql is found as from server/graphql/, since
+// graphql for Foyer and graphql-yoga). The migrations and the mail and SMS texts are copied beside the
+// bundle, where server/db/client.ts and server/notify/texts.ts look for them; schema/api.graphql is found as from server/graphql/, since
 // dist/server is two folders below the repository root too.
 import { cp, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -34,6 +34,7 @@ export async function buildServer(): Promise<void> {
     logLevel: 'warning',
   });
   await cp(path.join(ROOT, 'server', 'db', 'migrations'), path.join(SERVER_DIST, 'migrations'), { recursive: true });
+  await cp(path.join(ROOT, 'server', 'notify', 'locales'), path.join(SERVER_DIST, 'locales'), { recursive: true });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
