@@ -117,4 +117,12 @@ describe('translateServerMessage', () => {
     expect(translateServerMessage(i18n, 'users.errors.FORBIDDEN')).toBe(sv.users.errors.FORBIDDEN);
     expect(translateServerMessage(i18n, 'Something only the server says')).toBe('Something only the server says');
   });
+
+  it('translates the field messages the server sends (server/graphql/input.ts, custom fields, flow attributes)', async () => {
+    const i18n = createI18n();
+    await showLanguage(i18n, 'sv');
+    expect(translateServerMessage(i18n, 'Enter a name')).toBe(sv.serverMessages.enterName);
+    expect(translateServerMessage(i18n, 'Choose one of the options')).toBe(sv.serverMessages.chooseOption);
+    expect(sv.serverMessages.enterName).not.toBe('Enter a name');
+  });
 });
