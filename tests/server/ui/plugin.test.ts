@@ -92,6 +92,7 @@ describe('hosted UI pages', () => {
   it('serves source maps in development, and no HSTS over http', async () => {
     const map = await fetch(`${foyer.urls.ui}/assets/app.js.map`);
     expect(map.status).toBe(200);
+    expect(await map.text()).toBe('{"version":3}');
     expect(map.headers.get('strict-transport-security')).toBeNull();
   });
 });
