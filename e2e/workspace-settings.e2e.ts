@@ -3,6 +3,7 @@
 // the header after the token refresh), the logo, and the two-factor switch that saves at once.
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { LOCALES, SUPPORTED_LOCALES } from '../common/locales.ts';
 import { tenants, users } from '../server/db/schema.ts';
 import { expectNoAxeViolations } from './support/browser.ts';
 import { browserSuite } from './support/suite.ts';
@@ -91,7 +92,11 @@ describe('profile and workspace settings in the browser', () => {
     // No logo set: the workspace's initials stand in, never a placeholder picture that looks like loading.
     // The header's and the workspace page's (a component loaded on demand).
     await expect.poll(() => suite.page.getByRole('img', { name: 'Acme logo' }).allTextContents()).toEqual(['A', 'A']);
-    expect(await suite.page.getByLabel('Language').locator('option').allTextContents()).toEqual(['', 'English', 'Svenska']);
+    // Every shipped language, each named in itself (common/locales.ts).
+    expect(await suite.page.getByLabel('Language').locator('option').allTextContents()).toEqual([
+      '',
+      ...SUPPORTED_LOCALES.map((locale) => LOCALES[locale].endonym),
+    ]);
     await expectNoAxeViolations(suite.page);
 
     await name.fill('Acme Labs');
