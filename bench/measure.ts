@@ -27,12 +27,15 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
-/** Median milliseconds of `work` and of `floor`, run one at a time, taking turns, and the spread of `work`'s runs. */
-export async function compareMs(
+type Comparison = { value: number; floor: number; spread: number };
+
+/** Warm-up runs, then `runs` samples of `work` and of `floor` taken in turns by `sample`: their medians and `work`'s spread. */
+async function compareSamples(
   work: () => Promise<unknown>,
   floor: () => Promise<unknown>,
-  { runs = 30, warmup = 5 }: TimingOptions = {},
-): Promise<{ value: number; floor: number; spread: number }> {
+  sample: (call: () => Promise<unknown>) => Promise<number>,
+  { runs, warmup }: Required<TimingOptions>,
+): Promise<Comparison> {
   for (let i = 0; i < warmup; i += 1) {
     await work();
     await floor();
@@ -40,10 +43,19 @@ export async function compareMs(
   const workSamples: number[] = [];
   const floorSamples: number[] = [];
   for (let i = 0; i < runs; i += 1) {
-    workSamples.push(await timed(work));
-    floorSamples.push(await timed(floor));
+    workSamples.push(await sample(work));
+    floorSamples.push(await sample(floor));
   }
   return { value: median(workSamples), floor: median(floorSamples), spread: spreadOf(workSamples) };
+}
+
+/** Median milliseconds of `work` and of `floor`, run one at a time, taking turns, and the spread of `work`'s runs. */
+export function compareMs(
+  work: () => Promise<unknown>,
+  floor: () => Promise<unknown>,
+  { runs = 30, warmup = 5 }: TimingOptions = {},
+): Promise<Comparison> {
+  return compareSamples(work, floor, timed, { runs, warmup });
 }
 
 /** CPU milliseconds (user + system, every thread of this process) that `work` takes, over `batch` calls in a row. */
@@ -59,22 +71,12 @@ async function cpuMs(work: () => Promise<unknown>, batch: number): Promise<numbe
  * which other processes on a busy machine change far less than they change elapsed time. Each
  * sample is a batch of calls, since one call takes about a millisecond.
  */
-export async function compareCpuMs(
+export function compareCpuMs(
   work: () => Promise<unknown>,
   floor: () => Promise<unknown>,
   { runs = 15, warmup = 3, batch = 5 }: TimingOptions & { batch?: number } = {},
-): Promise<{ value: number; floor: number; spread: number }> {
-  for (let i = 0; i < warmup; i += 1) {
-    await work();
-    await floor();
-  }
-  const workSamples: number[] = [];
-  const floorSamples: number[] = [];
-  for (let i = 0; i < runs; i += 1) {
-    workSamples.push(await cpuMs(work, batch));
-    floorSamples.push(await cpuMs(floor, batch));
-  }
-  return { value: median(workSamples), floor: median(floorSamples), spread: spreadOf(workSamples) };
+): Promise<Comparison> {
+  return compareSamples(work, floor, (call) => cpuMs(call, batch), { runs, warmup });
 }
 
 /**
