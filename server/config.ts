@@ -36,6 +36,11 @@ export interface ServerConfig {
    * it at. Started outside production only; it stands in for every social provider without credentials.
    */
   devIdp: { port: number; url: string };
+  /**
+   * The DNS servers enterprise domain verification asks for TXT records (FOYER_DNS_SERVERS, `host` or
+   * `host:port`, comma-separated); empty, the system's resolvers.
+   */
+  dnsServers: string[];
 }
 
 export const DEFAULT_SECRET = 'foyer-development-secret-change-me';
@@ -99,6 +104,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mailFrom: env.FOYER_MAIL_FROM || 'Foyer <no-reply@localhost>',
     resetTokenTtlSeconds: positiveSeconds('FOYER_RESET_TOKEN_TTL', env.FOYER_RESET_TOKEN_TTL, 60 * 60),
     devIdp: devIdpOf(env),
+    dnsServers: (env.FOYER_DNS_SERVERS ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
   };
   if (config.env === 'production' && (config.secret === DEFAULT_SECRET || config.secret.length < 32)) {
     throw new Error('FOYER_ENV=production needs FOYER_SECRET set to a random value of at least 32 characters');

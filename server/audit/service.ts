@@ -20,6 +20,8 @@ export type AuditType =
   | 'magic_link.requested'
   /** A social provider account was linked to an existing identity on its verified e-mail (detail: federation). */
   | 'federation.linked'
+  /** An enterprise connection made a membership just in time (detail: tenantId, connectionId, role). */
+  | 'enterprise.joined'
   /** A workspace was created by self-signup (counted per address by the signup limit). */
   | 'tenant.signup'
   | 'tenant.updated'

@@ -21,6 +21,8 @@ import { purgeEndedSessions } from './sessions/service.ts';
 import { trackSignInSessions } from './sessions/tracking.ts';
 import { federationRoutes } from './federation/routes.ts';
 import { purgeExpiredFederationStates } from './federation/service.ts';
+import { enterpriseRoutes } from './enterprise/routes.ts';
+import { purgeExpiredSamlIds } from './enterprise/saml.ts';
 import { purgeExpiredChallenges } from './passkeys/service.ts';
 import type { AuthServiceOptions } from './service-options.ts';
 
@@ -53,6 +55,7 @@ export async function authServicePlugin(app: FastifyInstance, context: FoyerCont
     passkeyRoutes,
     sessionsRoutes,
     federationRoutes,
+    enterpriseRoutes,
   ]) {
     await app.register(routes, options);
   }
@@ -64,6 +67,7 @@ export async function authServicePlugin(app: FastifyInstance, context: FoyerCont
       purgeExpiredChallenges(context.db),
       purgeEndedSessions(context.db),
       purgeExpiredFederationStates(context.db),
+      purgeExpiredSamlIds(context.db),
     ]).catch((error: unknown) => app.log.warn({ err: error }, 'purging expired sign-in data failed'));
   }, PURGE_INTERVAL_MS);
   purge.unref();

@@ -627,8 +627,82 @@ export const federationStates = pgTable(
     upstream: text('upstream').$type<'app' | 'development'>().notNull(),
     nonce: text('nonce').notNull(),
     codeVerifier: text('code_verifier').notNull(),
+    /** An enterprise sign-in (provider 'oidc' or 'saml'): the workspace's connection it goes through. */
+    connectionId: text('connection_id').references(() => enterpriseConnections.id, { onDelete: 'cascade' }),
+    /** SAML: the person the IdP's checked response named, kept between its form post and the browser's GET. */
+    profile: jsonb('profile').$type<Record<string, unknown>>(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: createdAt(),
   },
   (t) => [index('federation_states_expiry_idx').on(t.expiresAt)],
+);
+
+/**
+ * A workspace's enterprise sign-in connection (server/auth/enterprise): an OpenID Provider or a SAML
+ * 2.0 IdP that signs in the people of the e-mail domains it serves, once each domain is verified.
+ */
+export const enterpriseConnections = pgTable(
+  'enterprise_connections',
+  {
+    id: text('id').primaryKey(),
+    appId: text('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<'oidc' | 'saml'>().notNull(),
+    name: text('name').notNull(),
+    /** The role a person signed in through it gets when joining the workspace just in time. */
+    defaultRole: text('default_role').notNull().default('VIEWER'),
+    oidcIssuer: text('oidc_issuer'),
+    oidcClientId: text('oidc_client_id'),
+    /** Sealed under FOYER_SECRET, bound to the connection (server/auth/enterprise/connections.ts). */
+    oidcClientSecretSealed: text('oidc_client_secret_sealed'),
+    samlIdpEntityId: text('saml_idp_entity_id'),
+    samlSsoUrl: text('saml_sso_url'),
+    /** The IdP's signing certificates (PEM), one or more. */
+    samlIdpCerts: jsonb('saml_idp_certs').$type<string[]>(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('enterprise_connections_tenant_idx').on(t.tenantId)],
+);
+
+/** An e-mail domain a connection serves, and the proof of it (a DNS TXT record) once checked. */
+export const enterpriseDomains = pgTable(
+  'enterprise_domains',
+  {
+    connectionId: text('connection_id')
+      .notNull()
+      .references(() => enterpriseConnections.id, { onDelete: 'cascade' }),
+    appId: text('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    domain: text('domain').notNull(),
+    /** The value of the TXT record `foyer-verification=<token>` the owner publishes at the domain. */
+    token: text('token').notNull(),
+    verifiedAt: timestamp('verified_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.connectionId, t.domain] }), index('enterprise_domains_domain_idx').on(t.appId, t.domain)],
+);
+
+/**
+ * SAML: the AuthnRequest ids Foyer sent (the InResponseTo a response must name) and the assertion ids
+ * it accepted (never accepted twice), each until it expires; in the database so every instance agrees.
+ */
+export const samlMessageIds = pgTable(
+  'saml_message_ids',
+  {
+    kind: text('kind').$type<'request' | 'assertion'>().notNull(),
+    connectionId: text('connection_id')
+      .notNull()
+      .references(() => enterpriseConnections.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    /** What the request id was kept with (node-saml's cache value: the time it was issued). */
+    value: text('value').notNull().default(''),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.connectionId, t.id] }), index('saml_message_ids_expiry_idx').on(t.expiresAt)],
 );

@@ -52,7 +52,8 @@ function createProvider(config: ServerConfig): Provider {
       {
         client_id: DEV_IDP_CLIENT_ID,
         client_secret: devIdpClientSecret(config),
-        redirect_uris: federationTypes.map((type) => federationCallbackUrl(config.urls.auth, type)),
+        // Every social type's callback, and enterprise OIDC's, so it may serve as a workspace's issuer too.
+        redirect_uris: [...federationTypes, 'oidc'].map((type) => federationCallbackUrl(config.urls.auth, type)),
         response_types: ['code'],
         grant_types: ['authorization_code'],
         token_endpoint_auth_method: 'client_secret_basic',

@@ -11,6 +11,7 @@ import { signupResolvers } from './signup/resolvers.ts';
 import { tenantResolvers } from './tenants/resolvers.ts';
 import { userResolvers } from './users/resolvers.ts';
 import { paymentResolvers } from './payments/resolvers.ts';
+import { enterpriseResolvers } from './enterprise/resolvers.ts';
 
 export const capabilityResolvers: Resolvers[] = [
   appResolvers,
@@ -23,6 +24,7 @@ export const capabilityResolvers: Resolvers[] = [
   activityResolvers,
   paymentResolvers,
   attributeResolvers,
+  enterpriseResolvers,
 ];
 
 /** Merges resolver maps type by type; two capabilities resolving the same field is a startup error. */

@@ -155,7 +155,7 @@ const DISCOVERY_TTL_MS = 10 * 60 * 1000;
 const discovered = new Map<string, { metadata: client.ServerMetadata; at: number }>();
 
 /** An issuer's discovery document, kept ten minutes. */
-async function serverMetadata(issuer: string, insecure: boolean): Promise<client.ServerMetadata> {
+export async function serverMetadata(issuer: string, insecure: boolean): Promise<client.ServerMetadata> {
   const cached = discovered.get(issuer);
   if (cached && Date.now() - cached.at < DISCOVERY_TTL_MS) return cached.metadata;
   let metadata: client.ServerMetadata;

@@ -9,7 +9,8 @@ import { endSingleSignOn } from '../oidc/single-sign-on.ts';
 import { signInStartUrl } from '../../apps/sign-in-start.ts';
 import { requireApp } from '../../apps/lookup.ts';
 import { isAuthenticated, type LoginSession } from './service.ts';
-import { checkPasswordSignIn, passwordSignInEnabled, resolveApp, signIn } from './sign-in.ts';
+import { checkPasswordSignIn, normalizeUsername, passwordSignInEnabled, resolveApp, signIn } from './sign-in.ts';
+import { connectionsForDomain } from '../enterprise/connections.ts';
 import type { AuthServiceOptions } from '../service-options.ts';
 
 const username = { type: 'string', minLength: 1, maxLength: 320 } as const;
@@ -49,8 +50,16 @@ export async function sessionRoutes(app: FastifyInstance, { context, provider, s
     const session = await sessions.read(request);
     const target = await resolveApp(db, request, session);
     // The same answer for every address (known, unknown, invited without a password yet), so it
-    // reveals no account; where the app switched passwords off, nobody has one to sign in with.
-    return { hasPassword: passwordSignInEnabled(target), hasPasskeys: false, federationConnections: [] };
+    // reveals no account; where the app switched passwords off, nobody has one to sign in with. The
+    // connections depend on the domain alone: those whose claim on it is verified.
+    const address = normalizeUsername(request.body.username);
+    const domain = address.includes('@') ? address.slice(address.lastIndexOf('@') + 1) : '';
+    const connections = domain && target.settings.authLegacy !== true ? await connectionsForDomain(db, target.id, domain) : [];
+    return {
+      hasPassword: passwordSignInEnabled(target),
+      hasPasskeys: false,
+      federationConnections: connections.map((connection) => ({ id: connection.id, name: connection.name, type: connection.kind })),
+    };
   });
 
   app.post<{ Body: { username: string; password: string } }>(

@@ -1,0 +1,120 @@
+// The workspace's enterprise sign-in connections (server/auth/enterprise/connections.ts), for its
+// OWNERs only: TENANT_WRITE admits ADMINs to the fields too, so the role is checked here.
+import type { Resolvers } from '../generated/resolvers.ts';
+import type { ServerConfig } from '../../config.ts';
+import type { MemberCaller } from '../../auth/callers.ts';
+import { memberOf } from '../access/caller.ts';
+import type { Caller } from '../../auth/callers.ts';
+import { fieldErrors, foyerError } from '../errors.ts';
+import {
+  ConnectionInputError,
+  createConnection,
+  deleteConnection,
+  findConnection,
+  listConnections,
+  normalizeDomain,
+  oidcRedirectUri,
+  samlAcsUrl,
+  samlEntityId,
+  updateConnection,
+  type ConnectionInput,
+  type EnterpriseConnection,
+  type EnterpriseDomain,
+} from '../../auth/enterprise/connections.ts';
+import { verificationRecord, verifyDomain } from '../../auth/enterprise/domains.ts';
+import type { Database } from '../../db/client.ts';
+
+function ownerOf(caller: Caller): MemberCaller {
+  const member = memberOf(caller);
+  if (member.role !== 'OWNER') throw foyerError('FORBIDDEN', 'Only a workspace owner manages its sign-in connections');
+  return member;
+}
+
+const notFound = () => foyerError('NOT_FOUND', 'This workspace has no such connection');
+
+function answer(config: ServerConfig, connection: EnterpriseConnection, domains: EnterpriseDomain[]) {
+  const saml = connection.kind === 'saml';
+  return {
+    id: connection.id,
+    kind: connection.kind.toUpperCase(),
+    name: connection.name,
+    defaultRole: connection.defaultRole,
+    domains: domains.map((domain) => ({
+      domain: domain.domain,
+      verified: domain.verifiedAt !== null,
+      verificationRecord: verificationRecord(domain.token),
+    })),
+    oidcIssuer: connection.oidcIssuer,
+    oidcClientId: connection.oidcClientId,
+    hasClientSecret: Boolean(connection.oidcClientSecretSealed),
+    redirectUri: saml ? null : oidcRedirectUri(config),
+    samlIdpEntityId: connection.samlIdpEntityId,
+    samlSsoUrl: connection.samlSsoUrl,
+    spEntityId: saml ? samlEntityId(config, connection.id) : null,
+    acsUrl: saml ? samlAcsUrl(config, connection.id) : null,
+  };
+}
+
+async function answerOne(config: ServerConfig, db: Database, tenantId: string, id: string) {
+  const found = (await listConnections(db, tenantId)).find((entry) => entry.connection.id === id);
+  if (!found) throw notFound();
+  return answer(config, found.connection, found.domains);
+}
+
+function connectionInput(input: Record<string, unknown>): ConnectionInput {
+  const kind = typeof input.kind === 'string' ? input.kind.toLowerCase() : undefined;
+  return { ...(input as unknown as ConnectionInput), kind: kind as ConnectionInput['kind'] };
+}
+
+async function checked<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ConnectionInputError) throw fieldErrors(error.fields);
+    throw error;
+  }
+}
+
+export const enterpriseResolvers: Resolvers = {
+  Query: {
+    enterpriseConnections: async (_parent, _args, { config, db, caller }) => {
+      const owner = ownerOf(caller);
+      const entries = await listConnections(db, owner.tenantId);
+      return entries.map((entry) => answer(config, entry.connection, entry.domains));
+    },
+  },
+  Mutation: {
+    createEnterpriseConnection: async (_parent, { connection }, { config, db, caller }) => {
+      const owner = ownerOf(caller);
+      const created = await checked(() =>
+        createConnection(config, db, { appId: owner.app.id, tenantId: owner.tenantId }, connectionInput(connection)),
+      );
+      return answerOne(config, db, owner.tenantId, created.id);
+    },
+    updateEnterpriseConnection: async (_parent, { id, connection }, { config, db, caller }) => {
+      const owner = ownerOf(caller);
+      const existing = await findConnection(db, owner.tenantId, id);
+      if (!existing) throw notFound();
+      await checked(() => updateConnection(config, db, existing, connectionInput(connection)));
+      return answerOne(config, db, owner.tenantId, id);
+    },
+    deleteEnterpriseConnection: async (_parent, { id }, { db, caller }) => {
+      const owner = ownerOf(caller);
+      const existing = await findConnection(db, owner.tenantId, id);
+      if (!existing) throw notFound();
+      await deleteConnection(db, existing);
+      return true;
+    },
+    verifyEnterpriseDomain: async (_parent, { id, domain }, { config, db, caller }) => {
+      const owner = ownerOf(caller);
+      const found = (await listConnections(db, owner.tenantId)).find((entry) => entry.connection.id === id);
+      if (!found) throw notFound();
+      const claim = found.domains.find((entry) => entry.domain === normalizeDomain(domain));
+      if (!claim) throw notFound();
+      if (!(await verifyDomain(config, db, claim))) {
+        throw fieldErrors({ domain: `No TXT record ${verificationRecord(claim.token)} was found at ${claim.domain}` });
+      }
+      return answerOne(config, db, owner.tenantId, id);
+    },
+  },
+};
