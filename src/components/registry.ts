@@ -15,6 +15,7 @@ const withQueries = (load: () => Promise<Loaded>) =>
 export const componentRegistry: Record<ComponentName, LazyExoticComponent<ComponentType<FlowComponentProps>>> = {
   AccessGate: withQueries(() => import('./AccessGate.tsx')),
   ActivityList: withQueries(() => import('./ActivityList.tsx')),
+  EnterpriseConnections: withQueries(() => import('./EnterpriseConnections.tsx')),
   FederationConnections: lazy(() => import('./FederationConnections.tsx')),
   InviteUsers: withQueries(() => import('./InviteUsers.tsx')),
   PasskeyManager: withQueries(() => import('./PasskeyManager.tsx')),

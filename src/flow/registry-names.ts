@@ -50,6 +50,7 @@ export type RedirectName = keyof typeof REDIRECT_ACTIONS;
 export const COMPONENT_NAMES = [
   'AccessGate',
   'ActivityList',
+  'EnterpriseConnections',
   'FederationConnections',
   'InviteUsers',
   'PlanCards',

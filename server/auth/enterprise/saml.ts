@@ -111,7 +111,10 @@ export async function checkSamlResponse(
   if (typeof profile.inResponseTo === 'string') await client.cacheProvider.removeAsync(profile.inResponseTo);
 
   // SAML core 3.2.2: a response that names its Destination must name this ACS.
-  const response = new DOMParser({ errorHandler: () => undefined }).parseFromString(profile.getSamlResponseXml?.() ?? '', 'text/xml').documentElement;
+  const response = new DOMParser({ errorHandler: () => undefined }).parseFromString(
+    profile.getSamlResponseXml?.() ?? '',
+    'text/xml',
+  ).documentElement;
   const destination = response?.getAttribute('Destination');
   if (destination && destination !== acsUrl) throw new SamlRefused('The response was sent to another destination');
 

@@ -85,12 +85,18 @@ describe('managing connections', () => {
     expect(stored!.oidcClientSecretSealed).not.toContain(devIdpClientSecret(foyer.config));
 
     const update = `mutation ($id: String!, $connection: EnterpriseConnectionInput!) { updateEnterpriseConnection(id: $id, connection: $connection) { name defaultRole hasClientSecret domains { domain } } }`;
-    const changed = { ...oidcInput({ name: 'Renamed', defaultRole: 'ADMIN', domains: ['managed.test', 'second.test'] }), oidcClientSecret: '' };
+    const changed = {
+      ...oidcInput({ name: 'Renamed', defaultRole: 'ADMIN', domains: ['managed.test', 'second.test'] }),
+      oidcClientSecret: '',
+    };
     delete (changed as { kind?: string }).kind;
     expect(errorCodes(await acmeAdmin(update, { id: created.id, connection: changed }))).toEqual(['FORBIDDEN']);
     // Another workspace's owner does not find it.
     expect(errorCodes(await globexOwner(update, { id: created.id, connection: changed }))).toEqual(['NOT_FOUND']);
-    const updated = await acmeOwner<{ updateEnterpriseConnection: Record<string, unknown> }>(update, { id: created.id, connection: changed });
+    const updated = await acmeOwner<{ updateEnterpriseConnection: Record<string, unknown> }>(update, {
+      id: created.id,
+      connection: changed,
+    });
     expect(updated.body.data?.updateEnterpriseConnection).toEqual({
       name: 'Renamed',
       defaultRole: 'ADMIN',
@@ -112,7 +118,7 @@ describe('managing connections', () => {
       connection: oidcInput({ name: ' ', defaultRole: 'OWNER', domains: ['not a domain'], oidcIssuer: 'ftp://x', oidcClientSecret: '' }),
     });
     expect(errorCodes(answer)).toEqual(['BAD_USER_INPUT']);
-    expect(Object.keys(answer.body.errors![0]!.extensions!.fields as object).sort()).toEqual([
+    expect(Object.keys((answer.body.errors![0]!.extensions as { fields: object }).fields).sort()).toEqual([
       'defaultRole',
       'domains',
       'name',
@@ -122,7 +128,7 @@ describe('managing connections', () => {
     const saml = await acmeOwner(create, {
       connection: { kind: 'SAML', name: 'Broken', defaultRole: 'VIEWER', domains: ['x.test'], samlMetadataXml: '<nope/>' },
     });
-    expect(Object.keys(saml.body.errors![0]!.extensions!.fields as object)).toEqual(['samlMetadataXml']);
+    expect(Object.keys((saml.body.errors![0]!.extensions as { fields: object }).fields)).toEqual(['samlMetadataXml']);
   });
 
   it('verifies a domain only when its TXT record is published', async () => {

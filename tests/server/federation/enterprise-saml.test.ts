@@ -11,7 +11,14 @@ import { federatedIdentities, tenantUsers, users } from '../../../server/db/sche
 import { Browser } from '../oidc/browser.ts';
 import { startDnsStandIn, type DnsStandIn } from '../support/dns-stand-in.ts';
 import { createTestIdp, readAuthnRequest, signedResponse, type ResponseOptions, type TestIdp } from '../support/saml-idp.ts';
-import { asMember, createConnection, credentialsConfig, publishAndVerify, type ConnectionAnswer, type Member } from './enterprise-support.ts';
+import {
+  asMember,
+  createConnection,
+  credentialsConfig,
+  publishAndVerify,
+  type ConnectionAnswer,
+  type Member,
+} from './enterprise-support.ts';
 
 let foyer: TestFoyer;
 let dns: DnsStandIn;
@@ -110,14 +117,21 @@ describe('an enterprise SAML connection', () => {
     const email = `new.person@${DOMAIN}`;
     const { browser, request } = await startLogin();
     expect(request.acsUrl).toBe(connection.acsUrl);
-    const answer = await post(browser, signedResponse(idp, options(request, email, { firstName: 'New', lastName: 'Person' })), request.relayState);
+    const answer = await post(
+      browser,
+      signedResponse(idp, options(request, email, { firstName: 'New', lastName: 'Person' })),
+      request.relayState,
+    );
     expect(answer.status).toBe(303);
     expect(answer.location).toBe(`${foyer.urls.auth}/federated/saml/callback?state=${encodeURIComponent(request.relayState)}`);
     const end = await browser.navigate(answer.location!, (url) => url.origin === foyer.urls.ui);
     expect(new URL(end.url).origin).toBe(foyer.urls.ui);
     expect(end.url).not.toContain('error');
     expect(await membershipOf(email)).toMatchObject({ role: 'MANAGER' });
-    const [person] = await foyer.db.select().from(users).where(and(eq(users.appId, foyer.demo.appId), eq(users.email, email)));
+    const [person] = await foyer.db
+      .select()
+      .from(users)
+      .where(and(eq(users.appId, foyer.demo.appId), eq(users.email, email)));
     expect(person).toMatchObject({ firstName: 'New', lastName: 'Person' });
     expect(person!.emailVerifiedAt).not.toBeNull();
     const identities = await foyer.db.select().from(federatedIdentities).where(eq(federatedIdentities.userId, person!.id));
@@ -136,14 +150,26 @@ describe('an enterprise SAML connection', () => {
     const email = `replay@${DOMAIN}`;
     const first = await startLogin();
     const assertionId = `_replayed-${Date.now()}`;
-    const accepted = await post(first.browser, signedResponse(idp, options(first.request, email, { assertionId })), first.request.relayState);
+    const accepted = await post(
+      first.browser,
+      signedResponse(idp, options(first.request, email, { assertionId })),
+      first.request.relayState,
+    );
     expect(accepted.status).toBe(303);
     // The same response again: its request was answered.
-    const sameAgain = await post(first.browser, signedResponse(idp, options(first.request, email, { assertionId })), first.request.relayState);
+    const sameAgain = await post(
+      first.browser,
+      signedResponse(idp, options(first.request, email, { assertionId })),
+      first.request.relayState,
+    );
     expect(sameAgain.status).toBe(400);
     // The same assertion id answering a fresh request: remembered.
     const second = await startLogin();
-    const replayed = await post(second.browser, signedResponse(idp, options(second.request, email, { assertionId })), second.request.relayState);
+    const replayed = await post(
+      second.browser,
+      signedResponse(idp, options(second.request, email, { assertionId })),
+      second.request.relayState,
+    );
     expect(replayed.status).toBe(400);
     expect(JSON.parse(replayed.body)).toMatchObject({ error: 'FEDERATION_FAILED' });
   });

@@ -17,7 +17,10 @@ export interface TestIdp {
 }
 
 const toPem = (label: string, der: ArrayBuffer) =>
-  `-----BEGIN ${label}-----\n${Buffer.from(der).toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END ${label}-----\n`;
+  `-----BEGIN ${label}-----\n${Buffer.from(der)
+    .toString('base64')
+    .match(/.{1,64}/g)!
+    .join('\n')}\n-----END ${label}-----\n`;
 
 export async function createTestIdp(name = 'idp'): Promise<TestIdp> {
   x509.cryptoProvider.set(webcrypto as unknown as Crypto);
@@ -103,4 +106,3 @@ export function signedResponse(idp: TestIdp, options: ResponseOptions): string {
   signed.computeSignature(response, { location: { reference: `${assertionPath}/*[local-name(.)='Issuer']`, action: 'after' } });
   return Buffer.from(signed.getSignedXml()).toString('base64');
 }
-

@@ -61,6 +61,9 @@ const LOANWORDS = new Set([
   'minutes',
   'message',
   'messages',
+  // Protocol names (the workspace's enterprise sign-in connections).
+  'OpenID Connect (OIDC)',
+  'SAML 2.0',
 ]);
 
 function pluralBases(english: Texts): Set<string> {
