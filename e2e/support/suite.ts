@@ -3,6 +3,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startFoyer, type TestFoyer } from '../../server/testing.ts';
+import type { ServerConfig } from '../../server/config.ts';
 import { launchBrowser } from './browser.ts';
 
 export interface BrowserSuite {
@@ -12,11 +13,15 @@ export interface BrowserSuite {
   page: Page;
 }
 
-/** Registers the hooks; `prepare` runs once the server is up, before the first test. */
-export function browserSuite(prepare?: (foyer: TestFoyer) => Promise<void>): BrowserSuite {
+/**
+ * Registers the hooks; `prepare` runs once the server is up, before the first test; `config`, before
+ * it starts, answers settings of the server's own (a local stand-in's address, say).
+ */
+export function browserSuite(prepare?: (foyer: TestFoyer) => Promise<void>, config?: () => Promise<Partial<ServerConfig>>): BrowserSuite {
   const suite = {} as BrowserSuite;
   beforeAll(async () => {
-    [suite.foyer, suite.browser] = await Promise.all([startFoyer(), launchBrowser()]);
+    const overrides = (await config?.()) ?? {};
+    [suite.foyer, suite.browser] = await Promise.all([startFoyer(overrides), launchBrowser()]);
     await prepare?.(suite.foyer);
   });
   afterAll(async () => {
