@@ -32,6 +32,11 @@ describe('operator settings', () => {
     expect(loadConfig({ FOYER_PREVIOUS_SECRETS: ' old-one , ,older-two ' }).previousSecrets).toEqual(['old-one', 'older-two']);
   });
 
+  it('reads FOYER_DNS_SERVERS as a comma-separated list, the system resolvers (none) by default', () => {
+    expect(loadConfig({}).dnsServers).toEqual([]);
+    expect(loadConfig({ FOYER_DNS_SERVERS: '127.0.0.1:5353, ,10.0.0.2' }).dnsServers).toEqual(['127.0.0.1:5353', '10.0.0.2']);
+  });
+
   it('refuses to start in production with the default or a short secret', () => {
     expect(() => loadConfig({ FOYER_ENV: 'production' })).toThrow(/FOYER_SECRET/);
     expect(() => loadConfig({ FOYER_ENV: 'production', FOYER_SECRET: DEFAULT_SECRET })).toThrow(/FOYER_SECRET/);

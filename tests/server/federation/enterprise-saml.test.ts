@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { federatedIdentities, tenantUsers, users } from '../../../server/db/schema.ts';
 import { Browser } from '../oidc/browser.ts';
+import { authorizationRequest, relyingParty } from '../oidc/sign-in.ts';
+import { insertApp } from '../support/apps.ts';
 import { startDnsStandIn, type DnsStandIn } from '../support/dns-stand-in.ts';
 import { createTestIdp, readAuthnRequest, signedResponse, type ResponseOptions, type TestIdp } from '../support/saml-idp.ts';
 import {
@@ -207,6 +209,19 @@ describe('an enterprise SAML connection', () => {
     const unsolicited = await post(fresh.browser, signedResponse(idp, options(fresh.request, email)), '');
     expect(unsolicited.status).toBe(400);
     expect(await membershipOf(email)).toBeUndefined();
+  });
+
+  it("does not start this app's connection inside another app's pending sign-in", async () => {
+    const otherApp = await insertApp(foyer, { name: 'Other app' });
+    const pending = await authorizationRequest(await relyingParty(foyer, otherApp), `${foyer.urls.ui}/auth/oauth-callback`);
+    const browser = new Browser();
+    const atLogin = await browser.navigate(pending.url, (url) => url.origin === foyer.urls.ui);
+    expect(atLogin.url).toBe(`${foyer.urls.ui}/auth/login?appId=${otherApp}`);
+    const started = await browser.request(`${foyer.urls.auth}/federated/saml/login/${connection.id}`);
+    expect(started.status).toBe(404);
+    expect(await started.json()).toMatchObject({ error: 'CONNECTION_NOT_FOUND' });
+    // The other app's login lists no connection of this app for the same domain.
+    expect((await credentialsConfig(foyer, otherApp, `someone@${DOMAIN}`)).federationConnections).toEqual([]);
   });
 
   it('does not start another kind or an unknown connection', async () => {
