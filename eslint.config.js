@@ -13,6 +13,7 @@ export default tseslint.config(
       'node_modules/',
       'src/gql/',
       'server/graphql/generated/',
+      'common/generated/',
       'tests/server/oidc/authjs/node_modules/',
       'bench/results/',
       '.foyer/',
