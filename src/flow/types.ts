@@ -46,9 +46,16 @@ export interface Notice {
   message: string;
 }
 
+/** Who sees a slot: users holding one of `roles` and/or whose workspace plan is one of `plans`. */
+export interface SlotAccess {
+  roles?: string[];
+  plans?: string[];
+}
+
 interface SlotBase {
   if?: JsonLogic;
   placement?: 'before' | 'after' | 'above-submit';
+  access?: SlotAccess;
 }
 
 export type Slot =
