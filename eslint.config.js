@@ -14,6 +14,7 @@ export default tseslint.config(
       'src/gql/',
       'server/graphql/generated/',
       'common/generated/',
+      'src/flow/generated/',
       'tests/server/oidc/authjs/node_modules/',
       'bench/results/',
       '.foyer/',
