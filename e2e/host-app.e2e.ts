@@ -17,7 +17,12 @@ import { expectNoAxeViolations } from './support/browser.ts';
 import { browserSuite } from './support/suite.ts';
 
 const exampleDist = fileURLToPath(new URL('../examples/host-app/dist/', import.meta.url));
-const contentTypes: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
+const contentTypes: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+};
 /** Seconds an access token of the demo app lives in this file: short, so a refresh happens during the test. */
 const ACCESS_TOKEN_TTL = 12;
 
@@ -104,7 +109,9 @@ describe('the example host app on @foyer/react', () => {
     await expectNoAxeViolations(page);
 
     await page.getByRole('link', { name: 'Team reports' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toBe('This page is part of the Team plan. Your workspace is on FREEMIUM.');
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toBe('This page is part of the Team plan. Your workspace is on FREEMIUM.');
     await expectNoAxeViolations(page);
 
     // The hosted picker, asked with prompt=select_account; the SDK comes back to the page it left.

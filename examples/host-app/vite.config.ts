@@ -1,4 +1,5 @@
 import react from '@vitejs/plugin-react';
+import type { ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 
@@ -10,11 +11,12 @@ export const EXAMPLE_PORT = 3330;
  * against any Foyer: `npm run example` sets it from the demo seed, the browser test serves its own.
  */
 function exampleConfig(): Plugin {
-  const serve = (server: { middlewares: { use(path: string, handler: (req: unknown, res: import('node:http').ServerResponse) => void): void } }) =>
+  const serve = (server: { middlewares: { use(path: string, handler: (req: unknown, res: ServerResponse) => void): unknown } }) => {
     server.middlewares.use('/config.json', (_req, res) => {
       res.setHeader('content-type', 'application/json');
       res.end(process.env.FOYER_EXAMPLE_CONFIG ?? '{}');
     });
+  };
   return { name: 'foyer-example-config', configureServer: serve, configurePreviewServer: serve };
 }
 

@@ -38,7 +38,10 @@ const textOrNull = (value: unknown): string | null => (typeof value === 'string'
 export function decodeJwtPayload(token: string): Claims {
   const part = token.split('.')[1];
   if (!part) throw new Error('Not a JWT');
-  const base64 = part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '=');
+  const base64 = part
+    .replace(/-/g, '+')
+    .replace(/_/g, '/')
+    .padEnd(Math.ceil(part.length / 4) * 4, '=');
   const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
   const payload: unknown = JSON.parse(new TextDecoder().decode(bytes));
   if (!payload || typeof payload !== 'object') throw new Error('Not a JWT');

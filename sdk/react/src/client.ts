@@ -41,14 +41,16 @@ function tokensOf(user: User | null): SessionTokens | null {
 
 function browserLocks(): LockManagerLike | undefined {
   const locks = (globalThis.navigator as Navigator | undefined)?.locks;
-  return locks ? { request: async (name, callback) => (await locks.request(name, callback)) as Awaited<ReturnType<typeof callback>> } : undefined;
+  return locks
+    ? { request: async (name, callback) => (await locks.request(name, callback)) as Awaited<ReturnType<typeof callback>> }
+    : undefined;
 }
 
 export class FoyerClient {
   private state: FoyerState = LOADING;
   private readonly listeners = new Set<() => void>();
   private readonly manager: UserManager;
-  private readonly tabs: TabCoordinator;
+  private openTabs: TabCoordinator | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private callback: Promise<string | undefined> | undefined;
 
@@ -68,12 +70,19 @@ export class FoyerClient {
       monitorSession: false,
       loadUserInfo: false,
     });
-    const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(`foyer:${config.appId}`) : undefined;
-    this.tabs = new TabCoordinator(`foyer-refresh:${config.appId}`, channel, browserLocks());
-    this.tabs.onMessage((message) => {
+  }
+
+  /** The channel to the app's other tabs, opened again after close() (React's strict mode closes and reuses a client). */
+  private get tabs(): TabCoordinator {
+    if (this.openTabs) return this.openTabs;
+    const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(`foyer:${this.config.appId}`) : undefined;
+    const tabs = new TabCoordinator(`foyer-refresh:${this.config.appId}`, channel, browserLocks());
+    tabs.onMessage((message) => {
       if (message.type === 'signed-out') this.setSignedOut();
       else void this.manager.getUser().then((user) => this.adopt(tokensOf(user)));
     });
+    this.openTabs = tabs;
+    return tabs;
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -85,6 +94,8 @@ export class FoyerClient {
 
   /** Loads the stored session: kept while valid, refreshed when expired and a refresh token exists. */
   async start(): Promise<void> {
+    // Listening from the start: another tab may sign in, refresh or sign out at any time.
+    void this.tabs;
     const stored = tokensOf(await this.manager.getUser());
     if (!stored) return this.setSignedOut();
     if (stored.expiresAt * 1000 > Date.now()) return this.adopt(stored);
@@ -137,10 +148,11 @@ export class FoyerClient {
     return this.state.status === 'signed-in' ? this.state.accessToken : null;
   }
 
+  /** Stops the refresh timer and the channel to other tabs; start() resumes both. */
   close(): void {
     clearTimeout(this.timer);
-    this.tabs.close();
-    this.listeners.clear();
+    this.openTabs?.close();
+    this.openTabs = undefined;
   }
 
   private adopt(tokens: SessionTokens | null): void {
@@ -165,7 +177,10 @@ export class FoyerClient {
       const stored = tokensOf(await this.manager.getUser());
       if (stored && stored.expiresAt * 1000 > Date.now() + 1000) {
         clearTimeout(this.timer);
-        this.timer = setTimeout(() => void this.refreshNow(stored.accessToken), Math.max(1000, refreshDelayMs(stored.expiresAt, Date.now())));
+        this.timer = setTimeout(
+          () => void this.refreshNow(stored.accessToken),
+          Math.max(1000, refreshDelayMs(stored.expiresAt, Date.now())),
+        );
         return;
       }
       await this.manager.removeUser();

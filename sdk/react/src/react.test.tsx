@@ -1,8 +1,10 @@
 // The provider, hooks and Gate over a session stored the way oidc-client-ts stores one after a
 // sign-in (localStorage), with tokens carrying Foyer's claims (server/auth/oidc/claims.ts).
 import { act, cleanup, render, screen } from '@testing-library/react';
+import { StrictMode } from 'react';
 import { User } from 'oidc-client-ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FoyerClient } from './client.ts';
 import { FoyerProvider, Gate, useAccess, useCurrentUser } from './react.tsx';
 
 const authOrigin = 'http://auth.test';
@@ -42,7 +44,9 @@ function Shown() {
   const access = useAccess();
   return (
     <>
-      <p data-testid="user">{user ? `${user.fullName} ${user.role} ${user.tenant.name} ${user.tenant.plan} ${user.tenant.locale}` : 'nobody'}</p>
+      <p data-testid="user">
+        {user ? `${user.fullName} ${user.role} ${user.tenant.name} ${user.tenant.plan} ${user.tenant.locale}` : 'nobody'}
+      </p>
       <p data-testid="privileges">{access.hasPrivilege('USER_WRITE') ? 'may write users' : 'may not write users'}</p>
       <Gate roles={['OWNER']} fallback={<p>not an owner</p>}>
         <p>owner page</p>
@@ -57,13 +61,14 @@ function Shown() {
   );
 }
 
-async function renderApp() {
+async function renderApp(strict = false) {
+  const app = (
+    <FoyerProvider authOrigin={authOrigin} appId={appId} redirectUri="http://localhost:3000/callback">
+      <Shown />
+    </FoyerProvider>
+  );
   await act(async () => {
-    render(
-      <FoyerProvider authOrigin={authOrigin} appId={appId} redirectUri="http://localhost:3000/callback">
-        <Shown />
-      </FoyerProvider>,
-    );
+    render(strict ? <StrictMode>{app}</StrictMode> : app);
   });
   await screen.findByText(/owner page|not an owner/);
 }
@@ -111,5 +116,24 @@ describe('the signed-in person and the gates', () => {
     expect(screen.getByTestId('user').textContent).toBe('nobody');
     expect(screen.getByText('not an owner')).toBeTruthy();
     expect(screen.getByText('not on team')).toBeTruthy();
+  });
+});
+
+describe('another tab', () => {
+  it("signing out signs this one out too, under React's strict mode (effects mounted twice)", async () => {
+    storeSession({ role: 'OWNER', plan: 'TEAM' });
+    await renderApp(true);
+    expect(screen.getByText('owner page')).toBeTruthy();
+
+    // The other tab: its own client on the same storage and channel, as a second page of the app has.
+    const otherTab = new FoyerClient({ authOrigin, appId, redirectUri: 'http://localhost:3000/callback' });
+    await otherTab.start();
+    expect(otherTab.getState().status).toBe('signed-in');
+    // Its sign-out ends with a page move to Foyer's end-session endpoint, which discovery names.
+    const endSession = otherTab.logout().catch(() => undefined);
+    await screen.findByText('nobody');
+    expect(screen.getByText('not an owner')).toBeTruthy();
+    otherTab.close();
+    await endSession;
   });
 });

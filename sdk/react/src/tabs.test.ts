@@ -97,7 +97,10 @@ describe('a refresh due in two tabs at once', () => {
     const next = tab(locks);
     const stored: StoredTokens = { accessToken: 'old', expiresAt: seconds(now()) + 60 };
     await expect(
-      coordinatedRefresh(failing.coordinator, 'old', now, { readStored: async () => stored, refresh: () => Promise.reject(new Error('offline')) }),
+      coordinatedRefresh(failing.coordinator, 'old', now, {
+        readStored: async () => stored,
+        refresh: () => Promise.reject(new Error('offline')),
+      }),
     ).rejects.toThrow('offline');
     const outcome = await coordinatedRefresh(next.coordinator, 'old', now, {
       readStored: async () => stored,

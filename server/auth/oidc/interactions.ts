@@ -137,7 +137,8 @@ export async function interactionRoutes(app: FastifyInstance, { context, provide
       const membership = await findEnabledMembership(db, request.params.tenantUserId, { userId: session.userId, appId });
       if (!membership) throw new HttpError(403, 'FORBIDDEN', 'This workspace is not available');
 
-      if (requestedPrompts(interaction).includes('select_account')) await leaveWorkspaceSignedIn(request, reply, interaction, membership.id);
+      if (requestedPrompts(interaction).includes('select_account'))
+        await leaveWorkspaceSignedIn(request, reply, interaction, membership.id);
       const grantId = await grantFor(provider, interaction, membership);
       await sessions.update(session, { interactionUid: null });
       return finish(reply, request, interaction, { login: { accountId: membership.id }, consent: { grantId } });
