@@ -104,6 +104,12 @@ describe('the example host app on @foyer/react', () => {
     expect(await details(page)).toMatch(/Email\s+owner@demo\.foyer\.test\s+Role\s+Owner\s+Workspace\s+Acme\s+Plan\s+FREEMIUM/);
     await expectNoAxeViolations(page);
 
+    // The hosted users view, signed in by single sign-on: no password asked.
+    await page.getByRole('link', { name: 'Manage users' }).click();
+    await page.waitForURL(`${foyer.urls.ui}/user-management/users`);
+    await page.getByRole('table').waitFor();
+    await page.goto(exampleUrl);
+
     await page.getByRole('link', { name: 'Owner settings' }).click();
     await page.getByText('Only owners of Acme see this page.').waitFor();
     await expectNoAxeViolations(page);

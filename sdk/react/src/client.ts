@@ -138,9 +138,23 @@ export class FoyerClient {
 
   /** A link to a hosted user-management view of the signed-in workspace (the hosted UI signs in by single sign-on). */
   userManagementUrl(view: UserManagementView): string {
-    if (!this.config.hostedUiOrigin) throw new Error('FoyerProvider needs hostedUiOrigin for user-management links');
     const path = view === 'portal' ? '/user-management' : `/user-management/${view}`;
-    return `${this.config.hostedUiOrigin}${path}?${new URLSearchParams({ appId: this.config.appId }).toString()}`;
+    return `${this.hostedUi()}${path}?${new URLSearchParams({ appId: this.config.appId }).toString()}`;
+  }
+
+  private hostedUi(): string {
+    if (!this.config.hostedUiOrigin) throw new Error('FoyerProvider needs hostedUiOrigin for user-management links');
+    return this.config.hostedUiOrigin;
+  }
+
+  /**
+   * The same view through the hosted handover (README "Handing a person over to the hosted screens"),
+   * with the one-time code the app's back end got from `POST {auth}/handover/code/{appId}`.
+   */
+  userManagementHandoverUrl(view: UserManagementView, code: string): string {
+    const args = btoa(JSON.stringify({ code }));
+    const query = new URLSearchParams({ appId: this.config.appId, flow: `user-management-${view}`, args });
+    return `${this.hostedUi()}/handover/app?${query.toString()}`;
   }
 
   /** The current access token, for the app's own API calls (Authorization: Bearer). */

@@ -40,6 +40,7 @@ export interface Foyer {
   switchWorkspace(returnTo?: string): Promise<void>;
   accessToken(): string | null;
   userManagementUrl(view: UserManagementView): string;
+  userManagementHandoverUrl(view: UserManagementView, code: string): string;
 }
 
 /** The session and its actions. */
@@ -55,6 +56,7 @@ export function useFoyer(): Foyer {
       switchWorkspace: (returnTo?: string) => client.switchWorkspace(returnTo),
       accessToken: () => client.accessToken(),
       userManagementUrl: (view: UserManagementView) => client.userManagementUrl(view),
+      userManagementHandoverUrl: (view: UserManagementView, code: string) => client.userManagementHandoverUrl(view, code),
     }),
     [client, state],
   );
