@@ -15,6 +15,8 @@ export default tseslint.config(
       'examples/host-app/dist/',
       'src/gql/',
       'server/graphql/generated/',
+      'common/generated/',
+      'src/flow/generated/',
       'tests/server/oidc/authjs/node_modules/',
       'bench/results/',
       '.foyer/',
