@@ -56,6 +56,8 @@ export type AuditType =
   | 'user.updated'
   | 'user.deleted'
   | 'user.reset_link_sent'
+  /** A set-password link handed to the app's back end instead of mailed (management API; detail.purpose). */
+  | 'user.reset_link_issued'
   /** A member changed their own profile (updateMe); detail lists the changed fields. */
   | 'user.profile_updated'
   /** A passkey was added to (detail: how it was authorised), renamed on or removed from a user's account. */
@@ -80,6 +82,8 @@ export type AuditType =
   | 'app.logo_uploaded'
   /** detail: tenantId, name, owner {tenantUserId, userId, email}, newIdentity. */
   | 'app.workspace_created'
+  /** The management API deleted a workspace (detail: tenantId, name, apiKeyId). */
+  | 'app.workspace_deleted'
   /** What the admin API's creation limits count (server/admin/limits.ts); detail.username names the owner or API key. */
   | 'app.creation_requested'
   | 'app.workspace_requested';
