@@ -77,6 +77,9 @@ export type AuditType =
   /** detail: the version that became the draft. */
   | 'app.version_restored'
   | 'app.api_key_regenerated'
+  /** One of several named keys made or revoked (detail: apiKeyId, name). */
+  | 'app.api_key_created'
+  | 'app.api_key_revoked'
   | 'app.client_secret_regenerated'
   /** detail: assetId, contentType, bytes. */
   | 'app.logo_uploaded'

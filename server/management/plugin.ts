@@ -416,6 +416,10 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
         response: { 200: PasswordLink, ...refusals },
       },
     },
-    async (request) => issuePasswordLink(serviceContext(request), await tenantActor(request), request.params.id),
+    async (request, reply) => {
+      const link = await issuePasswordLink(serviceContext(request), await tenantActor(request), request.params.id);
+      // A JSON string (as the schema says): Fastify would send a bare string as text/plain.
+      return reply.type('application/json; charset=utf-8').send(JSON.stringify(link));
+    },
   );
 }
