@@ -26,7 +26,10 @@ export const ApiKeySummarySchema = Type.Object({
 });
 export const ApiKeyList = Type.Object({ apiKeys: Type.Array(ApiKeySummarySchema) });
 export const NewApiKeyBody = Type.Object({ name: Type.String({ maxLength: MAX_API_KEY_NAME_LENGTH * 4 }) });
-export const NewApiKey = Type.Object({ apiKey: ApiKeySummarySchema, key: Type.String({ description: 'Shown this once; only its SHA-256 is kept' }) });
+export const NewApiKey = Type.Object({
+  apiKey: ApiKeySummarySchema,
+  key: Type.String({ description: 'Shown this once; only its SHA-256 is kept' }),
+});
 export const ApiKeyParams = Type.Object({ appId: Type.String(), keyId: Type.String({ maxLength: 100 }) });
 export const AdminErrorBody = Type.Object({ statusCode: Type.Integer(), message: Type.String(), error: Type.String() });
 

@@ -28,7 +28,17 @@ import {
 } from './service.ts';
 import { addWorkspace } from './workspaces.ts';
 import { appAuditLog, auditLogQuery, type AuditLogFilter } from './audit-log.ts';
-import { addApiKey, ADMIN_TAG, AdminErrorBody, ApiKeyList, ApiKeyParams, appApiKeys, NewApiKey, NewApiKeyBody, removeApiKey } from './api-keys.ts';
+import {
+  addApiKey,
+  ADMIN_TAG,
+  AdminErrorBody,
+  ApiKeyList,
+  ApiKeyParams,
+  appApiKeys,
+  NewApiKey,
+  NewApiKeyBody,
+  removeApiKey,
+} from './api-keys.ts';
 import { Type, type Static } from 'typebox';
 
 export const ADMIN_PREFIX = '/admin';
@@ -117,7 +127,14 @@ export async function adminPlugin(app: FastifyInstance, context: FoyerContext): 
 
   app.post<{ Params: { appId: string }; Body: Static<typeof NewApiKeyBody> }>(
     '/apps/:appId/api-keys',
-    { schema: { ...keyRoute, summary: 'A new named API key, answered this once', body: NewApiKeyBody, response: { 201: NewApiKey, ...keyRefusals } } },
+    {
+      schema: {
+        ...keyRoute,
+        summary: 'A new named API key, answered this once',
+        body: NewApiKeyBody,
+        response: { 201: NewApiKey, ...keyRefusals },
+      },
+    },
     async (request, reply) => {
       const { app: found, origin } = await target(request, 'write');
       return reply.status(201).send(await addApiKey(db, origin, found, request.body));

@@ -43,7 +43,10 @@ export async function replaceApiKey(db: Database, appId: string): Promise<string
 /** Adds a named key beside the app's others; the answer is the only time the key is seen. */
 export async function createApiKey(db: Database, appId: string, name: string): Promise<ApiKeySummary & { key: string }> {
   const key = newKey();
-  const [row] = await db.insert(apiKeys).values({ id: randomUUID(), appId, keyHash: hashKey(key), name }).returning(summaryColumns);
+  const [row] = await db
+    .insert(apiKeys)
+    .values({ id: randomUUID(), appId, keyHash: hashKey(key), name })
+    .returning(summaryColumns);
   return { ...toSummary(row!), key };
 }
 
@@ -85,12 +88,7 @@ async function noteUse(db: Database, keyId: string): Promise<void> {
   await db
     .update(apiKeys)
     .set({ lastUsedAt: new Date(now) })
-    .where(
-      and(
-        eq(apiKeys.id, keyId),
-        or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(now - LAST_USED_RESOLUTION_MS))),
-      ),
-    );
+    .where(and(eq(apiKeys.id, keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(now - LAST_USED_RESOLUTION_MS)))));
 }
 
 /** The live key `key` is (its id and app), noting its use; undefined for anything else. */

@@ -17,7 +17,11 @@ export interface AppKeyCaller {
 export type WorkspaceActor = MemberCaller | AppKeyCaller;
 
 /** The audit fields naming the actor: the membership, or (for a key) none, with the key in the detail. */
-export function auditActorOf(actor: WorkspaceActor): { userId: string | null; tenantUserId: string | null; actorDetail: Record<string, unknown> } {
+export function auditActorOf(actor: WorkspaceActor): {
+  userId: string | null;
+  tenantUserId: string | null;
+  actorDetail: Record<string, unknown>;
+} {
   return actor.kind === 'member'
     ? { userId: actor.userId, tenantUserId: actor.tenantUserId, actorDetail: {} }
     : { userId: null, tenantUserId: null, actorDetail: { apiKeyId: actor.apiKeyId } };

@@ -31,7 +31,8 @@ export class ManagementError extends HttpError {
 export const unauthenticated = () =>
   new ManagementError(401, 'UNAUTHENTICATED', "Send one of the app's API keys in x-api-key", 'NBLOCKS_UNAUTHORIZED_EXCEPTION');
 /** Another app's workspace, an unknown id and a malformed one read the same. */
-export const unknownTenant = () => new ManagementError(404, 'NOT_FOUND', 'There is no such workspace in this app', 'NBLOCKS_NOT_FOUND_TENANT_EXCEPTION');
+export const unknownTenant = () =>
+  new ManagementError(404, 'NOT_FOUND', 'There is no such workspace in this app', 'NBLOCKS_NOT_FOUND_TENANT_EXCEPTION');
 export const unknownUser = () => new ManagementError(404, 'NOT_FOUND', 'There is no such user in this workspace', 'NBLOCKS_USER_NOT_FOUND');
 export const badInput = (fields: Record<string, string>, message = 'Some fields are not valid') =>
   new ManagementError(400, 'BAD_USER_INPUT', message, undefined, fields);
@@ -68,7 +69,10 @@ export function installManagementErrors(app: FastifyInstance): void {
       error instanceof ManagementError
         ? { ...(error.originalCode ? { code: error.originalCode } : {}), ...(error.fields ? { fields: error.fields } : {}) }
         : {};
-    const retryAfter = raw instanceof GraphQLError ? (raw.extensions.http as { headers?: Record<string, string> } | undefined)?.headers?.['retry-after'] : undefined;
+    const retryAfter =
+      raw instanceof GraphQLError
+        ? (raw.extensions.http as { headers?: Record<string, string> } | undefined)?.headers?.['retry-after']
+        : undefined;
     if (retryAfter) void reply.header('retry-after', retryAfter);
     return reply.status(body.statusCode).send({ ...body, ...extra });
   });

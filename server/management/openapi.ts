@@ -24,7 +24,10 @@ export async function registerOpenApi(api: FastifyInstance, config: ServerConfig
       },
       servers: [{ url: config.urls.api }],
       tags: [
-        { name: MANAGEMENT_TAG, description: "Workspaces and members of the key's app; compatible with the original product's Node client" },
+        {
+          name: MANAGEMENT_TAG,
+          description: "Workspaces and members of the key's app; compatible with the original product's Node client",
+        },
         { name: 'Admin API', description: 'Apps, their settings, versions and API keys' },
       ],
       components: {

@@ -53,7 +53,16 @@ import {
   UpdateTenantBody,
   UpdateUserBody,
 } from './schemas.ts';
-import { appView, credentialsStateView, paymentDetailsView, planView, privilegesView, rolesView, tenantUserView, tenantView } from './views.ts';
+import {
+  appView,
+  credentialsStateView,
+  paymentDetailsView,
+  planView,
+  privilegesView,
+  rolesView,
+  tenantUserView,
+  tenantView,
+} from './views.ts';
 
 export const MANAGEMENT_PREFIX = '/management';
 export const MANAGEMENT_TAG = 'Management API';
@@ -103,7 +112,12 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
   // The route's headers schema (TenantHeaders) has checked x-tenant-id before this runs.
   const tenantActor = (request: FastifyRequest) => actorFor(request, String(request.headers['x-tenant-id']));
 
-  const serviceContext = (request: FastifyRequest): GraphQLContext => ({ ...context, caller: { kind: 'none' }, clientIp: request.ip, log: request.log });
+  const serviceContext = (request: FastifyRequest): GraphQLContext => ({
+    ...context,
+    caller: { kind: 'none' },
+    clientIp: request.ip,
+    log: request.log,
+  });
   const writeOrigin = (request: FastifyRequest, holder: KeyHolder): WriteOrigin => ({
     caller: { kind: 'apiKey', appId: holder.app.id },
     ip: request.ip,
@@ -135,8 +149,10 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
       })),
   );
 
-  app.get('/role', { schema: { tags, security, summary: 'The workspace roles', response: { 200: Type.Array(Role), ...refusals } } }, async (request) =>
-    rolesView(holderOf(request).app),
+  app.get(
+    '/role',
+    { schema: { tags, security, summary: 'The workspace roles', response: { 200: Type.Array(Role), ...refusals } } },
+    async (request) => rolesView(holderOf(request).app),
   );
 
   app.get(
@@ -145,12 +161,16 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
     async () => privilegesView(),
   );
 
-  app.get('/payments/plan', { schema: { tags, security, summary: "The app's plans", response: { 200: PlanList, ...refusals } } }, async (request) =>
-    plansOf(holderOf(request).app).map(planView),
+  app.get(
+    '/payments/plan',
+    { schema: { tags, security, summary: "The app's plans", response: { 200: PlanList, ...refusals } } },
+    async (request) => plansOf(holderOf(request).app).map(planView),
   );
 
-  app.get('/payments/tax', { schema: { tags, security, summary: "The app's taxes", response: { 200: TaxList, ...refusals } } }, async (request) =>
-    taxesOf(holderOf(request).app).map(taxGraphql),
+  app.get(
+    '/payments/tax',
+    { schema: { tags, security, summary: "The app's taxes", response: { 200: TaxList, ...refusals } } },
+    async (request) => taxesOf(holderOf(request).app).map(taxGraphql),
   );
 
   // ---- Workspaces -----------------------------------------------------------------------------
@@ -193,9 +213,23 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
         onboarded: body.onboarded,
         muteNotifications: body.owner.muteNotifications === true,
       });
-      if (logo) await updateTenant(payments, db, holder.app, created.id, { logo }, { userId: null, tenantUserId: null, ip: request.ip, detail: { apiKeyId: holder.apiKeyId } });
+      if (logo)
+        await updateTenant(
+          payments,
+          db,
+          holder.app,
+          created.id,
+          { logo },
+          { userId: null, tenantUserId: null, ip: request.ip, detail: { apiKeyId: holder.apiKeyId } },
+        );
       if (plan && body.priceOffer) {
-        await setTenantPlanDetails(payments, db, await actorFor(request, created.id), { planKey: plan.key, priceOffer: body.priceOffer }, request.ip);
+        await setTenantPlanDetails(
+          payments,
+          db,
+          await actorFor(request, created.id),
+          { planKey: plan.key, priceOffer: body.priceOffer },
+          request.ip,
+        );
       }
       return reply.status(201).send(await tenantResponse(holder.app, created.id));
     },
@@ -203,7 +237,15 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
 
   app.get(
     '/tenant',
-    { schema: { tags, security, summary: "The app's workspaces, oldest first, a page at a time", querystring: Page, response: { 200: Type.Array(TenantResponse), ...refusals } } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: "The app's workspaces, oldest first, a page at a time",
+        querystring: Page,
+        response: { 200: Type.Array(TenantResponse), ...refusals },
+      },
+    },
     async (request) => {
       const holder = holderOf(request);
       const rows = await db
@@ -228,7 +270,16 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
 
   app.put(
     '/tenant/:id',
-    { schema: { tags, security, summary: 'Change a workspace', params: IdParams, body: UpdateTenantBody, response: { 200: TenantResponse, ...refusals } } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Change a workspace',
+        params: IdParams,
+        body: UpdateTenantBody,
+        response: { 200: TenantResponse, ...refusals },
+      },
+    },
     async (request) => {
       const actor = await actorFor(request, request.params.id);
       const { body } = request;
@@ -254,7 +305,15 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
 
   app.delete(
     '/tenant/:id',
-    { schema: { tags, security, summary: 'Delete a workspace and its memberships', params: IdParams, response: { 204: NoContent, ...refusals } } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Delete a workspace and its memberships',
+        params: IdParams,
+        response: { 204: NoContent, ...refusals },
+      },
+    },
     async (request, reply) => {
       const holder = holderOf(request);
       if (!(await deleteWorkspace(db, writeOrigin(request, holder), holder.app, request.params.id))) throw unknownTenant();
@@ -264,7 +323,15 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
 
   app.get(
     '/tenant/:id/paymentDetails',
-    { schema: { tags, security, summary: "A workspace's plan and payment state", params: IdParams, response: { 200: PaymentDetails, ...refusals } } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: "A workspace's plan and payment state",
+        params: IdParams,
+        response: { 200: PaymentDetails, ...refusals },
+      },
+    },
     async (request) => {
       const actor = await actorFor(request, request.params.id);
       return paymentDetailsView(await tenantPaymentDetails(payments, db, actor.app, actor.tenantId));
@@ -295,7 +362,13 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
 
   app.post(
     '/tenant/user',
-    { schema: { ...userRoute('Add a member (an invitation, mailed unless muteNotifications)'), body: CreateUserBody, response: { 201: TenantUserResponse, ...refusals } } },
+    {
+      schema: {
+        ...userRoute('Add a member (an invitation, mailed unless muteNotifications)'),
+        body: CreateUserBody,
+        response: { 201: TenantUserResponse, ...refusals },
+      },
+    },
     async (request, reply) => {
       const actor = await tenantActor(request);
       const { body } = request;
@@ -315,10 +388,20 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
 
   app.get(
     '/tenant/user',
-    { schema: { ...userRoute("The workspace's members, oldest first, a page at a time"), querystring: Page, response: { 200: Type.Array(TenantUserResponse), ...refusals } } },
+    {
+      schema: {
+        ...userRoute("The workspace's members, oldest first, a page at a time"),
+        querystring: Page,
+        response: { 200: Type.Array(TenantUserResponse), ...refusals },
+      },
+    },
     async (request) => {
       const actor = await tenantActor(request);
-      const rows = await listUsersSelect(db, actor.tenantId, checkListArguments({ offset: request.query.offset, limit: request.query.limit }));
+      const rows = await listUsersSelect(
+        db,
+        actor.tenantId,
+        checkListArguments({ offset: request.query.offset, limit: request.query.limit }),
+      );
       const tenant = await tenantResponse(actor.app, actor.tenantId);
       return rows.map((row) => tenantUserView(toUser(actor.app, row), tenant));
     },
@@ -381,7 +464,11 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
   app.get(
     '/tenant/user/:id/associations',
     {
-      schema: { ...userRoute("The same person's memberships of the app's other workspaces"), params: IdParams, response: { 200: Type.Array(TenantUserResponse), ...refusals } },
+      schema: {
+        ...userRoute("The same person's memberships of the app's other workspaces"),
+        params: IdParams,
+        response: { 200: Type.Array(TenantUserResponse), ...refusals },
+      },
     },
     async (request) => {
       const actor = await tenantActor(request);
@@ -400,7 +487,9 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
 
   app.post(
     '/tenant/user/:id/password',
-    { schema: { ...userRoute('Mail the member a link to set a new password'), params: IdParams, response: { 204: NoContent, ...refusals } } },
+    {
+      schema: { ...userRoute('Mail the member a link to set a new password'), params: IdParams, response: { 204: NoContent, ...refusals } },
+    },
     async (request, reply) => {
       await sendPasswordResetLink(serviceContext(request), await tenantActor(request), request.params.id);
       return reply.status(204).send(null);

@@ -309,7 +309,8 @@ export async function addMember(context: GraphQLContext, actor: WorkspaceActor, 
   const role = input.role ?? defaultRoleOf(actor);
   if (!isRole(role)) problems.role = `Choose one of: ${ROLES.join(', ')}`;
   if (Object.keys(problems).length > 0) throw fieldErrors(problems);
-  if (actor.kind === 'member' && !mayGrant(actor.role, role)) throw foyerError('FORBIDDEN', `As ${actor.role} you cannot grant the role ${role}`);
+  if (actor.kind === 'member' && !mayGrant(actor.role, role))
+    throw foyerError('FORBIDDEN', `As ${actor.role} you cannot grant the role ${role}`);
   const mute = input.muteNotifications === true;
   if (!mute) await checkMailAllowance(db, actor, 1);
 
@@ -317,7 +318,10 @@ export async function addMember(context: GraphQLContext, actor: WorkspaceActor, 
   if (created.kind === 'already-member') throw foyerError('CONFLICT', failureMessages.ALREADY_MEMBER);
   if (!mute) {
     const [tenant] = await db.select({ name: tenants.name, locale: tenants.locale }).from(tenants).where(eq(tenants.id, actor.tenantId));
-    const delivery = await mailInvitation(context, actor, created, { workspace: tenant?.name || actor.app.name, locale: tenant?.locale ?? null });
+    const delivery = await mailInvitation(context, actor, created, {
+      workspace: tenant?.name || actor.app.name,
+      locale: tenant?.locale ?? null,
+    });
     if (!delivery.delivered) {
       log.error({ appId: actor.app.id, reason: delivery.reason }, 'invitation not delivered; invitation taken back');
       await undoMembership(db, created);

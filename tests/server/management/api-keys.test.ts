@@ -37,9 +37,18 @@ const managementApp = (key: string) => fetch(`${foyer.urls.api}/management/app`,
 
 describe('API keys', () => {
   it('makes several named keys, each shown once, and lists them without the keys', async () => {
-    const first = await admin<{ apiKey: KeySummary; key: string }>(foyer, 'POST', `/apps/${appId}/api-keys`, { token: ownerToken, body: { name: ' Billing back end ' } });
-    const second = await admin<{ apiKey: KeySummary; key: string }>(foyer, 'POST', `/apps/${appId}/api-keys`, { token: ownerToken, body: { name: 'CRM sync' } });
-    expect(first).toMatchObject({ status: 201, body: { apiKey: { name: 'Billing back end', lastUsedAt: null }, key: expect.stringMatching(/^fyk_/) } });
+    const first = await admin<{ apiKey: KeySummary; key: string }>(foyer, 'POST', `/apps/${appId}/api-keys`, {
+      token: ownerToken,
+      body: { name: ' Billing back end ' },
+    });
+    const second = await admin<{ apiKey: KeySummary; key: string }>(foyer, 'POST', `/apps/${appId}/api-keys`, {
+      token: ownerToken,
+      body: { name: 'CRM sync' },
+    });
+    expect(first).toMatchObject({
+      status: 201,
+      body: { apiKey: { name: 'Billing back end', lastUsedAt: null }, key: expect.stringMatching(/^fyk_/) },
+    });
     expect(second.status).toBe(201);
     // Stored as the SHA-256 only.
     const [stored] = await foyer.db.select().from(apiKeys).where(eq(apiKeys.id, first.body.apiKey.id));
@@ -70,9 +79,12 @@ describe('API keys', () => {
       const answer = await admin(foyer, 'POST', `/apps/${appId}/api-keys`, { token: ownerToken, body });
       expect(answer.status, JSON.stringify(body)).toBe(400);
     }
-    const existing = (await admin<{ apiKeys: KeySummary[] }>(foyer, 'GET', `/apps/${appId}/api-keys`, { token: ownerToken })).body.apiKeys.length;
+    const existing = (await admin<{ apiKeys: KeySummary[] }>(foyer, 'GET', `/apps/${appId}/api-keys`, { token: ownerToken })).body.apiKeys
+      .length;
     for (let index = existing; index < MAX_API_KEYS_PER_APP; index++) {
-      expect((await admin(foyer, 'POST', `/apps/${appId}/api-keys`, { token: ownerToken, body: { name: `Key ${index}` } })).status).toBe(201);
+      expect((await admin(foyer, 'POST', `/apps/${appId}/api-keys`, { token: ownerToken, body: { name: `Key ${index}` } })).status).toBe(
+        201,
+      );
     }
     const over = await admin(foyer, 'POST', `/apps/${appId}/api-keys`, { token: ownerToken, body: { name: 'One too many' } });
     expect(over).toMatchObject({ status: 409, body: { error: 'TOO_MANY_API_KEYS' } });
@@ -86,7 +98,10 @@ describe('API keys', () => {
     expect((await admin(foyer, 'POST', `/apps/${appId}/api-keys`, { token: viewerToken, body: { name: 'Viewer key' } })).status).toBe(403);
     expect((await admin(foyer, 'DELETE', `/apps/${appId}/api-keys/${key!.id}`, { token: viewerToken })).status).toBe(403);
     // The demo app's key cannot revoke this app's keys, not even by naming the key under its own app.
-    const demoKey = await admin<{ key: string }>(foyer, 'POST', `/apps/${foyer.demo.appId}/api-keys`, { token: ownerToken, body: { name: 'Demo' } });
+    const demoKey = await admin<{ key: string }>(foyer, 'POST', `/apps/${foyer.demo.appId}/api-keys`, {
+      token: ownerToken,
+      body: { name: 'Demo' },
+    });
     expect((await admin(foyer, 'DELETE', `/apps/${appId}/api-keys/${key!.id}`, { apiKey: demoKey.body.key })).status).toBe(404);
     expect((await admin(foyer, 'DELETE', `/apps/${foyer.demo.appId}/api-keys/${key!.id}`, { apiKey: demoKey.body.key })).status).toBe(404);
     expect(await foyer.db.select().from(apiKeys).where(eq(apiKeys.id, key!.id))).toHaveLength(1);
@@ -96,7 +111,9 @@ describe('API keys', () => {
     const key = `fyk_${randomUUID()}`;
     const [row] = await foyer.db.select().from(apiKeys).limit(1);
     // What a key stored before migration 0016 looks like: no name given, never used.
-    await foyer.db.insert(apiKeys).values({ id: randomUUID(), appId: foyer.demo.appId, keyHash: createHash('sha256').update(key).digest('hex') });
+    await foyer.db
+      .insert(apiKeys)
+      .values({ id: randomUUID(), appId: foyer.demo.appId, keyHash: createHash('sha256').update(key).digest('hex') });
     expect(row).toBeDefined();
     expect((await managementApp(key)).status).toBe(200);
     const listed = await admin<{ apiKeys: KeySummary[] }>(foyer, 'GET', `/apps/${foyer.demo.appId}/api-keys`, { token: ownerToken });

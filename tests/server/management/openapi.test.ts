@@ -65,7 +65,10 @@ describe('the OpenAPI document', () => {
     for (const { id, operation } of operations.filter((entry) => entry.id.includes(' /management/'))) {
       expect(operation.security, id).toEqual([{ apiKey: [] }]);
       expect(Object.keys(operation.responses), id).toEqual(expect.arrayContaining(['401', '404']));
-      expect(Object.keys(operation.responses).some((status) => status.startsWith('2')), id).toBe(true);
+      expect(
+        Object.keys(operation.responses).some((status) => status.startsWith('2')),
+        id,
+      ).toBe(true);
     }
     expect(document.paths['/management/tenant']?.post?.requestBody).toBeDefined();
     // Routes without a schema are not listed as if they had one.

@@ -66,7 +66,12 @@ describe('the original Node client against the management API', () => {
     const created = await nblocks.tenants.create({ name: 'Hooli', owner: { email: 'gavin@hooli.example', muteNotifications: true } });
     const tenant = nblocks.tenant(created.id);
 
-    const richard = await tenant.users.create({ username: 'richard@hooli.example', role: 'ADMIN', firstName: 'Richard', lastName: 'Hendricks' });
+    const richard = await tenant.users.create({
+      username: 'richard@hooli.example',
+      role: 'ADMIN',
+      firstName: 'Richard',
+      lastName: 'Hendricks',
+    });
     expect(richard).toMatchObject({
       email: 'richard@hooli.example',
       username: 'richard@hooli.example',

@@ -200,9 +200,13 @@ describe('workspaces', () => {
 
     const details = await call('GET', `/tenant/${id}/paymentDetails`);
     expect(details).toMatchObject({ status: 200, body: { details: { plan: { key: 'FREEMIUM' }, price: { currency: 'EUR', amount: 0 } } } });
-    const paid = await call('POST', `/tenant/${id}/planDetails`, { body: { planKey: 'TEAM', priceOffer: { currency: 'USD', recurrenceInterval: 'year' } } });
+    const paid = await call('POST', `/tenant/${id}/planDetails`, {
+      body: { planKey: 'TEAM', priceOffer: { currency: 'USD', recurrenceInterval: 'year' } },
+    });
     expect(paid).toMatchObject({ status: 200, body: { status: { shouldSetupPayments: true } } });
-    const noPlan = await call('POST', `/tenant/${id}/planDetails`, { body: { planKey: 'GOLD', priceOffer: { currency: 'USD', recurrenceInterval: 'year' } } });
+    const noPlan = await call('POST', `/tenant/${id}/planDetails`, {
+      body: { planKey: 'GOLD', priceOffer: { currency: 'USD', recurrenceInterval: 'year' } },
+    });
     expect(noPlan).toMatchObject({ status: 400, body: { fields: { planKey: expect.any(String) } } });
 
     const renamed = await call('PUT', `/tenant/${id}`, { body: { name: 'Umbrella', mfa: true } });
@@ -220,7 +224,9 @@ describe('workspaces', () => {
   });
 
   it('reuses an existing identity as the owner', async () => {
-    const created = await call<{ id: string }>('POST', '/tenant', { body: { name: 'Second', owner: { email: 'ADMIN@acme.demo.foyer.test' } } });
+    const created = await call<{ id: string }>('POST', '/tenant', {
+      body: { name: 'Second', owner: { email: 'ADMIN@acme.demo.foyer.test' } },
+    });
     expect(created.status).toBe(201);
     const identities = await foyer.db.select().from(users).where(eq(users.appId, foyer.demo.appId));
     expect(identities.filter((user) => user.email.toLowerCase() === 'admin@acme.demo.foyer.test')).toHaveLength(1);
@@ -237,7 +243,9 @@ describe('members', () => {
 
   it('lets one of several concurrent creates of the same member win', async () => {
     const answers = await Promise.all(
-      Array.from({ length: 5 }, () => call('POST', '/tenant/user', { tenant: acme.tenantId, body: { username: 'race@acme.example', muteNotifications: true } })),
+      Array.from({ length: 5 }, () =>
+        call('POST', '/tenant/user', { tenant: acme.tenantId, body: { username: 'race@acme.example', muteNotifications: true } }),
+      ),
     );
     expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409, 409, 409, 409]);
     const identities = await foyer.db.select().from(users).where(eq(users.email, 'race@acme.example'));
@@ -246,14 +254,19 @@ describe('members', () => {
   });
 
   it('refuses an unknown role with NBLOCKS_INVALID_ROLE', async () => {
-    const created = await call('POST', '/tenant/user', { tenant: acme.tenantId, body: { username: 'role@acme.example', role: 'SUPERUSER' } });
+    const created = await call('POST', '/tenant/user', {
+      tenant: acme.tenantId,
+      body: { username: 'role@acme.example', role: 'SUPERUSER' },
+    });
     expect(created).toMatchObject({ status: 400, body: { code: 'NBLOCKS_INVALID_ROLE', fields: { role: expect.any(String) } } });
     const updated = await call('PUT', `/tenant/user/${acme.tenantUserId}`, { tenant: acme.tenantId, body: { role: 'ROOT' } });
     expect(updated).toMatchObject({ status: 400, body: { code: 'NBLOCKS_INVALID_ROLE' } });
   });
 
   it('keeps the last enabled owner (NBLOCKS_OWNER_ROLE_MUST_EXIST)', async () => {
-    const created = await call<{ id: string }>('POST', '/tenant', { body: { name: 'Solo', owner: { email: 'solo@solo.example', muteNotifications: true } } });
+    const created = await call<{ id: string }>('POST', '/tenant', {
+      body: { name: 'Solo', owner: { email: 'solo@solo.example', muteNotifications: true } },
+    });
     const [owner] = await foyer.db.select().from(tenantUsers).where(eq(tenantUsers.tenantId, created.body.id));
     const tenant = created.body.id;
     for (const [method, body] of [
@@ -275,23 +288,34 @@ describe('members', () => {
     });
     expect(created.status).toBe(201);
     const id = created.body.id;
-    const changed = await call('PUT', `/tenant/user/${id}`, { tenant: acme.tenantId, body: { role: 'MANAGER', enabled: false, lastName: 'Nilsson', onboarded: true } });
+    const changed = await call('PUT', `/tenant/user/${id}`, {
+      tenant: acme.tenantId,
+      body: { role: 'MANAGER', enabled: false, lastName: 'Nilsson', onboarded: true },
+    });
     expect(changed).toMatchObject({ status: 200, body: { id, role: 'MANAGER', enabled: false, onboarded: true } });
     const [identity] = await foyer.db.select().from(users).where(eq(users.email, 'nina@acme.example'));
     expect(identity).toMatchObject({ firstName: 'Nina', lastName: 'Nilsson' });
-    const refused = await call('PUT', `/tenant/user/${id}`, { tenant: acme.tenantId, body: { teams: ['red'], phoneNumber: '+46700000000' } });
+    const refused = await call('PUT', `/tenant/user/${id}`, {
+      tenant: acme.tenantId,
+      body: { teams: ['red'], phoneNumber: '+46700000000' },
+    });
     expect(refused).toMatchObject({ status: 400, body: { fields: { teams: expect.any(String), phoneNumber: expect.any(String) } } });
     const audit = await foyer.db
       .select({ detail: auditEvents.detail })
       .from(auditEvents)
       .where(and(eq(auditEvents.type, 'user.updated'), eq(auditEvents.appId, foyer.demo.appId)));
-    expect(audit.map((event) => event.detail)).toContainEqual(expect.objectContaining({ apiKeyId: keyId, target: expect.objectContaining({ tenantUserId: id }) }));
+    expect(audit.map((event) => event.detail)).toContainEqual(
+      expect.objectContaining({ apiKeyId: keyId, target: expect.objectContaining({ tenantUserId: id }) }),
+    );
   });
 
   it('mails a reset link and answers a reset link for an active member', async () => {
     const admin = await findMembership(foyer.db, 'admin@acme.demo.foyer.test', 'Acme');
     expect((await call('POST', `/tenant/user/${admin.tenantUserId}/password`, { tenant: acme.tenantId })).status).toBe(204);
-    const mails = await foyer.db.select().from(outbox).where(and(eq(outbox.recipient, 'admin@acme.demo.foyer.test'), eq(outbox.kind, 'reset')));
+    const mails = await foyer.db
+      .select()
+      .from(outbox)
+      .where(and(eq(outbox.recipient, 'admin@acme.demo.foyer.test'), eq(outbox.kind, 'reset')));
     expect(mails).toHaveLength(1);
     const link = await call<string>('GET', `/tenant/user/${admin.tenantUserId}/passwordLink`, { tenant: acme.tenantId });
     expect(link.status).toBe(200);
@@ -299,7 +323,9 @@ describe('members', () => {
   });
 
   it("lists the same person's other memberships of the app as associations", async () => {
-    const answer = await call<{ tenant: { name: string }; role: string }[]>('GET', `/tenant/user/${acme.tenantUserId}/associations`, { tenant: acme.tenantId });
+    const answer = await call<{ tenant: { name: string }; role: string }[]>('GET', `/tenant/user/${acme.tenantUserId}/associations`, {
+      tenant: acme.tenantId,
+    });
     expect(answer.status).toBe(200);
     expect(answer.body.map((user) => [user.tenant.name, user.role])).toEqual([['Globex', 'OWNER']]);
   });
@@ -324,7 +350,11 @@ describe('the app', () => {
       'TENANT_READ',
     ]);
     expect((await call<unknown[]>('GET', '/role/privilege')).body).toHaveLength(5);
-    expect((await call<{ key: string }[]>('GET', '/payments/plan')).body.map((plan) => plan.key)).toEqual(['FREEMIUM', 'ESSENTIAL', 'TEAM']);
+    expect((await call<{ key: string }[]>('GET', '/payments/plan')).body.map((plan) => plan.key)).toEqual([
+      'FREEMIUM',
+      'ESSENTIAL',
+      'TEAM',
+    ]);
     expect((await call('GET', '/payments/tax')).status).toBe(200);
   });
 });
