@@ -5,8 +5,19 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyCorsOptions } from '@fastify/cors';
 import type { ServerConfig } from '../config.ts';
 import { MANAGEMENT_TAG } from './plugin.ts';
+
+// @fastify/cors reads a route's own settings from `config.cors` (server/auth/oidc/shorthands.ts,
+// userinfo.ts, mount.ts) without declaring it; once @fastify/swagger adds fields to
+// FastifyContextConfig, an undeclared field no longer type-checks. Declared here, beside the import
+// that brings swagger's fields in.
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    cors?: boolean | FastifyCorsOptions;
+  }
+}
 
 export const OPENAPI_DOCUMENT_PATH = '/openapi.json';
 export const OPENAPI_REFERENCE_PATH = '/openapi';
