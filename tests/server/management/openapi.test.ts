@@ -3,7 +3,10 @@
 // schemas, and the rendered reference outside production.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import fastify from 'fastify';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
+import { loadConfig } from '../../../server/config.ts';
+import { registerOpenApi } from '../../../server/management/openapi.ts';
 
 let foyer: TestFoyer;
 beforeAll(async () => {
@@ -80,5 +83,18 @@ describe('the OpenAPI document', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/html');
     expect(await response.text()).toContain('swagger');
+  });
+
+  it('serves the document but no reference page in production', async () => {
+    const api = fastify();
+    await registerOpenApi(api, loadConfig({ FOYER_ENV: 'production', FOYER_SECRET: 'x'.repeat(40) }));
+    api.get('/listed', { schema: { tags: ['Management API'], response: { 200: { type: 'string' } } } }, async () => 'ok');
+    await api.ready();
+    const document = await api.inject({ method: 'GET', url: '/openapi.json' });
+    expect(document.statusCode).toBe(200);
+    expect(Object.keys(document.json<Document>().paths)).toEqual(['/listed']);
+    expect((await api.inject({ method: 'GET', url: '/openapi/' })).statusCode).toBe(404);
+    expect((await api.inject({ method: 'GET', url: '/openapi/static/index.html' })).statusCode).toBe(404);
+    await api.close();
   });
 });
