@@ -330,6 +330,29 @@ describe('members', () => {
     expect(answer.body.map((user) => [user.tenant.name, user.role])).toEqual([['Globex', 'OWNER']]);
   });
 
+  it("holds the app's keys to the workspace's mail allowance, and muted creates send nothing to count", async () => {
+    const created = await call<{ id: string }>('POST', '/tenant', {
+      body: { name: 'Mailbox', owner: { email: 'box@mail.example', muteNotifications: true } },
+    });
+    const tenant = created.body.id;
+    // A hundred mails sent by the app's keys in this workspace within the hour, as the audit trail records them.
+    await foyer.db.insert(auditEvents).values(
+      Array.from({ length: 100 }, (_, index) => ({
+        type: 'user.invited',
+        appId: foyer.demo.appId,
+        detail: { tenantId: tenant, apiKeyId: keyId, target: { email: `sent${index}@mail.example` } },
+      })),
+    );
+    const refused = await call('POST', '/tenant/user', { tenant, body: { username: 'one-more@mail.example' } });
+    expect(refused).toMatchObject({ status: 429, body: { error: 'TOO_MANY_REQUESTS' } });
+    expect(await foyer.db.select().from(users).where(eq(users.email, 'one-more@mail.example'))).toEqual([]);
+    const muted = await call('POST', '/tenant/user', { tenant, body: { username: 'one-more@mail.example', muteNotifications: true } });
+    expect(muted.status).toBe(201);
+    // Another workspace's allowance is its own.
+    const elsewhere = await call('POST', '/tenant/user', { tenant: acme.tenantId, body: { username: 'elsewhere@mail.example' } });
+    expect(elsewhere.status).toBe(201);
+  });
+
   it('pages the member list', async () => {
     const page = await call<unknown[]>('GET', '/tenant/user?limit=1&offset=1', { tenant: acme.tenantId });
     expect(page.status).toBe(200);
