@@ -19,6 +19,8 @@ import { bindKeySecrets } from './auth/oidc/keys.ts';
 import { createDevIdentityProvider } from './dev-idp/server.ts';
 import { createPayments, type Payments } from './payments/runtime.ts';
 import { paymentsPlugin } from './payments/routes.ts';
+import { managementPlugin, MANAGEMENT_PREFIX } from './management/plugin.ts';
+import { registerOpenApi } from './management/openapi.ts';
 
 export interface Foyer {
   auth: FastifyInstance;
@@ -44,9 +46,12 @@ export async function createFoyer(options: { config: ServerConfig; db: Database;
 
   await auth.register(authServicePlugin, context);
 
+  // First on the API host: it collects the routes registered after it.
+  await registerOpenApi(api, config);
   await api.register(brandingPlugin, context);
   await api.register(graphqlPlugin, context);
   await api.register(adminPlugin, { ...context, prefix: ADMIN_PREFIX });
+  await api.register(managementPlugin, { ...context, prefix: MANAGEMENT_PREFIX });
   await api.register(workspaceLogoPlugin, { ...context, prefix: WORKSPACE_PREFIX });
   await api.register(authProxyPlugin, context);
   await api.register(paymentsPlugin, { ...context, payments });

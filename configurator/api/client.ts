@@ -6,6 +6,7 @@ import { UnauthenticatedError } from '../../src/http/errors.ts';
 import { requestJson, type JsonRequest } from '../../src/http/transport.ts';
 import type { AppConfig } from '../../common/app-config.ts';
 import type {
+  ApiKeySummary,
   AppDetail,
   AppSummary,
   AuditLogEntry,
@@ -69,8 +70,16 @@ export class AdminApi {
     return this.request(this.appPath(appId, `/versions/${version}/restore`), { method: 'POST' });
   }
 
-  regenerateApiKey(appId: string): Promise<{ apiKey: string }> {
-    return this.request(this.appPath(appId, '/api-key'), { method: 'POST' });
+  apiKeys(appId: string): Promise<{ apiKeys: ApiKeySummary[] }> {
+    return this.request(this.appPath(appId, '/api-keys'));
+  }
+
+  createApiKey(appId: string, name: string): Promise<{ apiKey: ApiKeySummary; key: string }> {
+    return this.request(this.appPath(appId, '/api-keys'), { method: 'POST', body: { name } });
+  }
+
+  async revokeApiKey(appId: string, keyId: string): Promise<void> {
+    await this.request(this.appPath(appId, `/api-keys/${encodeURIComponent(keyId)}`), { method: 'DELETE' });
   }
 
   regenerateClientSecret(appId: string): Promise<{ clientSecret: string }> {

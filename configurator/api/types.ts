@@ -25,6 +25,14 @@ export interface AppDetail {
   clientSecretCreatedAt: string | null;
 }
 
+/** One of an app's API keys as the admin API lists it (never the key itself). */
+export interface ApiKeySummary {
+  id: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
 export interface VersionSummary {
   version: number;
   author: string;

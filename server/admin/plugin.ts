@@ -28,6 +28,18 @@ import {
 } from './service.ts';
 import { addWorkspace } from './workspaces.ts';
 import { appAuditLog, auditLogQuery, type AuditLogFilter } from './audit-log.ts';
+import {
+  addApiKey,
+  ADMIN_TAG,
+  AdminErrorBody,
+  ApiKeyList,
+  ApiKeyParams,
+  appApiKeys,
+  NewApiKey,
+  NewApiKeyBody,
+  removeApiKey,
+} from './api-keys.ts';
+import { Type, type Static } from 'typebox';
 
 export const ADMIN_PREFIX = '/admin';
 
@@ -104,6 +116,41 @@ export async function adminPlugin(app: FastifyInstance, context: FoyerContext): 
     return reply.status(201).send({ apiKey: await regenerateApiKey(db, origin, found) });
   });
 
+  const keyRoute = { tags: [ADMIN_TAG], security: [{ consoleToken: [] }, { apiKey: [] }] as Record<string, string[]>[] };
+  const keyRefusals = { 400: AdminErrorBody, 401: AdminErrorBody, 403: AdminErrorBody, 404: AdminErrorBody, 409: AdminErrorBody };
+
+  app.get(
+    '/apps/:appId/api-keys',
+    { schema: { ...keyRoute, summary: "The app's API keys (never the keys themselves)", response: { 200: ApiKeyList, ...keyRefusals } } },
+    async (request: AppRequest) => appApiKeys(db, (await target(request, 'read')).app),
+  );
+
+  app.post<{ Params: { appId: string }; Body: Static<typeof NewApiKeyBody> }>(
+    '/apps/:appId/api-keys',
+    {
+      schema: {
+        ...keyRoute,
+        summary: 'A new named API key, answered this once',
+        body: NewApiKeyBody,
+        response: { 201: NewApiKey, ...keyRefusals },
+      },
+    },
+    async (request, reply) => {
+      const { app: found, origin } = await target(request, 'write');
+      return reply.status(201).send(await addApiKey(db, origin, found, request.body));
+    },
+  );
+
+  app.delete<{ Params: Static<typeof ApiKeyParams> }>(
+    '/apps/:appId/api-keys/:keyId',
+    { schema: { ...keyRoute, summary: 'Revoke an API key', params: ApiKeyParams, response: { 204: Type.Null(), ...keyRefusals } } },
+    async (request, reply) => {
+      const { app: found, origin } = await target(request, 'write');
+      await removeApiKey(db, origin, found, request.params.keyId);
+      return reply.status(204).send();
+    },
+  );
+
   app.post('/apps/:appId/client-secret', async (request: AppRequest, reply) => {
     const { app: found, origin } = await target(request, 'write');
     return reply.status(201).send({ clientSecret: await regenerateClientSecret(context, origin, found) });
@@ -117,7 +164,7 @@ export async function adminPlugin(app: FastifyInstance, context: FoyerContext): 
 
   app.get<{ Params: { appId: string }; Querystring: AuditLogFilter }>(
     '/apps/:appId/audit-log',
-    { schema: { querystring: auditLogQuery } },
+    { schema: { tags: [ADMIN_TAG], summary: "The app's audit log", querystring: auditLogQuery } },
     async (request) => appAuditLog(db, (await target(request, 'read')).app, request.query),
   );
 

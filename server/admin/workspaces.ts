@@ -19,6 +19,14 @@ import { withinWorkspaceCreationLimits } from './limits.ts';
 interface WorkspaceRequest {
   name: string;
   ownerEmail: string;
+  /** The names a new owner identity starts with (an existing identity keeps its own). */
+  ownerFirstName?: string | null;
+  ownerLastName?: string | null;
+  locale?: string;
+  /** Unset: a named workspace is onboarded (the configurator's case). */
+  onboarded?: boolean;
+  /** No mail to the owner: the app's back end hands over the link itself (management API). */
+  muteNotifications?: boolean;
 }
 
 function checkRequest(body: unknown, callerEmail: string | undefined): WorkspaceRequest {
@@ -61,7 +69,13 @@ async function createWorkspace(db: Database, app: AppRow, request: WorkspaceRequ
     if (!identity) {
       const [inserted] = await tx
         .insert(users)
-        .values({ id: randomUUID(), appId: app.id, email: request.ownerEmail })
+        .values({
+          id: randomUUID(),
+          appId: app.id,
+          email: request.ownerEmail,
+          firstName: request.ownerFirstName || null,
+          lastName: request.ownerLastName || null,
+        })
         // Created a moment ago by someone else: an existing identity now.
         .onConflictDoNothing()
         .returning({ id: users.id });
@@ -70,7 +84,13 @@ async function createWorkspace(db: Database, app: AppRow, request: WorkspaceRequ
       if (!identity) throw new Error('The workspace owner was neither inserted nor found');
     }
     const tenantId = randomUUID();
-    await tx.insert(tenants).values({ id: tenantId, appId: app.id, name: request.name, locale: DEFAULT_LOCALE, onboarded: true });
+    await tx.insert(tenants).values({
+      id: tenantId,
+      appId: app.id,
+      name: request.name,
+      locale: request.locale ?? DEFAULT_LOCALE,
+      onboarded: request.onboarded ?? request.name !== '',
+    });
     const tenantUserId = randomUUID();
     // Pending until the owner accepts from the mailed link, like any invitation (server/graphql/invitations/service.ts).
     await tx
@@ -107,14 +127,16 @@ async function createAndMail(
   request: WorkspaceRequest,
 ): Promise<{ id: string; name: string }> {
   const created = await createWorkspace(context.db, app, request);
-  const delivery = await context.notifier.send({
-    appId: app.id,
-    to: created.email,
-    kind: created.hasPassword ? 'invite-existing' : 'invite',
-    locale: created.locale ?? DEFAULT_LOCALE,
-    link: `${context.config.urls.ui}/auth/set-password/${created.token}`,
-    workspace: request.name,
-  });
+  const delivery = request.muteNotifications
+    ? { delivered: true as const }
+    : await context.notifier.send({
+        appId: app.id,
+        to: created.email,
+        kind: created.hasPassword ? 'invite-existing' : 'invite',
+        locale: created.locale ?? request.locale ?? DEFAULT_LOCALE,
+        link: `${context.config.urls.ui}/auth/set-password/${created.token}`,
+        workspace: request.name || app.name,
+      });
   if (!delivery.delivered) {
     await undoWorkspace(context.db, created);
     throw new AdminError(502, 'MAIL_NOT_SENT', 'The invitation e-mail could not be sent; the workspace was not created. Try again later');
@@ -124,6 +146,36 @@ async function createAndMail(
     name: request.name,
     owner: { tenantUserId: created.tenantUserId, userId: created.userId, email: created.email },
     newIdentity: created.newIdentity,
+    mailed: !request.muteNotifications,
   });
   return { id: created.tenantId, name: request.name };
+}
+
+/**
+ * A workspace with its OWNER made by the app's back end (the management API's POST /tenant), checked
+ * there; within the same creation limits as the configurator's.
+ */
+export function addWorkspaceFromBackEnd(
+  context: FoyerContext,
+  origin: WriteOrigin,
+  app: AppRow,
+  request: WorkspaceRequest,
+): Promise<{ id: string; name: string }> {
+  return withinWorkspaceCreationLimits(context.db, origin, app, () => createAndMail(context, origin, app, request));
+}
+
+/**
+ * Deletes a workspace of `app` with its memberships (cascade); the identities stay, as they may
+ * belong to other workspaces of the app. Answers false when the app has no such workspace.
+ */
+export async function deleteWorkspace(db: Database, origin: WriteOrigin, app: AppRow, tenantId: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [deleted] = await tx
+      .delete(tenants)
+      .where(and(eq(tenants.id, tenantId), eq(tenants.appId, app.id)))
+      .returning({ id: tenants.id, name: tenants.name });
+    if (!deleted) return false;
+    await recordAppAudit(tx, origin, 'app.workspace_deleted', app.id, { tenantId: deleted.id, name: deleted.name });
+    return true;
+  });
 }

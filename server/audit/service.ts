@@ -58,6 +58,8 @@ export type AuditType =
   | 'user.updated'
   | 'user.deleted'
   | 'user.reset_link_sent'
+  /** A set-password link handed to the app's back end instead of mailed (management API; detail.purpose). */
+  | 'user.reset_link_issued'
   /** A member changed their own profile (updateMe); detail lists the changed fields. */
   | 'user.profile_updated'
   /** A passkey was added to (detail: how it was authorised), renamed on or removed from a user's account. */
@@ -77,11 +79,16 @@ export type AuditType =
   /** detail: the version that became the draft. */
   | 'app.version_restored'
   | 'app.api_key_regenerated'
+  /** One of several named keys made or revoked (detail: apiKeyId, name). */
+  | 'app.api_key_created'
+  | 'app.api_key_revoked'
   | 'app.client_secret_regenerated'
   /** detail: assetId, contentType, bytes. */
   | 'app.logo_uploaded'
   /** detail: tenantId, name, owner {tenantUserId, userId, email}, newIdentity. */
   | 'app.workspace_created'
+  /** The management API deleted a workspace (detail: tenantId, name, apiKeyId). */
+  | 'app.workspace_deleted'
   /** What the admin API's creation limits count (server/admin/limits.ts); detail.username names the owner or API key. */
   | 'app.creation_requested'
   | 'app.workspace_requested';

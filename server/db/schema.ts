@@ -47,7 +47,11 @@ export const apiKeys = pgTable('api_keys', {
     .references(() => apps.id, { onDelete: 'cascade' }),
   /** SHA-256 of the key; the key itself is shown once and never stored. */
   keyHash: text('key_hash').notNull().unique(),
+  /** What the owner calls it (several keys per app, e.g. one per back end). */
+  name: text('name').notNull().default('API key'),
   createdAt: createdAt(),
+  /** Updated at most once a minute per key (server/apps/api-keys.ts). */
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
 });
 
 export const tenants = pgTable(

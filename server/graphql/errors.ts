@@ -16,6 +16,8 @@ export type FoyerErrorCode =
   | 'GRAPHQL_PARSE_FAILED'
   | 'GRAPHQL_VALIDATION_FAILED'
   | 'NOT_FOUND'
+  /** What was to be created exists already (the management API's duplicate member). */
+  | 'CONFLICT'
   | 'SELF_SIGNUP_DISABLED'
   /** The app has passwords off (AppConfig.passwordEnabled false), and a password was sent. */
   | 'PASSWORD_SIGN_IN_DISABLED'
@@ -40,6 +42,7 @@ const statusOf: Record<FoyerErrorCode, number> = {
   GRAPHQL_PARSE_FAILED: 400,
   GRAPHQL_VALIDATION_FAILED: 400,
   NOT_FOUND: 404,
+  CONFLICT: 409,
   SELF_SIGNUP_DISABLED: 403,
   PASSWORD_SIGN_IN_DISABLED: 403,
   SELF_CHANGE_FORBIDDEN: 403,

@@ -1,6 +1,6 @@
-// A credential Foyer keeps only sealed or hashed (the API key, a client secret): when the current one
+// A credential Foyer keeps only sealed (a client secret): when the current one
 // was made, a button that makes one (replacing the current one after confirmation), and the new value
-// shown once with a copy button. `texts` is the translation prefix (apiKey, client.secret).
+// shown once with a copy button. `texts` is the translation prefix (client.secret).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -18,11 +18,12 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { tenants, tenantUsers, users } from '../../db/schema.ts';
 import type { Role } from '../../../common/roles.ts';
-import { isRole, mayGrant, mayManage } from '../../../common/roles.ts';
+import { isRole, mayGrant, mayManage, ROLES } from '../../../common/roles.ts';
 import { issueToken } from '../../auth/tokens/service.ts';
 import { recordAudit } from '../../audit/service.ts';
 import type { GraphQLContext } from '../context.ts';
 import type { MemberCaller } from '../../auth/callers.ts';
+import { auditActorOf, type WorkspaceActor } from '../../auth/app-key-caller.ts';
 import type { User } from '../generated/resolvers.ts';
 import { fieldErrors, foyerError } from '../errors.ts';
 import { isEmail } from '../input.ts';
@@ -41,7 +42,7 @@ const failureMessages: Record<InvitationFailure, string> = {
 };
 
 /** The role new members get: the app's defaultRole, VIEWER when unset (or not a role). */
-export function defaultRoleOf(member: MemberCaller): Role {
+export function defaultRoleOf(member: Pick<WorkspaceActor, 'app'>): Role {
   const configured = member.app.settings.defaultRole;
   return configured && isRole(configured) ? configured : 'VIEWER';
 }
@@ -90,8 +91,20 @@ type Created =
       token: string;
     };
 
+/** The names a new identity starts with (an existing identity keeps its own). */
+interface NewIdentityNames {
+  firstName?: string | null;
+  lastName?: string | null;
+}
+
 /** Identity (when new), membership and, for an identity without a password, an invitation token: all or nothing. */
-async function createMembership(db: Database, inviter: MemberCaller, email: string, role: Role): Promise<Created> {
+async function createMembership(
+  db: Database,
+  inviter: Pick<WorkspaceActor, 'app' | 'tenantId'>,
+  email: string,
+  role: Role,
+  names: NewIdentityNames = {},
+): Promise<Created> {
   const appId = inviter.app.id;
   return db.transaction(async (tx) => {
     let identity = await findIdentity(tx, appId, email);
@@ -99,7 +112,7 @@ async function createMembership(db: Database, inviter: MemberCaller, email: stri
     if (!identity) {
       const [inserted] = await tx
         .insert(users)
-        .values({ id: randomUUID(), appId, email })
+        .values({ id: randomUUID(), appId, email, firstName: names.firstName || null, lastName: names.lastName || null })
         // Someone else created this address a moment ago: it is an existing identity now.
         .onConflictDoNothing()
         .returning({ id: users.id });
@@ -150,7 +163,7 @@ async function undoMembership(db: Database, created: Extract<Created, { kind: 'c
 /** The invitation mail: its link accepts the invitation, setting a password when there is none yet. */
 function mailInvitation(
   { notifier, config }: GraphQLContext,
-  inviter: MemberCaller,
+  inviter: WorkspaceActor,
   invitee: { email: string; hasPassword: boolean; locale: string | null; token: string },
   workspace: { workspace: string; locale: string | null },
 ) {
@@ -167,17 +180,18 @@ function mailInvitation(
 /** The audit trail's record of an invitation sent, naming whom it went to (the workspace log shows it). */
 function auditInvitation(
   context: GraphQLContext,
-  inviter: MemberCaller,
+  inviter: WorkspaceActor,
   target: { tenantUserId: string; userId: string; email: string },
   detail: Record<string, unknown>,
 ) {
+  const { userId, tenantUserId, actorDetail } = auditActorOf(inviter);
   return recordAudit(context.db, {
     type: 'user.invited',
     appId: inviter.app.id,
-    userId: inviter.userId,
-    tenantUserId: inviter.tenantUserId,
+    userId,
+    tenantUserId,
     ip: context.clientIp,
-    detail: { tenantId: inviter.tenantId, target, ...detail },
+    detail: { tenantId: inviter.tenantId, target, ...actorDetail, ...detail },
   });
 }
 
@@ -271,4 +285,54 @@ export async function inviteUsers(context: GraphQLContext, inviter: MemberCaller
     });
   }
   return invited;
+}
+
+export interface NewMember extends NewIdentityNames {
+  email: string;
+  /** Unset: the app's default role. */
+  role?: string | null;
+  /** No invitation mail: the app's back end hands the person their link (issuePasswordLink) itself. */
+  muteNotifications?: boolean | null;
+}
+
+/**
+ * One member added by the app's back end (the management API's POST /tenant/user): an invitation
+ * like inviteUsers', with the role the back end names, the names a new identity starts with, and the
+ * mail left out on request. A membership that exists already is CONFLICT (409), also when two calls
+ * race for the same address.
+ */
+export async function addMember(context: GraphQLContext, actor: WorkspaceActor, input: NewMember): Promise<User> {
+  const { db, log } = context;
+  const email = input.email.trim();
+  const problems: Record<string, string> = {};
+  if (!isEmail(email)) problems.username = failureMessages.INVALID_EMAIL;
+  const role = input.role ?? defaultRoleOf(actor);
+  if (!isRole(role)) problems.role = `Choose one of: ${ROLES.join(', ')}`;
+  if (Object.keys(problems).length > 0) throw fieldErrors(problems);
+  if (actor.kind === 'member' && !mayGrant(actor.role, role))
+    throw foyerError('FORBIDDEN', `As ${actor.role} you cannot grant the role ${role}`);
+  const mute = input.muteNotifications === true;
+  if (!mute) await checkMailAllowance(db, actor, 1);
+
+  const created = await createMembership(db, actor, email, role as Role, input);
+  if (created.kind === 'already-member') throw foyerError('CONFLICT', failureMessages.ALREADY_MEMBER);
+  if (!mute) {
+    const [tenant] = await db.select({ name: tenants.name, locale: tenants.locale }).from(tenants).where(eq(tenants.id, actor.tenantId));
+    const delivery = await mailInvitation(context, actor, created, {
+      workspace: tenant?.name || actor.app.name,
+      locale: tenant?.locale ?? null,
+    });
+    if (!delivery.delivered) {
+      log.error({ appId: actor.app.id, reason: delivery.reason }, 'invitation not delivered; invitation taken back');
+      await undoMembership(db, created);
+      throw foyerError('SERVICE_UNAVAILABLE', failureMessages.MAIL_NOT_SENT);
+    }
+  }
+  await auditInvitation(
+    context,
+    actor,
+    { tenantUserId: created.tenantUserId, userId: created.userId, email: created.email },
+    { role, newIdentity: created.newIdentity, mailed: !mute },
+  );
+  return getMember(db, actor.app, actor.tenantId, created.tenantUserId);
 }

@@ -4,7 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { tenants } from '../../db/schema.ts';
 import { recordAudit } from '../../audit/service.ts';
-import type { MemberCaller } from '../../auth/callers.ts';
+import { auditActorOf, type WorkspaceActor } from '../../auth/app-key-caller.ts';
 import type { SetTenantPlanDetailsInput, TenantPaymentDetailsGraphql } from '../generated/resolvers.ts';
 import { foyerError } from '../errors.ts';
 import { InputProblems } from '../input.ts';
@@ -26,12 +26,13 @@ import {
 export async function setTenantPlanDetails(
   runtime: PaymentsRuntime,
   db: Database,
-  member: MemberCaller,
+  member: WorkspaceActor,
   input: SetTenantPlanDetailsInput,
   ip: string,
 ): Promise<TenantPaymentDetailsGraphql> {
   const { app } = member;
-  if (!mayChangePlan(member.role)) throw foyerError('FORBIDDEN', "Only the workspace's owners change its plan");
+  // An app's API key acts with an OWNER's authority (server/auth/app-key-caller.ts).
+  if (member.kind === 'member' && !mayChangePlan(member.role)) throw foyerError('FORBIDDEN', "Only the workspace's owners change its plan");
   const problems = new InputProblems();
   const plan = findPlan(app, input.planKey);
   if (!plan) problems.add('planKey', 'This app has no such plan');
@@ -68,6 +69,7 @@ export async function setTenantPlanDetails(
           shouldSelectPlan: false,
           shouldSetupPayments: false,
         };
+  const actor = auditActorOf(member);
   await db.transaction(async (tx) => {
     await tx
       .update(tenants)
@@ -76,10 +78,11 @@ export async function setTenantPlanDetails(
     await recordAudit(tx, {
       type: 'payment.plan_selected',
       appId: app.id,
-      userId: member.userId,
-      tenantUserId: member.tenantUserId,
+      userId: actor.userId,
+      tenantUserId: actor.tenantUserId,
       ip,
       detail: {
+        ...actor.actorDetail,
         tenantId: tenant.id,
         plan: offer.plan.key,
         currency: offer.price.currency,

@@ -28,7 +28,10 @@ export async function getTenantSummary(db: Database, appId: string, tenantId: st
 }
 
 export async function getTenant(payments: PaymentsRuntime, db: Database, app: App, tenantId: string): Promise<Tenant> {
-  const tenant = await findTenant(db, app.id, tenantId);
+  return toTenant(payments, app, await findTenant(db, app.id, tenantId));
+}
+
+export function toTenant(payments: PaymentsRuntime, app: App, tenant: TenantRecord): Tenant {
   return {
     id: tenant.id,
     name: tenant.name,
@@ -68,11 +71,12 @@ function checkTenantInput(app: App, input: TenantInput): Partial<TenantRecord> {
   return changes;
 }
 
-/** Who changes the workspace, for the audit trail. */
+/** Who changes the workspace, for the audit trail: a member, or (ids null) an app's API key named in `detail`. */
 export interface TenantActor {
-  tenantUserId: string;
-  userId: string;
+  tenantUserId: string | null;
+  userId: string | null;
   ip: string;
+  detail?: Record<string, unknown>;
 }
 
 export async function updateTenant(
@@ -96,7 +100,7 @@ export async function updateTenant(
         userId: actor.userId,
         tenantUserId: actor.tenantUserId,
         ip: actor.ip,
-        detail: { tenantId, fields: Object.keys(changes) },
+        detail: { ...actor.detail, tenantId, fields: Object.keys(changes) },
       });
     });
   }

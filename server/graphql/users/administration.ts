@@ -15,7 +15,7 @@ import { isRole, mayGrant, mayManage, REQUIRED_ROLE, ROLES } from '../../../comm
 import { consumeToken, issueToken } from '../../auth/tokens/service.ts';
 import { recordAudit, type AuditType } from '../../audit/service.ts';
 import type { GraphQLContext } from '../context.ts';
-import type { MemberCaller } from '../../auth/callers.ts';
+import { auditActorOf, type WorkspaceActor } from '../../auth/app-key-caller.ts';
 import type { User, UserInput } from '../generated/resolvers.ts';
 import { foyerError } from '../errors.ts';
 import { InputProblems } from '../input.ts';
@@ -27,6 +27,7 @@ interface Target {
   userId: string;
   role: string;
   enabled: boolean;
+  invitationPending: boolean;
   email: string;
   locale: string | null;
 }
@@ -40,6 +41,7 @@ async function findTarget(db: Database, tenantId: string, tenantUserId: string):
       userId: tenantUsers.userId,
       role: tenantUsers.role,
       enabled: tenantUsers.enabled,
+      invitationPending: tenantUsers.invitationPending,
       email: users.email,
       locale: users.locale,
     })
@@ -51,8 +53,12 @@ async function findTarget(db: Database, tenantId: string, tenantUserId: string):
   return target;
 }
 
-/** The acting member's role as the database has it now; refused once the membership no longer counts. */
-async function currentRole(db: Database, actor: MemberCaller): Promise<Role> {
+/**
+ * The acting member's role as the database has it now; refused once the membership no longer counts.
+ * An app's API key acts with an OWNER's authority (server/auth/app-key-caller.ts).
+ */
+async function currentRole(db: Database, actor: WorkspaceActor): Promise<Role> {
+  if (actor.kind === 'appKey') return REQUIRED_ROLE;
   const [membership] = await db
     .select({ role: tenantUsers.role, enabled: tenantUsers.enabled })
     .from(tenantUsers)
@@ -78,7 +84,7 @@ interface Change<Result> {
  */
 async function changeMember<Result>(
   context: GraphQLContext,
-  actor: MemberCaller,
+  actor: WorkspaceActor,
   targetId: string,
   change: Change<Result>,
 ): Promise<Result> {
@@ -86,7 +92,7 @@ async function changeMember<Result>(
     await tx.select({ id: tenants.id }).from(tenants).where(eq(tenants.id, actor.tenantId)).for('update');
     const actorRole = await currentRole(tx, actor);
     const target = await findTarget(tx, actor.tenantId, targetId);
-    if (target.id === actor.tenantUserId) {
+    if (actor.kind === 'member' && target.id === actor.tenantUserId) {
       throw foyerError('SELF_CHANGE_FORBIDDEN', 'You cannot change, reset or delete yourself here; use your profile instead');
     }
     if (!mayManage(actorRole, target.role)) {
@@ -101,20 +107,26 @@ async function changeMember<Result>(
       throw foyerError('OWNER_ROLE_MUST_EXIST', `The workspace must keep at least one enabled ${REQUIRED_ROLE}`);
     }
     if (detail) {
+      const { userId, tenantUserId, actorDetail } = auditActorOf(actor);
       await recordAudit(tx, {
         type: change.type,
         appId: actor.app.id,
-        userId: actor.userId,
-        tenantUserId: actor.tenantUserId,
+        userId,
+        tenantUserId,
         ip: context.clientIp,
-        detail: { tenantId: actor.tenantId, target: { tenantUserId: target.id, userId: target.userId, email: target.email }, ...detail },
+        detail: {
+          tenantId: actor.tenantId,
+          target: { tenantUserId: target.id, userId: target.userId, email: target.email },
+          ...actorDetail,
+          ...detail,
+        },
       });
     }
     return result;
   });
 }
 
-export async function updateUser(context: GraphQLContext, actor: MemberCaller, input: UserInput): Promise<User> {
+export async function updateUser(context: GraphQLContext, actor: WorkspaceActor, input: UserInput): Promise<User> {
   const problems = new InputProblems();
   if (input.role != null && !isRole(input.role)) problems.add('role', `Choose one of: ${ROLES.join(', ')}`);
   // Custom values belong to the identity, which other workspaces share: no workspace edits them.
@@ -157,7 +169,7 @@ export async function updateUser(context: GraphQLContext, actor: MemberCaller, i
 }
 
 /** Removes the membership only: the identity and its memberships of other workspaces stay. */
-export async function deleteUser(context: GraphQLContext, actor: MemberCaller, tenantUserId: string): Promise<boolean> {
+export async function deleteUser(context: GraphQLContext, actor: WorkspaceActor, tenantUserId: string): Promise<boolean> {
   return changeMember(context, actor, tenantUserId, {
     type: 'user.deleted',
     async apply(tx, target) {
@@ -169,7 +181,7 @@ export async function deleteUser(context: GraphQLContext, actor: MemberCaller, t
 }
 
 /** Mails the member a link to set a new password; answers true once the mail is handed over. */
-export async function sendPasswordResetLink(context: GraphQLContext, actor: MemberCaller, tenantUserId: string): Promise<boolean> {
+export async function sendPasswordResetLink(context: GraphQLContext, actor: WorkspaceActor, tenantUserId: string): Promise<boolean> {
   const { db, config, notifier, log } = context;
   if (!passwordSignInEnabled(actor.app)) {
     throw foyerError('PASSWORD_SIGN_IN_DISABLED', 'This app does not use passwords, so there is no password to reset');
@@ -207,4 +219,26 @@ export async function sendPasswordResetLink(context: GraphQLContext, actor: Memb
     throw foyerError('SERVICE_UNAVAILABLE', 'The reset e-mail could not be sent; try again later');
   }
   return true;
+}
+
+/**
+ * A link for the member to set a password, answered instead of mailed (the management API's
+ * passwordLink): for a pending invitation the invitation's own link (accepting it sets the password),
+ * otherwise a reset link. Issuing retires the member's earlier links of that kind.
+ */
+export async function issuePasswordLink(context: GraphQLContext, actor: WorkspaceActor, tenantUserId: string): Promise<string> {
+  const { config } = context;
+  if (!passwordSignInEnabled(actor.app)) {
+    throw foyerError('PASSWORD_SIGN_IN_DISABLED', 'This app does not use passwords, so there is no password to reset');
+  }
+  const token = await changeMember(context, actor, tenantUserId, {
+    type: 'user.reset_link_issued',
+    async apply(tx, target) {
+      const issued = target.invitationPending
+        ? await issueToken(tx, { appId: actor.app.id, userId: target.userId, purpose: 'invite', tenantUserId: target.id })
+        : await issueToken(tx, { appId: actor.app.id, userId: target.userId, purpose: 'reset', ttlSeconds: config.resetTokenTtlSeconds });
+      return { detail: { purpose: target.invitationPending ? 'invite' : 'reset' }, result: issued };
+    },
+  });
+  return `${config.urls.ui}/auth/set-password/${token}`;
 }

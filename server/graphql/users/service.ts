@@ -10,6 +10,8 @@ import type { App } from '../../apps/lookup.ts';
 import type { MeInput, User } from '../generated/resolvers.ts';
 import { checkName, InputProblems } from '../input.ts';
 import { customParamsOf } from '../custom-params/service.ts';
+import { auditActorOf, type WorkspaceActor } from '../../auth/app-key-caller.ts';
+import { foyerError } from '../errors.ts';
 
 type UserRecord = typeof users.$inferSelect;
 
@@ -126,4 +128,61 @@ export async function updateMe(context: GraphQLContext, member: MemberCaller, in
     if (onboarded) await tx.update(tenantUsers).set({ onboarded: true }).where(eq(tenantUsers.id, member.tenantUserId));
   });
   return getMember(db, member.app, member.tenantId, member.tenantUserId);
+}
+
+/** What an app's back end may set of a member besides role and enabled (the management API). */
+export interface MemberProfileInput {
+  firstName?: string | null;
+  lastName?: string | null;
+  onboarded?: boolean | null;
+}
+
+/**
+ * A member's names (on their identity, which is the app's) and onboarding, set by the app's back end
+ * with its API key: the app owns its identities, so it may correct what a person says of themselves.
+ * NOT_FOUND unless the membership is in the actor's workspace; audited as user.updated.
+ */
+export async function updateMemberProfile(
+  context: GraphQLContext,
+  actor: WorkspaceActor,
+  tenantUserId: string,
+  input: MemberProfileInput,
+): Promise<void> {
+  const problems = new InputProblems();
+  const changes: Partial<UserRecord> = {};
+  if (input.firstName != null) changes.firstName = checkName(problems, 'firstName', input.firstName) || null;
+  if (input.lastName != null) changes.lastName = checkName(problems, 'lastName', input.lastName) || null;
+  problems.throwIfAny();
+  const onboarded = input.onboarded ?? undefined;
+  if (Object.keys(changes).length === 0 && onboarded === undefined) return;
+  await context.db.transaction(async (tx) => {
+    const [target] = await tx
+      .select({ userId: tenantUsers.userId, email: users.email })
+      .from(tenantUsers)
+      .innerJoin(users, eq(users.id, tenantUsers.userId))
+      .where(and(eq(tenantUsers.id, tenantUserId), eq(tenantUsers.tenantId, actor.tenantId)))
+      .limit(1);
+    if (!target) throw foyerError('NOT_FOUND', 'There is no such user in this workspace');
+    if (Object.keys(changes).length > 0) {
+      await tx
+        .update(users)
+        .set(changes)
+        .where(and(eq(users.id, target.userId), eq(users.appId, actor.app.id)));
+    }
+    if (onboarded !== undefined) await tx.update(tenantUsers).set({ onboarded }).where(eq(tenantUsers.id, tenantUserId));
+    const { userId, tenantUserId: actingMembership, actorDetail } = auditActorOf(actor);
+    await recordAudit(tx, {
+      type: 'user.updated',
+      appId: actor.app.id,
+      userId,
+      tenantUserId: actingMembership,
+      ip: context.clientIp,
+      detail: {
+        tenantId: actor.tenantId,
+        target: { tenantUserId, userId: target.userId, email: target.email },
+        ...actorDetail,
+        fields: [...Object.keys(changes), ...(onboarded === undefined ? [] : ['onboarded'])],
+      },
+    });
+  });
 }

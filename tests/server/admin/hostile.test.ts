@@ -51,7 +51,11 @@ async function snapshot() {
     owners: await foyer.db.select().from(appOwners).orderBy(appOwners.appId, appOwners.tenantId),
     drafts: await foyer.db.select().from(appDrafts).orderBy(appDrafts.appId),
     versions: await foyer.db.select().from(appVersions).orderBy(appVersions.appId, appVersions.version),
-    keys: await foyer.db.select().from(apiKeys).orderBy(apiKeys.id),
+    // A refused call with a live key still counts as that key's use (lastUsedAt): the keys themselves must not change.
+    keys: await foyer.db
+      .select({ id: apiKeys.id, appId: apiKeys.appId, keyHash: apiKeys.keyHash, name: apiKeys.name, createdAt: apiKeys.createdAt })
+      .from(apiKeys)
+      .orderBy(apiKeys.id),
     assets: await foyer.db.select({ id: appAssets.id }).from(appAssets).orderBy(appAssets.id),
     tenants: await foyer.db.select({ id: tenants.id }).from(tenants).where(inArray(tenants.appId, ids)).orderBy(tenants.id),
     audit: await foyer.db.select({ id: auditEvents.id }).from(auditEvents).where(inArray(auditEvents.appId, ids)).orderBy(auditEvents.id),

@@ -1,0 +1,202 @@
+// The management API's request and response schemas (TypeBox: JSON Schema with static types). Shapes
+// follow the original product's Node client (@nebulr-group/nblocks-ts-client, ORIGINAL-CONTRACT.md
+// section 4); the OpenAPI document is made from them (server/management/openapi.ts).
+import { Type, type Static } from 'typebox';
+import { MAX_NAME_LENGTH } from '../graphql/input.ts';
+import { MAX_PAGE_SIZE } from '../graphql/users/list.ts';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+const DateTime = Type.String({ format: 'date-time' });
+
+/** Ids of workspaces and members: UUIDs here, anything id-like from other stores; nothing longer. */
+export const Id = Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$' });
+export const IdParams = Type.Object({ id: Id });
+export const TenantHeaders = Type.Object({ 'x-tenant-id': Id }, { additionalProperties: true });
+
+export const Page = Type.Object({
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: MAX_PAGE_SIZE })),
+});
+export type PageQuery = Static<typeof Page>;
+
+export const ErrorBody = Type.Object({
+  statusCode: Type.Integer(),
+  message: Type.String(),
+  error: Type.String({ description: "Foyer's code" }),
+  code: Type.Optional(Type.String({ description: "The original product's code, where one fits (e.g. NBLOCKS_CONFLICT)" })),
+  fields: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+});
+
+const PaymentStatus = Type.Object({
+  paymentsEnabled: Type.Boolean(),
+  shouldSetupPayments: Type.Boolean(),
+  shouldSelectPlan: Type.Boolean(),
+  provider: Type.String(),
+});
+
+export const TenantResponse = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  plan: Nullable(Type.String()),
+  mfa: Type.Boolean(),
+  paymentStatus: PaymentStatus,
+  trial: Type.Boolean(),
+  locale: Type.String(),
+  logo: Nullable(Type.String()),
+  metadata: Type.Record(Type.String(), Type.String()),
+  onboarded: Type.Boolean(),
+  federationConnection: Nullable(Type.String()),
+  createdAt: DateTime,
+});
+export type TenantResponse = Static<typeof TenantResponse>;
+
+const PriceOffer = Type.Object({ currency: Type.String({ maxLength: 10 }), recurrenceInterval: Type.String({ maxLength: 20 }) });
+
+export const CreateTenantBody = Type.Object({
+  owner: Type.Object({
+    email: Type.String({ minLength: 1, maxLength: 320 }),
+    firstName: Type.Optional(Type.String({ maxLength: MAX_NAME_LENGTH })),
+    lastName: Type.Optional(Type.String({ maxLength: MAX_NAME_LENGTH })),
+    muteNotifications: Type.Optional(Type.Boolean()),
+  }),
+  name: Type.Optional(Type.String({ maxLength: MAX_NAME_LENGTH })),
+  plan: Type.Optional(Type.String({ maxLength: 100 })),
+  priceOffer: Type.Optional(PriceOffer),
+  locale: Type.Optional(Type.String({ maxLength: 20 })),
+  logo: Type.Optional(Type.String({ maxLength: 2000 })),
+  onboarded: Type.Optional(Type.Boolean()),
+  metadata: Type.Optional(Type.Record(Type.String(), Type.String())),
+});
+export type CreateTenantBody = Static<typeof CreateTenantBody>;
+
+export const UpdateTenantBody = Type.Object({
+  name: Type.Optional(Type.String({ maxLength: MAX_NAME_LENGTH })),
+  locale: Type.Optional(Type.String({ maxLength: 20 })),
+  logo: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  mfa: Type.Optional(Type.Boolean()),
+  federationConnection: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+  onboarded: Type.Optional(Type.Boolean()),
+  metadata: Type.Optional(Type.Record(Type.String(), Type.String())),
+});
+export type UpdateTenantBody = Static<typeof UpdateTenantBody>;
+
+const Plan = Type.Object({
+  id: Type.String(),
+  key: Type.String(),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  trial: Type.Boolean(),
+  trialDays: Type.Integer(),
+  prices: Type.Array(Type.Object({ amount: Type.Number(), currency: Type.String(), recurrenceInterval: Type.String() })),
+});
+export const PlanList = Type.Array(Plan);
+export const TaxList = Type.Array(
+  Type.Object({ id: Type.String(), countryCode: Type.String(), name: Type.String(), percentage: Type.Number() }),
+);
+
+export const PaymentDetails = Type.Object({
+  status: PaymentStatus,
+  details: Type.Object({
+    plan: Nullable(Plan),
+    price: Nullable(Type.Object({ amount: Type.Number(), currency: Type.String(), recurrenceInterval: Type.String() })),
+    trial: Type.Boolean(),
+    trialDaysLeft: Type.Integer(),
+  }),
+});
+export const PlanDetailsBody = Type.Object({ planKey: Type.String({ minLength: 1, maxLength: 100 }), priceOffer: PriceOffer });
+
+export const TenantUserResponse = Type.Object({
+  id: Type.String(),
+  role: Type.String(),
+  email: Type.String(),
+  username: Type.String(),
+  firstName: Nullable(Type.String()),
+  lastName: Nullable(Type.String()),
+  fullName: Nullable(Type.String()),
+  onboarded: Type.Boolean(),
+  consentsToPrivacyPolicy: Type.Boolean(),
+  enabled: Type.Boolean(),
+  /** Invited and not yet accepted from the mailed (or handed-over) link. */
+  invitationPending: Type.Boolean(),
+  teams: Type.Array(Type.String()),
+  createdAt: DateTime,
+  lastSeen: Nullable(DateTime),
+  tenant: TenantResponse,
+  customParams: Type.Record(Type.String(), Type.String()),
+});
+export type TenantUserResponse = Static<typeof TenantUserResponse>;
+
+export const CreateUserBody = Type.Object({
+  username: Type.String({ minLength: 1, maxLength: 320, description: 'The e-mail address' }),
+  role: Type.Optional(Type.String({ maxLength: 50 })),
+  firstName: Type.Optional(Type.String({ maxLength: MAX_NAME_LENGTH })),
+  lastName: Type.Optional(Type.String({ maxLength: MAX_NAME_LENGTH })),
+  muteNotifications: Type.Optional(Type.Boolean()),
+  customParams: Type.Optional(Type.Record(Type.String(), Type.String())),
+});
+export type CreateUserBody = Static<typeof CreateUserBody>;
+
+export const UpdateUserBody = Type.Object({
+  role: Type.Optional(Type.String({ maxLength: 50 })),
+  enabled: Type.Optional(Type.Boolean()),
+  teams: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100 })),
+  firstName: Type.Optional(Type.String({ maxLength: MAX_NAME_LENGTH })),
+  lastName: Type.Optional(Type.String({ maxLength: MAX_NAME_LENGTH })),
+  phoneNumber: Type.Optional(Type.String({ maxLength: 50 })),
+  onboarded: Type.Optional(Type.Boolean()),
+  consentsToPrivacyPolicy: Type.Optional(Type.Boolean()),
+});
+export type UpdateUserBody = Static<typeof UpdateUserBody>;
+
+export const PasswordLink = Type.String({ format: 'uri', description: 'A link that lets the member set a password' });
+
+export const Privilege = Type.Object({ id: Type.String(), key: Type.String(), description: Nullable(Type.String()) });
+export const Role = Type.Object({
+  id: Type.String(),
+  key: Type.String(),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  isDefault: Type.Boolean(),
+  privileges: Type.Array(Privilege),
+});
+
+export const AppModel = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  uiUrl: Nullable(Type.String()),
+  logo: Nullable(Type.String()),
+  websiteUrl: Nullable(Type.String()),
+  privacyPolicyUrl: Nullable(Type.String()),
+  termsOfServiceUrl: Nullable(Type.String()),
+  passkeysEnabled: Type.Boolean(),
+  magicLinkEnabled: Type.Boolean(),
+  mfaEnabled: Type.Boolean(),
+  stripeEnabled: Type.Boolean(),
+  googleSsoEnabled: Type.Boolean(),
+  linkedinSsoEnabled: Type.Boolean(),
+  appleSsoEnabled: Type.Boolean(),
+  githubSsoEnabled: Type.Boolean(),
+  facebookSsoEnabled: Type.Boolean(),
+  azureAdSsoEnabled: Type.Boolean(),
+  onboardingFlow: Nullable(Type.String()),
+  tenantSelfSignup: Type.Boolean(),
+  redirectUris: Type.Array(Type.String()),
+  defaultCallbackUri: Nullable(Type.String()),
+  accessTokenTTL: Type.Integer(),
+  refreshTokenTTL: Type.Integer(),
+});
+
+export const CredentialsState = Type.Object({
+  stripeCredentialsAdded: Type.Boolean(),
+  googleCredentialsAdded: Type.Boolean(),
+  linkedinCredentialsAdded: Type.Boolean(),
+  appleCredentialsAdded: Type.Boolean(),
+  githubCredentialsAdded: Type.Boolean(),
+  facebookCredentialsAdded: Type.Boolean(),
+  azureAdCredentialsAdded: Type.Boolean(),
+  azureMarketplaceCredentialsAdded: Type.Boolean(),
+});
+
+export const CustomParamsConfig = Type.Array(
+  Type.Object({ label: Type.String(), type: Type.String(), userLabel: Type.String(), regex: Type.String(), required: Type.Boolean() }),
+);

@@ -1,0 +1,100 @@
+// The API host's OpenAPI document (/openapi.json): a valid OpenAPI 3.1 document (checked by
+// @apidevtools/swagger-parser) that covers every management route and the admin API's routes with
+// schemas, and the rendered reference outside production.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import fastify from 'fastify';
+import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
+import { loadConfig } from '../../../server/config.ts';
+import { registerOpenApi } from '../../../server/management/openapi.ts';
+
+let foyer: TestFoyer;
+beforeAll(async () => {
+  foyer = await startFoyer();
+});
+afterAll(() => foyer?.close());
+
+interface Operation {
+  tags?: string[];
+  security?: Record<string, string[]>[];
+  responses: Record<string, unknown>;
+  requestBody?: unknown;
+}
+type Document = { openapi: string; paths: Record<string, Record<string, Operation>> };
+
+describe('the OpenAPI document', () => {
+  it('is a valid OpenAPI 3.1 document of the management and admin routes', async () => {
+    const response = await fetch(`${foyer.urls.api}/openapi.json`);
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as Document;
+    expect(document.openapi).toBe('3.1.0');
+    await SwaggerParser.validate(structuredClone(document) as never);
+
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ id: `${method.toUpperCase()} ${path}`, operation })),
+    );
+    const ids = operations.map((entry) => entry.id);
+    for (const id of [
+      'GET /management/app',
+      'GET /management/app/credentialsState',
+      'GET /management/app/custom-tenant-user-params-config',
+      'GET /management/role',
+      'GET /management/role/privilege',
+      'GET /management/payments/plan',
+      'GET /management/payments/tax',
+      'POST /management/tenant',
+      'GET /management/tenant',
+      'GET /management/tenant/byId/{id}',
+      'PUT /management/tenant/{id}',
+      'DELETE /management/tenant/{id}',
+      'GET /management/tenant/{id}/paymentDetails',
+      'POST /management/tenant/{id}/planDetails',
+      'POST /management/tenant/user',
+      'GET /management/tenant/user',
+      'GET /management/tenant/user/{id}',
+      'PUT /management/tenant/user/{id}',
+      'DELETE /management/tenant/user/{id}',
+      'GET /management/tenant/user/{id}/associations',
+      'POST /management/tenant/user/{id}/password',
+      'GET /management/tenant/user/{id}/passwordLink',
+      'GET /admin/apps/{appId}/api-keys',
+      'POST /admin/apps/{appId}/api-keys',
+      'DELETE /admin/apps/{appId}/api-keys/{keyId}',
+      'GET /admin/apps/{appId}/audit-log',
+    ]) {
+      expect(ids).toContain(id);
+    }
+    // Every management operation says how it is authenticated and what it answers, success and refusal.
+    for (const { id, operation } of operations.filter((entry) => entry.id.includes(' /management/'))) {
+      expect(operation.security, id).toEqual([{ apiKey: [] }]);
+      expect(Object.keys(operation.responses), id).toEqual(expect.arrayContaining(['401', '404']));
+      expect(
+        Object.keys(operation.responses).some((status) => status.startsWith('2')),
+        id,
+      ).toBe(true);
+    }
+    expect(document.paths['/management/tenant']?.post?.requestBody).toBeDefined();
+    // Routes without a schema are not listed as if they had one.
+    expect(ids.filter((id) => id.includes('/graphql'))).toEqual([]);
+  });
+
+  it('renders a reference page outside production', async () => {
+    const response = await fetch(`${foyer.urls.api}/openapi/`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/html');
+    expect(await response.text()).toContain('swagger');
+  });
+
+  it('serves the document but no reference page in production', async () => {
+    const api = fastify();
+    await registerOpenApi(api, loadConfig({ FOYER_ENV: 'production', FOYER_SECRET: 'x'.repeat(40) }));
+    api.get('/listed', { schema: { tags: ['Management API'], response: { 200: { type: 'string' } } } }, async () => 'ok');
+    await api.ready();
+    const document = await api.inject({ method: 'GET', url: '/openapi.json' });
+    expect(document.statusCode).toBe(200);
+    expect(Object.keys(document.json<Document>().paths)).toEqual(['/listed']);
+    expect((await api.inject({ method: 'GET', url: '/openapi/' })).statusCode).toBe(404);
+    expect((await api.inject({ method: 'GET', url: '/openapi/static/index.html' })).statusCode).toBe(404);
+    await api.close();
+  });
+});
