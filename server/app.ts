@@ -19,6 +19,7 @@ import { bindKeySecrets } from './auth/oidc/keys.ts';
 import { createDevIdentityProvider } from './dev-idp/server.ts';
 import { createPayments, type Payments } from './payments/runtime.ts';
 import { paymentsPlugin } from './payments/routes.ts';
+import { startWebhookWorker } from './webhooks/worker.ts';
 
 export interface Foyer {
   auth: FastifyInstance;
@@ -55,6 +56,9 @@ export async function createFoyer(options: { config: ServerConfig; db: Database;
   await ui.register(mailboxPlugin, context);
   await ui.register(uiPlugin, { ...context, appId: options.appId });
 
+  // Posts the webhook outbox from this process, beside the workers of any other instance (server/webhooks/worker.ts).
+  const webhookWorker = startWebhookWorker({ config, db, log: api.log.child({ module: 'webhooks' }) });
+
   const listeners = { auth, api, ui };
   // Stands in for the social providers of apps without credentials; never in production.
   const devIdp = config.env === 'production' ? undefined : createDevIdentityProvider(config);
@@ -76,7 +80,7 @@ export async function createFoyer(options: { config: ServerConfig; db: Database;
       return bound;
     },
     async close() {
-      await Promise.all([auth.close(), api.close(), ui.close(), devIdp?.close()]);
+      await Promise.all([auth.close(), api.close(), ui.close(), devIdp?.close(), webhookWorker.stop()]);
       await notifier.close();
     },
   };

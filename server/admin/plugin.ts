@@ -28,6 +28,7 @@ import {
 } from './service.ts';
 import { addWorkspace } from './workspaces.ts';
 import { appAuditLog, auditLogQuery, type AuditLogFilter } from './audit-log.ts';
+import { webhookRoutes } from '../webhooks/routes.ts';
 
 export const ADMIN_PREFIX = '/admin';
 
@@ -125,4 +126,7 @@ export async function adminPlugin(app: FastifyInstance, context: FoyerContext): 
     const { app: found, origin } = await target(request, 'write');
     return reply.status(201).send({ workspace: await addWorkspace(context, origin, found, request.body) });
   });
+
+  // Webhook endpoints and their delivery log (server/webhooks/routes.ts), under this plugin's callers, CORS and errors.
+  await app.register(webhookRoutes, context);
 }

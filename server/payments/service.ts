@@ -12,6 +12,8 @@ import type { PaymentOptionsGraphql, TenantPaymentDetailsGraphql, TenantPaymentS
 import { findOffer, findPlan, findPrice, planGraphql, plansOf, taxesOf, taxGraphql, trialDaysOf } from './catalog.ts';
 import { DAY_MS, type PaymentClock } from './clock.ts';
 import type { OfferMetadata, PaymentProvider, ProviderName } from './provider.ts';
+import { emitTenantEvent, emitWebhookEvent } from '../webhooks/outbox.ts';
+import { tenantModel } from '../webhooks/models.ts';
 
 export type TenantRecord = typeof tenants.$inferSelect;
 
@@ -237,6 +239,16 @@ export async function applyProviderEvent(
         subscriptionStatus: changes?.subscriptionStatus ?? tenant.subscriptionStatus,
       },
     });
+    if (changes) {
+      await emitTenantEvent(tx, app.id, 'TENANT_UPDATED', tenant.id);
+      const updated = await tenantModel(tx, tenant.id);
+      await emitWebhookEvent(tx, app.id, 'PAYMENT_SUBSCRIPTION_UPDATED', {
+        tenant: updated,
+        providerEventType: event.type,
+        plan: updated?.plan ?? null,
+        subscriptionStatus: changes.subscriptionStatus ?? tenant.subscriptionStatus,
+      });
+    }
     const replaced =
       event.type === 'checkout.session.completed' && tenant.subscriptionId && tenant.subscriptionId !== changes?.subscriptionId
         ? tenant.subscriptionId

@@ -29,6 +29,7 @@ import { isEmail } from '../input.ts';
 import { checkMailAllowance } from '../users/mail-limit.ts';
 import { getMember } from '../users/service.ts';
 import { MAX_INVITATIONS_PER_REQUEST } from '../../../common/invitations.ts';
+import { emitTenantUserEvent, withdrawWebhookEvents } from '../../webhooks/outbox.ts';
 
 export { MAX_INVITATIONS_PER_REQUEST };
 
@@ -88,6 +89,8 @@ type Created =
       locale: string | null;
       hasPassword: boolean;
       token: string;
+      /** The TENANT_USER_CREATED event, taken back with the invitation. */
+      webhookEventId: string | undefined;
     };
 
 /** Identity (when new), membership and, for an identity without a password, an invitation token: all or nothing. */
@@ -126,6 +129,7 @@ async function createMembership(db: Database, inviter: MemberCaller, email: stri
     // membership, so removing the member retires it, and disabling the member retires it too
     // (users/administration.ts).
     const token = await issueToken(tx, { appId, userId: identity.id, purpose: 'invite', tenantUserId });
+    const webhookEventId = await emitTenantUserEvent(tx, appId, 'TENANT_USER_CREATED', tenantUserId);
     return {
       kind: 'created',
       tenantUserId,
@@ -135,6 +139,7 @@ async function createMembership(db: Database, inviter: MemberCaller, email: stri
       locale: identity.locale,
       hasPassword: identity.hasPassword,
       token,
+      webhookEventId,
     };
   });
 }
@@ -144,6 +149,7 @@ async function undoMembership(db: Database, created: Extract<Created, { kind: 'c
   await db.transaction(async (tx) => {
     await tx.delete(tenantUsers).where(eq(tenantUsers.id, created.tenantUserId));
     if (created.newIdentity) await tx.delete(users).where(eq(users.id, created.userId));
+    await withdrawWebhookEvents(tx, [created.webhookEventId]);
   });
 }
 

@@ -8,6 +8,7 @@ import type { App } from '../../apps/lookup.ts';
 import type { Tenant, TenantAnonymous, TenantInput } from '../generated/resolvers.ts';
 import { checkLocale, checkLogo, checkName, InputProblems } from '../input.ts';
 import { recordAudit } from '../../audit/service.ts';
+import { emitTenantEvent } from '../../webhooks/outbox.ts';
 
 type TenantRecord = typeof tenants.$inferSelect;
 
@@ -98,6 +99,7 @@ export async function updateTenant(
         ip: actor.ip,
         detail: { tenantId, fields: Object.keys(changes) },
       });
+      await emitTenantEvent(tx, app.id, 'TENANT_UPDATED', tenantId);
     });
   }
   return getTenant(payments, db, app, tenantId);

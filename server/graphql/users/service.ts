@@ -10,6 +10,7 @@ import type { App } from '../../apps/lookup.ts';
 import type { MeInput, User } from '../generated/resolvers.ts';
 import { checkName, InputProblems } from '../input.ts';
 import { customParamsOf } from '../custom-params/service.ts';
+import { emitTenantUserEvent } from '../../webhooks/outbox.ts';
 
 type UserRecord = typeof users.$inferSelect;
 
@@ -124,6 +125,14 @@ export async function updateMe(context: GraphQLContext, member: MemberCaller, in
       });
     }
     if (onboarded) await tx.update(tenantUsers).set({ onboarded: true }).where(eq(tenantUsers.id, member.tenantUserId));
+    // The identity's names and consent show in every membership of it; onboarding only in this one.
+    const changed =
+      Object.keys(changes).length > 0
+        ? (await tx.select({ id: tenantUsers.id }).from(tenantUsers).where(eq(tenantUsers.userId, member.userId))).map((row) => row.id)
+        : onboarded
+          ? [member.tenantUserId]
+          : [];
+    for (const tenantUserId of changed) await emitTenantUserEvent(tx, member.app.id, 'TENANT_USER_UPDATED', tenantUserId);
   });
   return getMember(db, member.app, member.tenantId, member.tenantUserId);
 }
