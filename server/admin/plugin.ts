@@ -128,5 +128,6 @@ export async function adminPlugin(app: FastifyInstance, context: FoyerContext): 
   });
 
   // Webhook endpoints and their delivery log (server/webhooks/routes.ts), under this plugin's callers, CORS and errors.
-  await app.register(webhookRoutes, context);
+  // Its own context object: the one given here carries this plugin's prefix, which would apply twice.
+  await app.register(webhookRoutes, { config, db, notifier: context.notifier, payments: context.payments });
 }
