@@ -81,7 +81,8 @@ interface EndpointInput {
 
 /** The body's fields, checked; `creating` requires url and eventTypes. Refuses a target the SSRF rule refuses. */
 async function checkInput(config: ServerConfig, body: unknown, creating: boolean): Promise<EndpointInput> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid([{ path: '', message: 'The body must be a JSON object' }]);
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw invalid([{ path: '', message: 'The body must be a JSON object' }]);
   const raw = body as Record<string, unknown>;
   const problems: ProblemDetail[] = [];
   const input: EndpointInput = {};

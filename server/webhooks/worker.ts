@@ -170,7 +170,8 @@ export function startWebhookWorker(options: { config: ServerConfig; db: Database
       claimed.map(async (delivery) => {
         const result = await attempt(config, db, delivery);
         await record(config, db, delivery, result);
-        if (result.error) log.info({ deliveryId: delivery.id, attempts: delivery.attempts, error: result.error }, 'webhook delivery failed');
+        if (result.error)
+          log.info({ deliveryId: delivery.id, attempts: delivery.attempts, error: result.error }, 'webhook delivery failed');
       }),
     );
   }

@@ -46,13 +46,20 @@ describe('in development', () => {
     });
     expect(created.status).toBe(201);
     expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
-    expect(created.body.endpoint).toMatchObject({ url: 'http://127.0.0.1:9/hooks', description: 'CRM sync', eventTypes: ['TENANT_CREATED'], enabled: true });
+    expect(created.body.endpoint).toMatchObject({
+      url: 'http://127.0.0.1:9/hooks',
+      description: 'CRM sync',
+      eventTypes: ['TENANT_CREATED'],
+      enabled: true,
+    });
     const id = created.body.endpoint.id as string;
     // Kept sealed: the secret itself is nowhere in the row.
     const [row] = await foyer.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id));
     expect(JSON.stringify(row)).not.toContain(created.body.secret.slice(6));
 
-    const listed = await admin<{ endpoints: { id: string }[]; eventTypes: string[] }>(foyer, 'GET', `/apps/${appId}/webhooks`, { token: viewerToken });
+    const listed = await admin<{ endpoints: { id: string }[]; eventTypes: string[] }>(foyer, 'GET', `/apps/${appId}/webhooks`, {
+      token: viewerToken,
+    });
     expect(listed.status).toBe(200);
     expect(listed.body.endpoints.map((endpoint) => endpoint.id)).toContain(id);
     expect(listed.body.eventTypes).toContain('USER_SIGNED_IN');
@@ -63,7 +70,12 @@ describe('in development', () => {
       body: { eventTypes: ['TENANT_USER_DELETED', 'TENANT_UPDATED'], enabled: false },
     });
     expect(edited.status).toBe(200);
-    expect(edited.body.endpoint).toMatchObject({ id, eventTypes: ['TENANT_USER_DELETED', 'TENANT_UPDATED'], enabled: false, description: 'CRM sync' });
+    expect(edited.body.endpoint).toMatchObject({
+      id,
+      eventTypes: ['TENANT_USER_DELETED', 'TENANT_UPDATED'],
+      enabled: false,
+      description: 'CRM sync',
+    });
 
     const revealed = await admin<{ secret: string }>(foyer, 'GET', `/apps/${appId}/webhooks/${id}/secret`, { token: ownerToken });
     expect(revealed.body.secret).toBe(created.body.secret);
@@ -85,11 +97,17 @@ describe('in development', () => {
       [{ url: 'https://user:pw@example.com/x', eventTypes: ['TENANT_CREATED'] }, ['/url']],
       [{ url: 'not a url', eventTypes: [] }, ['/url', '/eventTypes']],
       [{ url: 'http://127.0.0.1:9/x', eventTypes: ['TENANT_EXPLODED'] }, ['/eventTypes']],
-      [{ url: 'http://127.0.0.1:9/x', eventTypes: ['TENANT_CREATED'], enabled: 'yes', description: 'x'.repeat(201) }, ['/description', '/enabled']],
+      [
+        { url: 'http://127.0.0.1:9/x', eventTypes: ['TENANT_CREATED'], enabled: 'yes', description: 'x'.repeat(201) },
+        ['/description', '/enabled'],
+      ],
       [['an array'], ['']],
     ];
     for (const [body, paths] of cases) {
-      const answer = await admin<{ error: string; details: { path: string }[] }>(foyer, 'POST', `/apps/${appId}/webhooks`, { token: ownerToken, body });
+      const answer = await admin<{ error: string; details: { path: string }[] }>(foyer, 'POST', `/apps/${appId}/webhooks`, {
+        token: ownerToken,
+        body,
+      });
       expect(answer.status, JSON.stringify(body)).toBe(400);
       expect(answer.body.error).toBe('INVALID_WEBHOOK');
       expect(answer.body.details.map((detail) => detail.path)).toEqual(paths);
@@ -101,12 +119,26 @@ describe('in development', () => {
     const target = await addEndpoint(foyer, appId, { token: ownerToken }, { url: 'http://127.0.0.1:9/x', eventTypes: ['TENANT_CREATED'] });
     const [delivery] = await foyer.db
       .insert(webhookDeliveries)
-      .values({ id: randomUUID(), eventId: 'msg_x', appId, endpointId: target.id, eventType: 'TENANT_CREATED', body: { events: [] }, status: 'failed' })
+      .values({
+        id: randomUUID(),
+        eventId: 'msg_x',
+        appId,
+        endpointId: target.id,
+        eventType: 'TENANT_CREATED',
+        body: { events: [] },
+        status: 'failed',
+      })
       .returning();
-    const otherApp = await admin<{ app: { id: string }; apiKey: string }>(foyer, 'POST', '/apps', { token: otherOwnerToken, body: { name: 'Theirs' } });
+    const otherApp = await admin<{ app: { id: string }; apiKey: string }>(foyer, 'POST', '/apps', {
+      token: otherOwnerToken,
+      body: { name: 'Theirs' },
+    });
     const member = await findMembership(foyer.db, 'owner@demo.foyer.test', 'Acme');
     const appUserToken = await mintAccessToken(foyer.db, member, { issuer: foyer.urls.auth });
-    const before = { endpoints: await endpointRows(), deliveries: await foyer.db.select().from(webhookDeliveries).orderBy(webhookDeliveries.id) };
+    const before = {
+      endpoints: await endpointRows(),
+      deliveries: await foyer.db.select().from(webhookDeliveries).orderBy(webhookDeliveries.id),
+    };
 
     const writes: [string, string, unknown?][] = [
       ['POST', `/apps/${appId}/webhooks`, { url: 'http://127.0.0.1:9/y', eventTypes: ['TENANT_CREATED'] }],
@@ -130,10 +162,15 @@ describe('in development', () => {
       expect((await admin(foyer, method, path, { body })).status, `anonymous ${method} ${path}`).toBe(401);
     }
     // The other app's own key does not reach this app's endpoint through its own app id either.
-    const crossed = await admin(foyer, 'GET', `/apps/${otherApp.body.app.id}/webhooks/${target.id}/secret`, { apiKey: otherApp.body.apiKey });
+    const crossed = await admin(foyer, 'GET', `/apps/${otherApp.body.app.id}/webhooks/${target.id}/secret`, {
+      apiKey: otherApp.body.apiKey,
+    });
     expect(crossed.status).toBe(404);
     expect(crossed.body).toMatchObject({ error: 'UNKNOWN_WEBHOOK' });
-    expect({ endpoints: await endpointRows(), deliveries: await foyer.db.select().from(webhookDeliveries).orderBy(webhookDeliveries.id) }).toEqual(before);
+    expect({
+      endpoints: await endpointRows(),
+      deliveries: await foyer.db.select().from(webhookDeliveries).orderBy(webhookDeliveries.id),
+    }).toEqual(before);
   });
 });
 

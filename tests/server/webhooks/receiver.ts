@@ -1,6 +1,6 @@
 // A webhook receiver on loopback for the webhook tests: records every POST as it came (headers and
 // raw body), answers with the status `answer` gives for the n-th request (0-based), and verifies
-// signatures with the Standard Webhooks library itself.
+// signatures with the Standard Webhooks library itself. `delayMs` holds each answer back.
 import http from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import type { TestFoyer } from '../../../server/testing.ts';
@@ -26,7 +26,9 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(options: { port?: number; answer?: (index: number) => number } = {}): Promise<Receiver> {
+export async function startReceiver(
+  options: { port?: number; answer?: (index: number) => number; delayMs?: number } = {},
+): Promise<Receiver> {
   const received: Received[] = [];
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -37,7 +39,8 @@ export async function startReceiver(options: { port?: number; answer?: (index: n
         headers: Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)])),
         body: Buffer.concat(chunks).toString('utf8'),
       });
-      response.writeHead(options.answer?.(index) ?? 204).end();
+      const status = options.answer?.(index) ?? 204;
+      setTimeout(() => response.writeHead(status).end(), options.delayMs ?? 0);
     });
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
