@@ -20,6 +20,7 @@ import { createDevIdentityProvider } from './dev-idp/server.ts';
 import { createPayments, type Payments } from './payments/runtime.ts';
 import { paymentsPlugin } from './payments/routes.ts';
 import { startWebhookWorker } from './webhooks/worker.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
 
 export interface Foyer {
   auth: FastifyInstance;
@@ -47,7 +48,7 @@ export async function createFoyer(options: { config: ServerConfig; db: Database;
 
   await api.register(brandingPlugin, context);
   await api.register(graphqlPlugin, context);
-  await api.register(adminPlugin, { ...context, prefix: ADMIN_PREFIX });
+  await api.register(adminPlugin, { ...context, prefix: ADMIN_PREFIX, extensions: [webhookRoutes] });
   await api.register(workspaceLogoPlugin, { ...context, prefix: WORKSPACE_PREFIX });
   await api.register(authProxyPlugin, context);
   await api.register(paymentsPlugin, { ...context, payments });

@@ -12,7 +12,7 @@ import { AccessTokenVerifier } from '../auth/access-tokens.ts';
 import { resolveCaller } from '../auth/callers.ts';
 import { AdminError, installAdminErrors } from '../admin/errors.ts';
 import { assetUrl, checkLogo, MAX_LOGO_BYTES, storeLogo } from '../admin/logo.ts';
-import { emitTenantEvent } from '../webhooks/outbox.ts';
+import { emitTenantEvent } from '../webhooks/outbox/outbox.ts';
 
 export const WORKSPACE_PREFIX = '/workspace';
 

@@ -1,5 +1,5 @@
 // The admin API's webhook routes (/admin/apps/{appId}/webhooks...), registered inside the admin
-// plugin (server/admin/plugin.ts) so they share its callers, CORS and error answers: reading needs
+// plugin as an extension (server/app.ts) so they share its callers, CORS and error answers: reading needs
 // the owner's TENANT_READ, everything else (including revealing a secret) TENANT_WRITE; an API key
 // reaches only its own app.
 import type { FastifyInstance, FastifyRequest } from 'fastify';

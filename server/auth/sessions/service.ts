@@ -7,8 +7,8 @@ import type { Database } from '../../db/client.ts';
 import { loginSessions, oidcPayloads, signInSessions, tenants, tenantUsers } from '../../db/schema.ts';
 import { revokeAccountGrants, revokeGrants } from '../oidc/adapter.ts';
 import { deviceOf } from '../../audit/device.ts';
-import { emitWebhookEvent } from '../../webhooks/outbox.ts';
-import { tenantUserModel } from '../../webhooks/models.ts';
+import { emitWebhookEvent } from '../../webhooks/outbox/outbox.ts';
+import { tenantUserModel } from '../../webhooks/outbox/models.ts';
 
 /** Whose sessions: one identity (an identity belongs to one app). */
 export interface SessionOwner {

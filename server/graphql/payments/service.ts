@@ -18,7 +18,7 @@ import {
   type PaymentsRuntime,
   type TenantRecord,
 } from '../../payments/service.ts';
-import { emitTenantEvent } from '../../webhooks/outbox.ts';
+import { emitTenantEvent } from '../../webhooks/outbox/outbox.ts';
 
 /**
  * The owner picks a plan and price. Free: the workspace is on it now (a running subscription ends).

@@ -29,7 +29,7 @@ import { releaseAttempt } from '../../audit/limits.ts';
 import { attributeCatalog } from '../attributes/catalog.ts';
 import { checkAttributes, type SortedAttributes } from '../attributes/check.ts';
 import type { ServerConfig } from '../../config.ts';
-import { emitTenantEvent, emitTenantUserEvent, withdrawWebhookEvents } from '../../webhooks/outbox.ts';
+import { emitTenantEvent, emitTenantUserEvent, withdrawWebhookEvents } from '../../webhooks/outbox/outbox.ts';
 
 /** The flow whose collecting steps feed createTenantAnonymous (flows/signup.json). */
 export const SIGNUP_FLOW_ID = 'signup';

@@ -21,7 +21,7 @@ import { foyerError } from '../errors.ts';
 import { InputProblems } from '../input.ts';
 import { checkMailAllowance } from './mail-limit.ts';
 import { getMember } from './service.ts';
-import { emitTenantUserEvent } from '../../webhooks/outbox.ts';
+import { emitTenantUserEvent } from '../../webhooks/outbox/outbox.ts';
 
 interface Target {
   id: string;

@@ -10,7 +10,7 @@ import type { App } from '../../apps/lookup.ts';
 import type { MeInput, User } from '../generated/resolvers.ts';
 import { checkName, InputProblems } from '../input.ts';
 import { customParamsOf } from '../custom-params/service.ts';
-import { emitTenantUserEvent } from '../../webhooks/outbox.ts';
+import { emitTenantUserEvent } from '../../webhooks/outbox/outbox.ts';
 
 type UserRecord = typeof users.$inferSelect;
 

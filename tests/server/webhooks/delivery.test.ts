@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort, startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { tenants, webhookDeliveries } from '../../../server/db/schema.ts';
-import { emitTenantEvent } from '../../../server/webhooks/outbox.ts';
+import { emitTenantEvent } from '../../../server/webhooks/outbox/outbox.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../../common/webhooks.ts';
 import { postGraphQL } from '../support/graphql.ts';
 import { findMembership, type Membership } from '../support/tokens.ts';

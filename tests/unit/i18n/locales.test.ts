@@ -61,6 +61,9 @@ const LOANWORDS = new Set([
   'minutes',
   'message',
   'messages',
+  'Webhooks',
+  'Webhook',
+  'ms',
 ]);
 
 function pluralBases(english: Texts): Set<string> {

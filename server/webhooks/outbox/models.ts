@@ -2,9 +2,9 @@
 // API (ORIGINAL-CONTRACT.md section 4, TenantResponse and TenantUser), read inside the transaction
 // that changed them, so the event describes the change it is committed with.
 import { and, eq } from 'drizzle-orm';
-import type { Database } from '../db/client.ts';
-import { tenants, tenantUsers, users } from '../db/schema.ts';
-import { trialOf } from '../payments/service.ts';
+import type { Database } from '../../db/client.ts';
+import { tenants, tenantUsers, users } from '../../db/schema.ts';
+import { trialOf } from '../../../common/payments.ts';
 
 type TenantRecord = typeof tenants.$inferSelect;
 

@@ -4,9 +4,9 @@
 // (server/webhooks/worker.ts), so the request never waits for a receiver.
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Database } from '../db/client.ts';
-import { webhookDeliveries, webhookEndpoints } from '../db/schema.ts';
-import type { WebhookEventType } from '../../common/webhooks.ts';
+import type { Database } from '../../db/client.ts';
+import { webhookDeliveries, webhookEndpoints } from '../../db/schema.ts';
+import type { WebhookEventType } from '../../../common/webhooks.ts';
 import { tenantModel, tenantUserModel } from './models.ts';
 
 /** Answers the event's id (the webhook-id), or undefined when no endpoint of the app takes the type. */
