@@ -65,7 +65,7 @@ describe("the configurator's webhooks", () => {
     expect(await item.textContent()).toContain('Sends: Workspace updated');
 
     await item.getByRole('button', { name: 'Reveal the signing secret of Order system' }).click();
-    const secret = await item.getByLabel('Signing secret').inputValue();
+    const secret = await item.getByRole('textbox', { name: 'Signing secret', exact: true }).inputValue();
     expect(secret).toMatch(/^whsec_/);
 
     await renameWorkspace('Renamed for the log');
