@@ -106,8 +106,12 @@ async function checkInput(config: ServerConfig, body: unknown, creating: boolean
     }
   }
   if (raw.description !== undefined) {
-    if (typeof raw.description !== 'string' || raw.description.length > MAX_DESCRIPTION_LENGTH) {
-      problems.push({ path: '/description', message: `The description is text of at most ${MAX_DESCRIPTION_LENGTH} characters` });
+    // A line break or other control character has no place in a one-line label.
+    if (typeof raw.description !== 'string' || raw.description.length > MAX_DESCRIPTION_LENGTH || /\p{Cc}/u.test(raw.description)) {
+      problems.push({
+        path: '/description',
+        message: `The description is one line of text of at most ${MAX_DESCRIPTION_LENGTH} characters`,
+      });
     } else input.description = raw.description.trim();
   }
   if (raw.eventTypes !== undefined || creating) {
@@ -124,7 +128,11 @@ async function checkInput(config: ServerConfig, body: unknown, creating: boolean
   return input;
 }
 
+/** Endpoint and delivery ids are UUIDs: anything else names nothing, and is not worth a query. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 async function findEndpoint(db: Database, appId: string, endpointId: string): Promise<EndpointRow> {
+  if (!UUID.test(endpointId)) throw unknownEndpoint();
   const [row] = await db
     .select()
     .from(webhookEndpoints)
@@ -179,6 +187,7 @@ export async function updateEndpoint(config: ServerConfig, db: Database, appId: 
 }
 
 export async function deleteEndpoint(db: Database, appId: string, endpointId: string): Promise<void> {
+  if (!UUID.test(endpointId)) throw unknownEndpoint();
   const deleted = await db
     .delete(webhookEndpoints)
     .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.appId, appId)))
@@ -218,6 +227,7 @@ export async function listDeliveries(db: Database, appId: string, endpointId: st
  */
 export async function resendDelivery(db: Database, appId: string, endpointId: string, deliveryId: string): Promise<WebhookDelivery> {
   await findEndpoint(db, appId, endpointId);
+  if (!UUID.test(deliveryId)) throw unknownDelivery();
   const [original] = await db
     .select()
     .from(webhookDeliveries)

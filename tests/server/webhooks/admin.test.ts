@@ -101,6 +101,7 @@ describe('in development', () => {
         { url: 'http://127.0.0.1:9/x', eventTypes: ['TENANT_CREATED'], enabled: 'yes', description: 'x'.repeat(201) },
         ['/description', '/enabled'],
       ],
+      [{ url: 'http://127.0.0.1:9/x', eventTypes: ['TENANT_CREATED'], description: 'line\none' }, ['/description']],
       [['an array'], ['']],
     ];
     for (const [body, paths] of cases) {
@@ -113,6 +114,23 @@ describe('in development', () => {
       expect(answer.body.details.map((detail) => detail.path)).toEqual(paths);
     }
     expect(await endpointRows()).toEqual(before);
+  });
+
+  it('answers ids that name no endpoint or delivery like unknown ones, whatever they hold', async () => {
+    const target = await addEndpoint(foyer, appId, { token: ownerToken }, { url: 'http://127.0.0.1:9/z', eventTypes: ['TENANT_CREATED'] });
+    for (const id of ['nope', 'a%20b', encodeURIComponent('\u00e9'.repeat(300)), randomUUID()]) {
+      for (const method of ['PUT', 'DELETE']) {
+        const answer = await admin(foyer, method, `/apps/${appId}/webhooks/${id}`, {
+          token: ownerToken,
+          body: method === 'PUT' ? {} : undefined,
+        });
+        expect(answer.status, `${method} ${id}`).toBe(404);
+        expect(answer.body).toMatchObject({ error: 'UNKNOWN_WEBHOOK' });
+      }
+      const resend = await admin(foyer, 'POST', `/apps/${appId}/webhooks/${target.id}/deliveries/${id}/resend`, { token: ownerToken });
+      expect(resend.status).toBe(404);
+      expect(resend.body).toMatchObject({ error: 'UNKNOWN_WEBHOOK_DELIVERY' });
+    }
   });
 
   it('a viewer, another workspace, another app and an app user manage nothing', async () => {
