@@ -13,6 +13,8 @@ export default tseslint.config(
       'node_modules/',
       'src/gql/',
       'server/graphql/generated/',
+      'common/generated/',
+      'src/flow/generated/',
       'tests/server/oidc/authjs/node_modules/',
       'bench/results/',
       '.foyer/',
