@@ -12,7 +12,9 @@ import { emitTenantEvent } from '../../../server/webhooks/outbox/outbox.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../../common/webhooks.ts';
 import { postGraphQL } from '../support/graphql.ts';
 import { findMembership, type Membership } from '../support/tokens.ts';
-import { admin, consoleOwnerToken } from '../support/console.ts';
+import { accessTokenFor, admin, consoleOwnerToken } from '../support/console.ts';
+import { callbackUri } from '../oidc/sign-in.ts';
+import { DEMO_PASSWORD } from '../../../server/seed/demo.ts';
 import { ask } from '../graphql/users-workspace.ts';
 import { addEndpoint, startReceiver, type Receiver, type WebhookEvent } from './receiver.ts';
 
@@ -128,6 +130,26 @@ describe('events of GraphQL changes', () => {
       () => expect(arrived('TENANT_UPDATED', owner.tenantId).map((event) => event.data.name)).toContain('Acme Renamed'),
       WAIT,
     );
+  });
+});
+
+describe('events of sign-ins', () => {
+  it('a member signing in to the app arrives as USER_SIGNED_IN with the membership', async () => {
+    await accessTokenFor(foyer, {
+      email: owner.email,
+      password: DEMO_PASSWORD,
+      workspace: 'Acme Renamed',
+      appId: foyer.demo.appId,
+      redirectUri: callbackUri(foyer),
+    });
+    await vi.waitFor(() => expect(arrived('USER_SIGNED_IN', owner.tenantUserId)).toHaveLength(1), WAIT);
+    expect(arrived('USER_SIGNED_IN', owner.tenantUserId)[0]!.data).toMatchObject({
+      id: owner.tenantUserId,
+      email: owner.email,
+      role: 'OWNER',
+      enabled: true,
+      tenant: { id: owner.tenantId, name: 'Acme Renamed' },
+    });
   });
 });
 
