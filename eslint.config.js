@@ -11,6 +11,8 @@ export default tseslint.config(
     ignores: [
       'dist/',
       'node_modules/',
+      'sdk/react/dist/',
+      'examples/host-app/dist/',
       'src/gql/',
       'server/graphql/generated/',
       'common/generated/',
