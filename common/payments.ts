@@ -41,3 +41,18 @@ const CURRENCY_SYMBOLS: Record<string, string> = { USD: '$', EUR: 'â‚¬', JPY: 'Â
 export function currencySymbol(currency: string): string {
   return CURRENCY_SYMBOLS[currency.toUpperCase()] ?? currency.toUpperCase();
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Whether a workspace's trial is running, and the whole days left of it (a started day counts): the
+ * server's tenant answers and its webhook events (server/webhooks/outbox/models.ts) both say it.
+ */
+export function trialOf(
+  tenant: { subscriptionStatus: string; trialEndsAt: Date | null },
+  now: Date,
+): { trial: boolean; trialDaysLeft: number } {
+  const left = tenant.trialEndsAt ? tenant.trialEndsAt.getTime() - now.getTime() : 0;
+  const trial = tenant.subscriptionStatus === 'trialing' && left > 0;
+  return { trial, trialDaysLeft: trial ? Math.ceil(left / DAY_MS) : 0 };
+}

@@ -21,6 +21,8 @@ import { createPayments, type Payments } from './payments/runtime.ts';
 import { paymentsPlugin } from './payments/routes.ts';
 import { managementPlugin, MANAGEMENT_PREFIX } from './management/plugin.ts';
 import { registerOpenApi } from './management/openapi.ts';
+import { startWebhookWorker } from './webhooks/worker.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
 
 export interface Foyer {
   auth: FastifyInstance;
@@ -50,7 +52,7 @@ export async function createFoyer(options: { config: ServerConfig; db: Database;
   await registerOpenApi(api, config);
   await api.register(brandingPlugin, context);
   await api.register(graphqlPlugin, context);
-  await api.register(adminPlugin, { ...context, prefix: ADMIN_PREFIX });
+  await api.register(adminPlugin, { ...context, prefix: ADMIN_PREFIX, extensions: [webhookRoutes] });
   await api.register(managementPlugin, { ...context, prefix: MANAGEMENT_PREFIX });
   await api.register(workspaceLogoPlugin, { ...context, prefix: WORKSPACE_PREFIX });
   await api.register(authProxyPlugin, context);
@@ -59,6 +61,9 @@ export async function createFoyer(options: { config: ServerConfig; db: Database;
   // Before the UI's page fallback, which would otherwise answer /dev/mailbox with the runtime.
   await ui.register(mailboxPlugin, context);
   await ui.register(uiPlugin, { ...context, appId: options.appId });
+
+  // Posts the webhook outbox from this process, beside the workers of any other instance (server/webhooks/worker.ts).
+  const webhookWorker = startWebhookWorker({ config, db, log: api.log.child({ module: 'webhooks' }) });
 
   const listeners = { auth, api, ui };
   // Stands in for the social providers of apps without credentials; never in production.
@@ -86,7 +91,7 @@ export async function createFoyer(options: { config: ServerConfig; db: Database;
       const servers = [auth.server, api.server, ui.server];
       const grace = setTimeout(() => servers.forEach((server) => server.closeAllConnections()), config.shutdownGraceMs);
       try {
-        await Promise.all([auth.close(), api.close(), ui.close(), devIdp?.close()]);
+        await Promise.all([auth.close(), api.close(), ui.close(), devIdp?.close(), webhookWorker.stop()]);
       } finally {
         clearTimeout(grace);
       }

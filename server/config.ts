@@ -43,6 +43,19 @@ export interface ServerConfig {
    * `host:port`, comma-separated); empty, the system's resolvers.
    */
   dnsServers: string[];
+  /** The webhook worker's timings (server/webhooks/worker.ts), all in milliseconds. */
+  webhooks: WebhookTimings;
+}
+
+export interface WebhookTimings {
+  /** How often the worker looks for due deliveries (FOYER_WEBHOOK_POLL_MS). */
+  pollIntervalMs: number;
+  /** The first retry's delay, doubled at each further failure, with jitter (FOYER_WEBHOOK_RETRY_BASE_MS). */
+  retryBaseMs: number;
+  /** How long failures are retried before a delivery is marked failed (FOYER_WEBHOOK_RETRY_FOR_MS). */
+  retryForMs: number;
+  /** How long one POST may take (FOYER_WEBHOOK_TIMEOUT_MS). */
+  timeoutMs: number;
 }
 
 export const DEFAULT_SECRET = 'foyer-development-secret-change-me';
@@ -111,6 +124,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       .split(',')
       .map((entry) => entry.trim())
       .filter(Boolean),
+    webhooks: {
+      pollIntervalMs: positiveMs('FOYER_WEBHOOK_POLL_MS', env.FOYER_WEBHOOK_POLL_MS, 2000),
+      retryBaseMs: positiveMs('FOYER_WEBHOOK_RETRY_BASE_MS', env.FOYER_WEBHOOK_RETRY_BASE_MS, 30_000),
+      retryForMs: positiveMs('FOYER_WEBHOOK_RETRY_FOR_MS', env.FOYER_WEBHOOK_RETRY_FOR_MS, 24 * 60 * 60_000),
+      timeoutMs: positiveMs('FOYER_WEBHOOK_TIMEOUT_MS', env.FOYER_WEBHOOK_TIMEOUT_MS, 10_000),
+    },
   };
   if (config.env === 'production' && (config.secret === DEFAULT_SECRET || config.secret.length < 32)) {
     throw new Error('FOYER_ENV=production needs FOYER_SECRET set to a random value of at least 32 characters');
@@ -135,6 +154,13 @@ function positiveSeconds(name: string, value: string | undefined, fallback: numb
   if (value === undefined || value === '') return fallback;
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed <= 0) throw new Error(`Invalid ${name}: ${value} (a whole number of seconds)`);
+  return parsed;
+}
+
+function positiveMs(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0) throw new Error(`Invalid ${name}: ${value} (a whole number of milliseconds)`);
   return parsed;
 }
 

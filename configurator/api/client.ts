@@ -15,6 +15,9 @@ import type {
   CreatedApp,
   Draft,
   VersionSummary,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEndpointInput,
   Workspace,
 } from './types.ts';
 
@@ -100,6 +103,42 @@ export class AdminApi {
     if (filter.type) query.set('type', filter.type);
     if (filter.person) query.set('person', filter.person);
     return this.request(this.appPath(appId, `/audit-log?${query.toString()}`));
+  }
+
+  webhooks(appId: string): Promise<{ endpoints: WebhookEndpoint[]; eventTypes: string[] }> {
+    return this.request(this.appPath(appId, '/webhooks'));
+  }
+
+  createWebhook(appId: string, input: WebhookEndpointInput): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+    return this.request(this.appPath(appId, '/webhooks'), { method: 'POST', body: input });
+  }
+
+  updateWebhook(appId: string, endpointId: string, input: Partial<WebhookEndpointInput>): Promise<{ endpoint: WebhookEndpoint }> {
+    return this.request(this.webhookPath(appId, endpointId), { method: 'PUT', body: input });
+  }
+
+  deleteWebhook(appId: string, endpointId: string): Promise<void> {
+    return this.request(this.webhookPath(appId, endpointId), { method: 'DELETE' });
+  }
+
+  webhookSecret(appId: string, endpointId: string): Promise<{ secret: string }> {
+    return this.request(this.webhookPath(appId, endpointId, '/secret'));
+  }
+
+  rotateWebhookSecret(appId: string, endpointId: string): Promise<{ secret: string }> {
+    return this.request(this.webhookPath(appId, endpointId, '/secret'), { method: 'POST' });
+  }
+
+  webhookDeliveries(appId: string, endpointId: string): Promise<{ deliveries: WebhookDelivery[] }> {
+    return this.request(this.webhookPath(appId, endpointId, '/deliveries'));
+  }
+
+  resendWebhookDelivery(appId: string, endpointId: string, deliveryId: string): Promise<{ delivery: WebhookDelivery }> {
+    return this.request(this.webhookPath(appId, endpointId, `/deliveries/${encodeURIComponent(deliveryId)}/resend`), { method: 'POST' });
+  }
+
+  private webhookPath(appId: string, endpointId: string, rest = ''): string {
+    return this.appPath(appId, `/webhooks/${encodeURIComponent(endpointId)}${rest}`);
   }
 
   private appPath(appId: string, rest = ''): string {

@@ -35,6 +35,11 @@ export const EDITOR_SECTIONS = [
   },
   { path: 'api-key', label: 'sections.apiKey', load: () => import('./sections/ApiKeySection.tsx').then((module) => module.ApiKeySection) },
   {
+    path: 'webhooks',
+    label: 'webhooks.title',
+    load: () => import('./sections/WebhooksSection.tsx').then((module) => module.WebhooksSection),
+  },
+  {
     path: 'audit-log',
     label: 'sections.auditLog',
     load: () => import('./sections/AuditLogSection.tsx').then((module) => module.AuditLogSection),

@@ -46,7 +46,10 @@ export const ADMIN_PREFIX = '/admin';
 type AppRequest = FastifyRequest<{ Params: { appId: string } }>;
 type VersionRequest = FastifyRequest<{ Params: { appId: string; version: string } }>;
 
-export async function adminPlugin(app: FastifyInstance, context: FoyerContext): Promise<void> {
+/** A plugin of admin routes another capability adds (it imports the admin callers, so admin cannot import it). */
+export type AdminExtension = (app: FastifyInstance, context: FoyerContext) => Promise<void>;
+
+export async function adminPlugin(app: FastifyInstance, context: FoyerContext & { extensions?: AdminExtension[] }): Promise<void> {
   const { db, config } = context;
   const verifier = new AccessTokenVerifier(db, config.urls.auth);
 
@@ -172,4 +175,10 @@ export async function adminPlugin(app: FastifyInstance, context: FoyerContext): 
     const { app: found, origin } = await target(request, 'write');
     return reply.status(201).send({ workspace: await addWorkspace(context, origin, found, request.body) });
   });
+
+  // Routes other capabilities add under /admin (server/app.ts: the webhooks'), with this plugin's CORS
+  // and error answers. Their own context object: this one carries the prefix, which would apply twice.
+  for (const extension of context.extensions ?? []) {
+    await app.register(extension, { config, db, notifier: context.notifier, payments: context.payments });
+  }
 }

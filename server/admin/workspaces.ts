@@ -15,6 +15,7 @@ import { AdminError, type ProblemDetail } from './errors.ts';
 import { bodyObject, recordAppAudit } from './service.ts';
 import { validationFailed } from './validation.ts';
 import { withinWorkspaceCreationLimits } from './limits.ts';
+import { emitTenantEvent, emitTenantUserEvent, withdrawWebhookEvents } from '../webhooks/outbox/outbox.ts';
 
 interface WorkspaceRequest {
   name: string;
@@ -52,6 +53,8 @@ interface Created {
   newIdentity: boolean;
   hasPassword: boolean;
   token: string;
+  /** The webhook events of the new workspace and owner, taken back with them. */
+  webhookEventIds: (string | undefined)[];
 }
 
 async function createWorkspace(db: Database, app: AppRow, request: WorkspaceRequest): Promise<Created> {
@@ -97,8 +100,12 @@ async function createWorkspace(db: Database, app: AppRow, request: WorkspaceRequ
       .insert(tenantUsers)
       .values({ id: tenantUserId, tenantId, userId: identity.id, role: 'OWNER', enabled: true, onboarded: false, invitationPending: true });
     const token = await issueToken(tx, { appId: app.id, userId: identity.id, purpose: 'invite', tenantUserId });
+    const webhookEventIds = [
+      await emitTenantEvent(tx, app.id, 'TENANT_CREATED', tenantId),
+      await emitTenantUserEvent(tx, app.id, 'TENANT_USER_CREATED', tenantUserId),
+    ];
     const { email, locale, hasPassword } = identity;
-    return { tenantId, tenantUserId, userId: identity.id, email, locale, hasPassword, newIdentity, token };
+    return { tenantId, tenantUserId, userId: identity.id, email, locale, hasPassword, newIdentity, token, webhookEventIds };
   });
 }
 
@@ -106,6 +113,7 @@ async function undoWorkspace(db: Database, created: Created): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.delete(tenants).where(eq(tenants.id, created.tenantId));
     if (created.newIdentity) await tx.delete(users).where(eq(users.id, created.userId));
+    await withdrawWebhookEvents(tx, created.webhookEventIds);
   });
 }
 

@@ -12,6 +12,7 @@ import { AccessTokenVerifier } from '../auth/access-tokens.ts';
 import { resolveCaller } from '../auth/callers.ts';
 import { AdminError, installAdminErrors } from '../admin/errors.ts';
 import { assetUrl, checkLogo, MAX_LOGO_BYTES, storeLogo } from '../admin/logo.ts';
+import { emitTenantEvent } from '../webhooks/outbox/outbox.ts';
 
 export const WORKSPACE_PREFIX = '/workspace';
 
@@ -58,7 +59,11 @@ export async function workspaceLogoPlugin(app: FastifyInstance, { config, db }: 
       logo = checkLogo(request.headers['content-type'], request.body);
       assetId = await storeLogo(db, caller.app.id, logo);
       url = assetUrl(config.urls.api, caller.app.id, assetId);
-      await db.update(tenants).set({ logo: url }).where(eq(tenants.id, caller.tenantId));
+      const logoUrl = url;
+      await db.transaction(async (tx) => {
+        await tx.update(tenants).set({ logo: logoUrl }).where(eq(tenants.id, caller.tenantId));
+        await emitTenantEvent(tx, caller.app.id, 'TENANT_UPDATED', caller.tenantId);
+      });
     } catch (error) {
       await releaseAttempt(db, reservation);
       throw error;

@@ -710,3 +710,62 @@ export const samlMessageIds = pgTable(
   },
   (t) => [primaryKey({ columns: [t.kind, t.connectionId, t.id] }), index('saml_message_ids_expiry_idx').on(t.expiresAt)],
 );
+
+/**
+ * Where an app wants to hear about changes (server/webhooks/): a URL, the event types it takes, and
+ * the Standard Webhooks signing secret (whsec_…), sealed under FOYER_SECRET because the configurator
+ * shows it again.
+ */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    appId: text('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    description: text('description').notNull().default(''),
+    eventTypes: jsonb('event_types').$type<string[]>().notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    secretSealed: text('secret_sealed').notNull(),
+    secretSealedWith: text('secret_sealed_with').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('webhook_endpoints_app_idx').on(t.appId)],
+);
+
+/**
+ * The webhook outbox: one row per event and endpoint, written in the transaction of the change that
+ * caused the event, then claimed and posted by a worker (server/webhooks/worker.ts). `eventId` is the
+ * webhook-id header, the same for every attempt and resend of the event to that endpoint.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    eventId: text('event_id').notNull(),
+    appId: text('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    endpointId: text('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    eventType: text('event_type').notNull(),
+    /** The posted body, {events:[{type, timestamp, data}]}. */
+    body: jsonb('body').$type<{ events: { type: string; timestamp: string; data: unknown }[] }>().notNull(),
+    /** pending (waiting for its next attempt), delivering (claimed by a worker until claimedUntil), succeeded or failed. */
+    status: text('status').$type<'pending' | 'delivering' | 'succeeded' | 'failed'>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
+    lastResponseCode: integer('last_response_code'),
+    lastDurationMs: integer('last_duration_ms'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx').on(t.status, t.nextAttemptAt),
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt),
+  ],
+);

@@ -12,6 +12,9 @@ import type { PaymentOptionsGraphql, TenantPaymentDetailsGraphql, TenantPaymentS
 import { findOffer, findPlan, findPrice, planGraphql, plansOf, taxesOf, taxGraphql, trialDaysOf } from './catalog.ts';
 import { DAY_MS, type PaymentClock } from './clock.ts';
 import type { OfferMetadata, PaymentProvider, ProviderName } from './provider.ts';
+import { emitTenantEvent, emitWebhookEvent } from '../webhooks/outbox/outbox.ts';
+import { tenantModel } from '../webhooks/outbox/models.ts';
+import { trialOf } from '../../common/payments.ts';
 
 export type TenantRecord = typeof tenants.$inferSelect;
 
@@ -51,13 +54,6 @@ export function paymentStatusOf(runtime: PaymentsRuntime, app: App, tenant: Tena
     shouldSetupPayments: tenant.shouldSetupPayments,
     provider,
   };
-}
-
-/** Whether the workspace's trial is running, and the whole days left of it (a started day counts). */
-export function trialOf(tenant: TenantRecord, now: Date): { trial: boolean; trialDaysLeft: number } {
-  const left = tenant.trialEndsAt ? tenant.trialEndsAt.getTime() - now.getTime() : 0;
-  const trial = tenant.subscriptionStatus === 'trialing' && left > 0;
-  return { trial, trialDaysLeft: trial ? Math.ceil(left / DAY_MS) : 0 };
 }
 
 export function paymentDetailsOf(runtime: PaymentsRuntime, app: App, tenant: TenantRecord): TenantPaymentDetailsGraphql {
@@ -237,6 +233,16 @@ export async function applyProviderEvent(
         subscriptionStatus: changes?.subscriptionStatus ?? tenant.subscriptionStatus,
       },
     });
+    if (changes) {
+      await emitTenantEvent(tx, app.id, 'TENANT_UPDATED', tenant.id);
+      const updated = await tenantModel(tx, tenant.id);
+      await emitWebhookEvent(tx, app.id, 'PAYMENT_SUBSCRIPTION_UPDATED', {
+        tenant: updated,
+        providerEventType: event.type,
+        plan: updated?.plan ?? null,
+        subscriptionStatus: changes.subscriptionStatus ?? tenant.subscriptionStatus,
+      });
+    }
     const replaced =
       event.type === 'checkout.session.completed' && tenant.subscriptionId && tenant.subscriptionId !== changes?.subscriptionId
         ? tenant.subscriptionId

@@ -16,6 +16,7 @@ import type { FederationType } from '../../../common/app-config.ts';
 import type { App } from '../../apps/lookup.ts';
 import { findUserByEmail, normalizeUsername, type User } from '../session/sign-in.ts';
 import { upstreamFor, type FederatedProfile, type Upstream } from './providers.ts';
+import { emitTenantEvent, emitTenantUserEvent } from '../../webhooks/outbox/outbox.ts';
 
 export const FEDERATION_STATE_TTL_SECONDS = 10 * 60;
 
@@ -155,6 +156,8 @@ async function signUpFederated(
       ip,
       detail: { tenantId, federation: type },
     });
+    await emitTenantEvent(tx, app.id, 'TENANT_CREATED', tenantId);
+    await emitTenantUserEvent(tx, app.id, 'TENANT_USER_CREATED', tenantUserId);
     return user!;
   });
 }

@@ -13,6 +13,7 @@ import { hashPassword } from '../passwords.ts';
 import { findUserByEmail, passwordSignInEnabled, type User } from '../session/sign-in.ts';
 import { consumeToken, findLiveToken, issueToken, type UserToken } from '../tokens/service.ts';
 import { endIdentitySessions } from '../sessions/service.ts';
+import { emitTenantUserEvent } from '../../webhooks/outbox/outbox.ts';
 
 /** The purposes of links that end on the set-password screen. */
 export const PASSWORD_LINK_PURPOSES: ('reset' | 'signup' | 'invite')[] = ['reset', 'signup', 'invite'];
@@ -104,6 +105,8 @@ export async function applyPasswordLink(
         .update(tenantUsers)
         .set({ enabled: true, invitationPending: false })
         .where(and(eq(tenantUsers.id, consumed.tenantUserId), eq(tenantUsers.userId, user.id)));
+      // The signup confirmed or the invitation accepted: the membership can be used now.
+      await emitTenantUserEvent(tx, app.id, 'TENANT_USER_UPDATED', consumed.tenantUserId);
     }
     // Whoever else was signing in with the old password has to start again, and every refresh token
     // issued under it dies.

@@ -7,6 +7,8 @@ import type { Database } from '../../db/client.ts';
 import { loginSessions, oidcPayloads, signInSessions, tenants, tenantUsers } from '../../db/schema.ts';
 import { revokeAccountGrants, revokeGrants } from '../oidc/adapter.ts';
 import { deviceOf } from '../../audit/device.ts';
+import { emitWebhookEvent } from '../../webhooks/outbox/outbox.ts';
+import { tenantUserModel } from '../../webhooks/outbox/models.ts';
 
 /** Whose sessions: one identity (an identity belongs to one app). */
 export interface SessionOwner {
@@ -43,13 +45,18 @@ export interface SignIn {
 /** A code was issued under `grantId`: the grant is this browser's session (a reused grant is the same one). */
 export async function recordSignIn(db: Database, signIn: SignIn): Promise<void> {
   const { grantId, ...fields } = signIn;
-  await db
-    .insert(signInSessions)
-    .values({ id: randomBytes(18).toString('base64url'), grantId, ...fields })
-    .onConflictDoUpdate({
-      target: signInSessions.grantId,
-      set: { loginSessionHash: fields.loginSessionHash, userAgent: fields.userAgent, ip: fields.ip, lastActiveAt: sql`now()` },
-    });
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(signInSessions)
+      .values({ id: randomBytes(18).toString('base64url'), grantId, ...fields })
+      .onConflictDoUpdate({
+        target: signInSessions.grantId,
+        set: { loginSessionHash: fields.loginSessionHash, userAgent: fields.userAgent, ip: fields.ip, lastActiveAt: sql`now()` },
+      });
+    // The member's sign-in to the app finished: the app hears who, in which workspace.
+    const member = await tenantUserModel(tx, fields.tenantUserId);
+    if (member) await emitWebhookEvent(tx, fields.appId, 'USER_SIGNED_IN', member);
+  });
 }
 
 /** Tokens were issued under `grantId` (the code exchanged, a refresh): the session was active now. */

@@ -30,6 +30,7 @@ import { isEmail } from '../input.ts';
 import { checkMailAllowance } from '../users/mail-limit.ts';
 import { getMember } from '../users/service.ts';
 import { MAX_INVITATIONS_PER_REQUEST } from '../../../common/invitations.ts';
+import { emitTenantUserEvent, withdrawWebhookEvents } from '../../webhooks/outbox/outbox.ts';
 
 export { MAX_INVITATIONS_PER_REQUEST };
 
@@ -89,6 +90,8 @@ type Created =
       locale: string | null;
       hasPassword: boolean;
       token: string;
+      /** The TENANT_USER_CREATED event, taken back with the invitation. */
+      webhookEventId: string | undefined;
     };
 
 /** The names a new identity starts with (an existing identity keeps its own). */
@@ -139,6 +142,7 @@ async function createMembership(
     // membership, so removing the member retires it, and disabling the member retires it too
     // (users/administration.ts).
     const token = await issueToken(tx, { appId, userId: identity.id, purpose: 'invite', tenantUserId });
+    const webhookEventId = await emitTenantUserEvent(tx, appId, 'TENANT_USER_CREATED', tenantUserId);
     return {
       kind: 'created',
       tenantUserId,
@@ -148,6 +152,7 @@ async function createMembership(
       locale: identity.locale,
       hasPassword: identity.hasPassword,
       token,
+      webhookEventId,
     };
   });
 }
@@ -157,6 +162,7 @@ async function undoMembership(db: Database, created: Extract<Created, { kind: 'c
   await db.transaction(async (tx) => {
     await tx.delete(tenantUsers).where(eq(tenantUsers.id, created.tenantUserId));
     if (created.newIdentity) await tx.delete(users).where(eq(users.id, created.userId));
+    await withdrawWebhookEvents(tx, [created.webhookEventId]);
   });
 }
 

@@ -18,6 +18,7 @@ import {
   type PaymentsRuntime,
   type TenantRecord,
 } from '../../payments/service.ts';
+import { emitTenantEvent } from '../../webhooks/outbox/outbox.ts';
 
 /**
  * The owner picks a plan and price. Free: the workspace is on it now (a running subscription ends).
@@ -90,6 +91,7 @@ export async function setTenantPlanDetails(
         checkoutNeeded: paid && !running,
       },
     });
+    await emitTenantEvent(tx, app.id, 'TENANT_UPDATED', tenant.id);
   });
   // A free plan replaces the subscription: the provider ends it (its event finds no workspace holding it).
   if (!paid && tenant.subscriptionId && provider) await provider.cancelSubscription(app, tenant.subscriptionId);

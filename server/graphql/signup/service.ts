@@ -29,6 +29,7 @@ import { releaseAttempt } from '../../audit/limits.ts';
 import { attributeCatalog } from '../attributes/catalog.ts';
 import { checkAttributes, type SortedAttributes } from '../attributes/check.ts';
 import type { ServerConfig } from '../../config.ts';
+import { emitTenantEvent, emitTenantUserEvent, withdrawWebhookEvents } from '../../webhooks/outbox/outbox.ts';
 
 /** The flow whose collecting steps feed createTenantAnonymous (flows/signup.json). */
 export const SIGNUP_FLOW_ID = 'signup';
@@ -142,6 +143,8 @@ interface CreatedSignup {
   /** The identity existed before (the link confirms; the password stays). */
   existing: Identity | undefined;
   token: string;
+  /** The webhook events the signup wrote, taken back with it. */
+  webhookEventIds: (string | undefined)[];
 }
 
 /** User (when new), workspace, disabled OWNER membership, signup token and audit record: all or nothing. */
@@ -197,6 +200,10 @@ async function createSignup(
       customParams: signup.customParams,
       attributes: signup.attributes.membership,
     });
+    const webhookEventIds = [
+      await emitTenantEvent(tx, app.id, 'TENANT_CREATED', tenantId),
+      await emitTenantUserEvent(tx, app.id, 'TENANT_USER_CREATED', tenantUserId),
+    ];
     const token = await issueToken(tx, {
       appId: app.id,
       userId,
@@ -208,7 +215,7 @@ async function createSignup(
     // The reserved signup becomes the audited one in the same transaction, so the limit counts it throughout.
     await releaseAttempt(tx, reservation);
     await recordAudit(tx, { type: 'tenant.signup', appId: app.id, userId, tenantUserId, ip: clientIp, detail: { tenantId } });
-    return { tenantId, userId, existing, token };
+    return { tenantId, userId, existing, token, webhookEventIds };
   });
 }
 
@@ -218,6 +225,7 @@ async function undoSignup(db: Database, created: CreatedSignup): Promise<void> {
     // The membership and its token go with the workspace.
     await tx.delete(tenants).where(eq(tenants.id, created.tenantId));
     if (!created.existing) await tx.delete(users).where(eq(users.id, created.userId));
+    await withdrawWebhookEvents(tx, created.webhookEventIds);
   });
 }
 

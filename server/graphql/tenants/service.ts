@@ -3,11 +3,13 @@
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { tenants } from '../../db/schema.ts';
-import { paymentStatusOf, trialOf, type PaymentsRuntime } from '../../payments/service.ts';
+import { paymentStatusOf, type PaymentsRuntime } from '../../payments/service.ts';
+import { trialOf } from '../../../common/payments.ts';
 import type { App } from '../../apps/lookup.ts';
 import type { Tenant, TenantAnonymous, TenantInput } from '../generated/resolvers.ts';
 import { checkLocale, checkLogo, checkName, InputProblems } from '../input.ts';
 import { recordAudit } from '../../audit/service.ts';
+import { emitTenantEvent } from '../../webhooks/outbox/outbox.ts';
 
 type TenantRecord = typeof tenants.$inferSelect;
 
@@ -102,6 +104,7 @@ export async function updateTenant(
         ip: actor.ip,
         detail: { ...actor.detail, tenantId, fields: Object.keys(changes) },
       });
+      await emitTenantEvent(tx, app.id, 'TENANT_UPDATED', tenantId);
     });
   }
   return getTenant(payments, db, app, tenantId);

@@ -21,6 +21,7 @@ import { foyerError } from '../errors.ts';
 import { InputProblems } from '../input.ts';
 import { checkMailAllowance } from './mail-limit.ts';
 import { getMember } from './service.ts';
+import { emitTenantUserEvent } from '../../webhooks/outbox/outbox.ts';
 
 interface Target {
   id: string;
@@ -151,6 +152,7 @@ export async function updateUser(context: GraphQLContext, actor: WorkspaceActor,
       }
       if (Object.keys(changes).length === 0) return { detail: null, result: undefined };
       await tx.update(tenantUsers).set(changes).where(eq(tenantUsers.id, target.id));
+      await emitTenantUserEvent(tx, actor.app.id, 'TENANT_USER_UPDATED', target.id);
       if (changes.enabled === false) {
         // The member's tokens for this workspace die now, not when they expire.
         await revokeAccountGrants(tx, sql`select ${target.id}`);
@@ -173,6 +175,8 @@ export async function deleteUser(context: GraphQLContext, actor: WorkspaceActor,
   return changeMember(context, actor, tenantUserId, {
     type: 'user.deleted',
     async apply(tx, target) {
+      // Read before it goes: the event carries the membership as it was.
+      await emitTenantUserEvent(tx, actor.app.id, 'TENANT_USER_DELETED', target.id);
       // The membership's invitation links go with it (user_tokens.tenant_user_id cascades).
       await tx.delete(tenantUsers).where(eq(tenantUsers.id, target.id));
       return { detail: { role: target.role, enabled: target.enabled }, result: true };

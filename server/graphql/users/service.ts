@@ -12,6 +12,7 @@ import { checkName, InputProblems } from '../input.ts';
 import { customParamsOf } from '../custom-params/service.ts';
 import { auditActorOf, type WorkspaceActor } from '../../auth/app-key-caller.ts';
 import { foyerError } from '../errors.ts';
+import { emitTenantUserEvent } from '../../webhooks/outbox/outbox.ts';
 
 type UserRecord = typeof users.$inferSelect;
 
@@ -126,6 +127,14 @@ export async function updateMe(context: GraphQLContext, member: MemberCaller, in
       });
     }
     if (onboarded) await tx.update(tenantUsers).set({ onboarded: true }).where(eq(tenantUsers.id, member.tenantUserId));
+    // The identity's names and consent show in every membership of it; onboarding only in this one.
+    const changed =
+      Object.keys(changes).length > 0
+        ? (await tx.select({ id: tenantUsers.id }).from(tenantUsers).where(eq(tenantUsers.userId, member.userId))).map((row) => row.id)
+        : onboarded
+          ? [member.tenantUserId]
+          : [];
+    for (const tenantUserId of changed) await emitTenantUserEvent(tx, member.app.id, 'TENANT_USER_UPDATED', tenantUserId);
   });
   return getMember(db, member.app, member.tenantId, member.tenantUserId);
 }
@@ -184,5 +193,6 @@ export async function updateMemberProfile(
         fields: [...Object.keys(changes), ...(onboarded === undefined ? [] : ['onboarded'])],
       },
     });
+    await emitTenantUserEvent(tx, actor.app.id, 'TENANT_USER_UPDATED', tenantUserId);
   });
 }

@@ -64,6 +64,9 @@ const LOANWORDS = new Set([
   // Protocol names (the workspace's enterprise sign-in connections).
   'OpenID Connect (OIDC)',
   'SAML 2.0',
+  'Webhooks',
+  'Webhook',
+  'ms',
 ]);
 
 function pluralBases(english: Texts): Set<string> {
