@@ -29,6 +29,7 @@ import { isEmail } from '../input.ts';
 import { checkMailAllowance } from '../users/mail-limit.ts';
 import { getMember } from '../users/service.ts';
 import { MAX_INVITATIONS_PER_REQUEST } from '../../../common/invitations.ts';
+import { keyedIssue, maxAddressesIssue, plainIssue } from '../../http/field-issues.ts';
 
 export { MAX_INVITATIONS_PER_REQUEST };
 
@@ -219,9 +220,9 @@ export async function resendInvitation(context: GraphQLContext, inviter: MemberC
 export async function inviteUsers(context: GraphQLContext, inviter: MemberCaller, userNames: readonly string[]): Promise<User[]> {
   const { db, log } = context;
   const addresses = invitedAddresses(userNames);
-  if (addresses.length === 0) throw fieldErrors({ userNames: 'Enter at least one e-mail address' });
+  if (addresses.length === 0) throw fieldErrors({ userNames: plainIssue('enterEmails') });
   if (addresses.length > MAX_INVITATIONS_PER_REQUEST) {
-    throw fieldErrors({ userNames: `At most ${MAX_INVITATIONS_PER_REQUEST} addresses at a time` });
+    throw fieldErrors({ userNames: maxAddressesIssue(MAX_INVITATIONS_PER_REQUEST) });
   }
   const role = defaultRoleOf(inviter);
   if (!mayGrant(inviter.role, role)) {
@@ -264,7 +265,7 @@ export async function inviteUsers(context: GraphQLContext, inviter: MemberCaller
   }
 
   if (failures.size > 0) {
-    const fields = Object.fromEntries([...failures].map(([address, reason]) => [address, failureMessages[reason]]));
+    const fields = Object.fromEntries([...failures].map(([address, reason]) => [address, keyedIssue(reason, failureMessages[reason])]));
     throw fieldErrors(fields, 'Some addresses were not invited', {
       reasons: Object.fromEntries(failures),
       invited: invited.map((user) => ({ id: user.id, email: user.email })),

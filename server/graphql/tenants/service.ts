@@ -8,6 +8,7 @@ import type { App } from '../../apps/lookup.ts';
 import type { Tenant, TenantAnonymous, TenantInput } from '../generated/resolvers.ts';
 import { checkLocale, checkLogo, checkName, InputProblems } from '../input.ts';
 import { recordAudit } from '../../audit/service.ts';
+import { plainIssue } from '../../http/field-issues.ts';
 
 type TenantRecord = typeof tenants.$inferSelect;
 
@@ -59,10 +60,10 @@ function checkTenantInput(app: App, input: TenantInput): Partial<TenantRecord> {
   if (input.logo !== undefined) changes.logo = checkLogo(problems, 'logo', input.logo);
   if (input.mfa != null) {
     if (app.settings.mfaEnabled) changes.mfa = input.mfa;
-    else problems.add('mfa', 'Two-factor authentication is not available for this app');
+    else problems.add('mfa', plainIssue('twoFactorUnavailable'));
   }
   if (input.federationConnection != null) {
-    problems.add('federationConnection', 'This app has no federation connections');
+    problems.add('federationConnection', plainIssue('noFederationConnections'));
   }
   problems.throwIfAny();
   return changes;

@@ -9,6 +9,7 @@ import { componentRegistry } from '../../components/registry.ts';
 import { createActionRunner } from '../../flow/actions.ts';
 import { stepOf, submitDisabled, type FlowRunner, type FlowState, type UnmappedError } from '../../flow/engine.ts';
 import type { FieldErrors } from '../../flow/errors.ts';
+import type { FieldMessage } from '../../i18n/field-issues.ts';
 import { loadForm, validationMessageKey } from '../../flow/forms.ts';
 import { evaluate, evaluateMapping, holds, resolveText } from '../../flow/logic.ts';
 import { isComponentName } from '../../flow/registry-names.ts';
@@ -250,7 +251,7 @@ function StepBody(props: StepViewProps & { aboveSubmit: ReactNode; onMounted: ()
 const NO_CONST_DEFAULTS = { constAsDefaults: 'never' } as const;
 
 /** Server field errors as RJSF's error schema ("customParams.size" → {customParams: {size: {__errors}}}). */
-export function errorSchemaOf(fieldErrors: FieldErrors, translate: (message: string) => string): ErrorSchema | undefined {
+export function errorSchemaOf(fieldErrors: FieldErrors, translate: (message: FieldMessage) => string): ErrorSchema | undefined {
   const entries = Object.entries(fieldErrors);
   if (entries.length === 0) return undefined;
   const schema: Record<string, unknown> = {};
