@@ -2,7 +2,6 @@
 // clients report machine codes (`code`/`error`, GraphQL `extensions.code`) and HTTP statuses; all are
 // looked up, the most specific first.
 import type { ErrorMap, FlowAlert } from './types.ts';
-import { isServerFieldIssue, type FieldMessage, type ServerFieldIssue } from '../i18n/field-issues.ts';
 
 export const DEFAULT_ERROR_TITLE = 'errors.title';
 /** A failure of a step without an error map. */
@@ -53,6 +52,25 @@ export function alertFor(error: unknown, map: ErrorMap | undefined): FlowAlert {
   const known = errorCodes(error).find((code) => map?.codes?.[code]);
   const message = known ? map!.codes![known]! : (map?.default ?? DEFAULT_ERROR_MESSAGE);
   return { variant: 'danger', title, message };
+}
+
+/** One server field issue (server/http/field-issues.ts); src/i18n/field-issues.ts translates it. */
+export interface ServerFieldIssue {
+  code: string;
+  params: Record<string, unknown>;
+  /** The server's English, for a code this runtime does not know. */
+  message: string;
+}
+
+/** A field message as the server sent it: an issue, or a text (older answers, other routes). */
+export type FieldMessage = string | ServerFieldIssue;
+
+export function isServerFieldIssue(value: unknown): value is ServerFieldIssue {
+  if (typeof value !== 'object' || value === null) return false;
+  const { code, params, message } = value as Record<string, unknown>;
+  return (
+    typeof code === 'string' && typeof message === 'string' && (params === undefined || (typeof params === 'object' && params !== null))
+  );
 }
 
 /** Messages about single fields, by form field path; a message is a server field issue, a translation key or a server text. */

@@ -2,24 +2,7 @@
 // English text) in the screens' language: the code picks the text, the values fill it, a count picks
 // the plural form and a list is written the way the language writes lists.
 import type { i18n as I18n } from 'i18next';
-
-export interface ServerFieldIssue {
-  code: string;
-  params: Record<string, unknown>;
-  /** The server's English, for a code this runtime does not know. */
-  message: string;
-}
-
-/** A field message as the server sent it: an issue, or a text (older answers, other routes). */
-export type FieldMessage = string | ServerFieldIssue;
-
-export function isServerFieldIssue(value: unknown): value is ServerFieldIssue {
-  if (typeof value !== 'object' || value === null) return false;
-  const { code, params, message } = value as Record<string, unknown>;
-  return (
-    typeof code === 'string' && typeof message === 'string' && (params === undefined || (typeof params === 'object' && params !== null))
-  );
-}
+import type { ServerFieldIssue } from '../flow/errors.ts';
 
 /** ajv's keywords whose text names no value, by the runtime's key for them. */
 const keywordKeys: Record<string, string> = {

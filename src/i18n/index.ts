@@ -7,7 +7,8 @@ import { initReactI18next } from 'react-i18next';
 import { applyDocumentLanguage } from './document.ts';
 import en from './locales/en.json';
 import { INTERPOLATION, intlFormatter } from './intl-formatter.ts';
-import { fieldIssueText, type FieldMessage } from './field-issues.ts';
+import { fieldIssueText } from './field-issues.ts';
+import type { FieldMessage } from '../flow/errors.ts';
 
 export type TranslationResources = Record<string, Record<string, unknown>>;
 

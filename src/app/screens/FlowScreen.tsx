@@ -9,7 +9,7 @@ import { componentRegistry } from '../../components/registry.ts';
 import { createActionRunner } from '../../flow/actions.ts';
 import { stepOf, submitDisabled, type FlowRunner, type FlowState, type UnmappedError } from '../../flow/engine.ts';
 import type { FieldErrors } from '../../flow/errors.ts';
-import type { FieldMessage } from '../../i18n/field-issues.ts';
+import type { FieldMessage } from '../../flow/errors.ts';
 import { loadForm, validationMessageKey } from '../../flow/forms.ts';
 import { evaluate, evaluateMapping, holds, resolveText } from '../../flow/logic.ts';
 import { isComponentName } from '../../flow/registry-names.ts';
