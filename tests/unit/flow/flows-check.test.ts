@@ -107,7 +107,7 @@ describe('flows:check', () => {
 
   it('reports a missing form file', () => {
     expect(problemsOf('unknown-form')).toEqual([
-      `${file('unknown-form')}#/steps/FIRST/form: Form "company-size" has no file schema/forms/company-size.json.`,
+      `${file('unknown-form')}#/steps/FIRST/form: Form "not-shipped" has no file schema/forms/not-shipped.json.`,
     ]);
   });
 
