@@ -125,12 +125,13 @@ describe('server field errors', () => {
 });
 
 describe('signup flow', () => {
-  const params = [{ label: 'companySize', type: 'integer', userLabel: 'Company size', regex: '' }];
+  const params = [{ label: 'seats', type: 'integer', userLabel: 'Seats', regex: '' }];
+  // A custom signup field (app settings), named unlike any field a flow step may collect.
   const answers = (create: (input: Record<string, unknown>) => unknown = () => ({ createTenantAnonymous: { id: 't1' } })): Answers => ({
     'gql.GetTenantUserCustomParamsConfigAnonymous': () => ({ getTenantUserCustomParamsConfigAnonymous: { params } }),
     'gql.CreateTenantAnonymous': create,
   });
-  const filled = { email: 'new@b.test', password: 'Correct-Horse-9', consent: true, customParams: [{ label: 'companySize', value: '12' }] };
+  const filled = { email: 'new@b.test', password: 'Correct-Horse-9', consent: true, customParams: [{ label: 'seats', value: '12' }] };
   // The screens, by what they show: whatever steps lead there are walked (./walk.ts).
   const signupForm = stepShowing(signup, 'signup');
   const formWithoutPassword = stepShowing(signup, 'signup-without-password');
@@ -156,7 +157,7 @@ describe('signup flow', () => {
         tenant: {
           attributes: collected,
           name: '',
-          owner: { email: 'new@b.test', password: 'Correct-Horse-9', customParams: [{ label: 'companySize', value: '12' }] },
+          owner: { email: 'new@b.test', password: 'Correct-Horse-9', customParams: [{ label: 'seats', value: '12' }] },
           plan: 'ESSENTIAL',
           priceOffer: { currency: 'USD', recurrenceInterval: 'month' },
         },
@@ -185,18 +186,18 @@ describe('signup flow', () => {
 
   it('shows server field errors on their fields until they change', async () => {
     const refuse = () => {
-      throw graphQLError('BAD_USER_INPUT', 400, { companySize: 'Must be a whole number' });
+      throw graphQLError('BAD_USER_INPUT', 400, { seats: 'Must be a whole number' });
     };
     const { runner } = await atSignupForm(environment(), refuse);
     await runner.submit(filled);
     expect(shown(runner)).toBe(signupForm);
     expect(runner.getState()).toMatchObject({
       alert: { variant: 'danger', title: 'errors.title', message: 'signup.errors.generic' },
-      fieldErrors: { 'customParams.companySize': ['Must be a whole number'] },
+      fieldErrors: { 'customParams.seats': ['Must be a whole number'] },
     });
-    runner.setForm({ email: 'other@b.test', customParams: [{ label: 'companySize', value: '12' }] });
-    expect(runner.getState().fieldErrors).toEqual({ 'customParams.companySize': ['Must be a whole number'] });
-    runner.setForm({ customParams: [{ label: 'companySize', value: '13' }] });
+    runner.setForm({ email: 'other@b.test', customParams: [{ label: 'seats', value: '12' }] });
+    expect(runner.getState().fieldErrors).toEqual({ 'customParams.seats': ['Must be a whole number'] });
+    runner.setForm({ customParams: [{ label: 'seats', value: '13' }] });
     expect(runner.getState().fieldErrors).toEqual({});
   });
 
@@ -219,11 +220,11 @@ describe('signup flow', () => {
     expect(formWithoutPassword.slots?.some((slot) => slot.type === 'component' && slot.component === 'PasswordPolicy')).toBe(false);
     runner.setForm({ email: 'new@b.test' });
     expect(submitDisabled(formWithoutPassword, runner.context())).toBe(false);
-    await runner.submit({ email: 'new@b.test', consent: true, customParams: [{ label: 'companySize', value: '12' }] });
+    await runner.submit({ email: 'new@b.test', consent: true, customParams: [{ label: 'seats', value: '12' }] });
     expect(calls.at(-1)).toEqual({
       name: 'gql.CreateTenantAnonymous',
       input: {
-        tenant: { name: '', attributes: collected, owner: { email: 'new@b.test', customParams: [{ label: 'companySize', value: '12' }] } },
+        tenant: { name: '', attributes: collected, owner: { email: 'new@b.test', customParams: [{ label: 'seats', value: '12' }] } },
       },
     });
     expect(shown(runner).heading).toBe(SENT_HEADING);
@@ -249,7 +250,7 @@ describe('signup flow', () => {
     expect(runner.getState()).toMatchObject({ status: 'idle', form: { email: 'new@b.test', consent: true } });
     await runner.submit();
     expect(calls.at(-1)!.input).toEqual({
-      tenant: { name: '', attributes: collected, owner: { email: 'new@b.test', customParams: [{ label: 'companySize', value: '12' }] } },
+      tenant: { name: '', attributes: collected, owner: { email: 'new@b.test', customParams: [{ label: 'seats', value: '12' }] } },
     });
     expect(shown(runner).heading).toBe(SENT_HEADING);
   });
