@@ -53,3 +53,58 @@ export function checkAttributes(
   }
   return sorted;
 }
+
+/** What an edit changes in one place's stored values: the values to set, and the names to remove. */
+export interface AttributeChanges {
+  set: Record<string, unknown>;
+  remove: string[];
+}
+
+/**
+ * An edit of collected values where a settings flow (`flowId`: profile, workspace) shows them: each
+ * given value is checked with its field's form as at collection; a blank one removes the stored value
+ * (unless its form requires one); a name the flow does not collect into one of `targets` is refused.
+ * Values not given keep what is stored. Answers the changes by target.
+ */
+export function checkAttributeEdit(
+  catalog: AttributeCatalog,
+  flowId: string,
+  submitted: Record<string, unknown>,
+  targets: readonly AttributeTarget[],
+  problems: InputProblems,
+): Partial<Record<AttributeTarget, AttributeChanges>> {
+  const fields: ReadonlyMap<string, CollectedField> = catalog.get(flowId) ?? new Map();
+  const changes: Partial<Record<AttributeTarget, AttributeChanges>> = {};
+  const editable = (name: string) => {
+    const field = fields.get(name);
+    return field && targets.includes(field.target) ? field : undefined;
+  };
+  if (Object.keys(submitted).some((name) => !editable(name))) problems.add('attributes', plainIssue('uncollectedField'));
+  for (const [name, value] of Object.entries(submitted)) {
+    const field = editable(name);
+    if (!field) continue;
+    const place = (changes[field.target] ??= { set: {}, remove: [] });
+    if (isBlank(value)) {
+      if (field.required) problems.add(name, plainIssue('required'));
+      else place.remove.push(name);
+      continue;
+    }
+    if (!field.validate(value)) {
+      const issues = (field.validate.errors ?? []).map(ajvIssue);
+      problems.add(
+        name,
+        issues.filter((issue, index) => issues.findIndex((other) => other.message === issue.message) === index),
+      );
+      continue;
+    }
+    place.set[name] = value;
+  }
+  return changes;
+}
+
+/** `stored` with `changes` applied. */
+export function applyAttributeChanges(stored: Record<string, unknown>, changes: AttributeChanges): Record<string, unknown> {
+  const next: Record<string, unknown> = { ...stored, ...changes.set };
+  for (const name of changes.remove) delete next[name];
+  return next;
+}

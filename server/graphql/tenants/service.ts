@@ -9,6 +9,11 @@ import type { Tenant, TenantAnonymous, TenantInput } from '../generated/resolver
 import { checkLocale, checkLogo, checkName, InputProblems } from '../input.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { plainIssue } from '../../http/field-issues.ts';
+import type { AttributeCatalog } from '../attributes/catalog.ts';
+import { applyAttributeChanges, checkAttributeEdit, type AttributeChanges } from '../attributes/check.ts';
+
+/** The flow whose steps show the workspace settings: the workspace attributes it collects are edited there. */
+export const WORKSPACE_FLOW_ID = 'workspace';
 
 type TenantRecord = typeof tenants.$inferSelect;
 
@@ -48,7 +53,11 @@ export async function getTenant(payments: PaymentsRuntime, db: Database, app: Ap
 }
 
 /** The columns `input` changes; a field left out (or null, except logo) keeps its value. */
-function checkTenantInput(app: App, input: TenantInput): Partial<TenantRecord> {
+function checkTenantInput(
+  app: App,
+  input: TenantInput,
+  catalog: AttributeCatalog,
+): { changes: Partial<TenantRecord>; attributes?: AttributeChanges } {
   const problems = new InputProblems();
   const changes: Partial<TenantRecord> = {};
   if (input.name != null) {
@@ -65,8 +74,11 @@ function checkTenantInput(app: App, input: TenantInput): Partial<TenantRecord> {
   if (input.federationConnection != null) {
     problems.add('federationConnection', plainIssue('noFederationConnections'));
   }
+  const attributes = input.attributes
+    ? checkAttributeEdit(catalog, WORKSPACE_FLOW_ID, input.attributes, ['tenant'], problems).tenant
+    : undefined;
   problems.throwIfAny();
-  return changes;
+  return { changes, attributes };
 }
 
 /** Who changes the workspace, for the audit trail. */
@@ -83,10 +95,20 @@ export async function updateTenant(
   tenantId: string,
   input: TenantInput,
   actor: TenantActor,
+  catalog: AttributeCatalog,
 ): Promise<Tenant> {
-  const changes = checkTenantInput(app, input);
-  if (Object.keys(changes).length > 0) {
+  const { changes, attributes } = checkTenantInput(app, input, catalog);
+  if (Object.keys(changes).length > 0 || attributes) {
     await db.transaction(async (tx) => {
+      if (attributes) {
+        // Read and written in one transaction, under the row's lock: two edits never lose each other's values.
+        const [row] = await tx
+          .select({ attributes: tenants.attributes })
+          .from(tenants)
+          .where(and(eq(tenants.id, tenantId), eq(tenants.appId, app.id)))
+          .for('update');
+        changes.attributes = applyAttributeChanges(row?.attributes ?? {}, attributes);
+      }
       await tx
         .update(tenants)
         .set(changes)
