@@ -32,7 +32,7 @@ async function tokenOf(email: string, workspace: string): Promise<string> {
   return mintAccessToken(foyer.db, await findMembership(foyer.db, email, workspace), { issuer: foyer.urls.auth });
 }
 
-function call<Data>(token: string, query: string, variables: Record<string, unknown>, operationName: string) {
+function call<Data = Record<string, unknown>>(token: string, query: string, variables: Record<string, unknown>, operationName: string) {
   return postGraphQL<Data>(foyer.urls.api, { query, variables, operationName }, bearer(token));
 }
 
