@@ -40,6 +40,22 @@ module.exports = {
       to: { path: '^src/app/' },
     },
     {
+      name: 'sdk-stands-alone',
+      comment:
+        'The React SDK (sdk/react/) is installed by host apps: it reaches Foyer over HTTP only and may bundle the ' +
+        'shared rules of common/, never the runtime, the configurator or the server.',
+      severity: 'error',
+      from: { path: '^sdk/' },
+      to: { path: '^(src|server|configurator|examples)/' },
+    },
+    {
+      name: 'examples-use-the-sdk-package',
+      comment: "The example host apps import the SDK as a package (@foyer/react), as a host app does, and nothing of Foyer's source.",
+      severity: 'error',
+      from: { path: '^examples/' },
+      to: { path: '^(src|server|configurator|common|sdk/react/src)/' },
+    },
+    {
       name: 'no-folder-cycles',
       comment:
         'Two capability folders that import each other are one capability in two places. A sub-folder and its parent ' +

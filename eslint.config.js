@@ -11,8 +11,12 @@ export default tseslint.config(
     ignores: [
       'dist/',
       'node_modules/',
+      'sdk/react/dist/',
+      'examples/host-app/dist/',
       'src/gql/',
       'server/graphql/generated/',
+      'common/generated/',
+      'src/flow/generated/',
       'tests/server/oidc/authjs/node_modules/',
       'bench/results/',
       '.foyer/',

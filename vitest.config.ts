@@ -11,7 +11,7 @@ export default mergeConfig(
           test: {
             name: 'unit',
             environment: 'jsdom',
-            include: ['tests/unit/**/*.test.{ts,tsx}'],
+            include: ['tests/unit/**/*.test.{ts,tsx}', 'sdk/react/src/**/*.test.{ts,tsx}'],
           },
         },
         {

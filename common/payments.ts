@@ -2,50 +2,17 @@
 // `payments`), and the rules the server and the runtime share: who changes a workspace's plan, how a
 // price is told apart, and its currency symbol (SPEC.md section 9; the interval abbreviations are texts
 // of the locale files).
-import type { Role } from './app-config.ts';
+import type { AppConfig, Role } from './app-config.ts';
 
-export const RECURRENCE_INTERVALS = ['day', 'week', 'month', 'year'] as const;
-export type RecurrenceInterval = (typeof RECURRENCE_INTERVALS)[number];
-
-export interface PlanPrice {
-  /** In the currency's main unit (19.5 is 19.50). 0 is free: no payment is asked for. */
-  amount: number;
-  /** ISO 4217, upper case. */
-  currency: string;
-  recurrenceInterval: RecurrenceInterval;
-}
-
-export interface PricingPlan {
-  /** What tokens carry as `plan` and plan gates compare (FREEMIUM, TEAM …). */
-  key: string;
-  name: string;
-  description?: string | null;
-  /** Days a new subscription runs before its first payment; 0 or absent: no trial. */
-  trialDays?: number;
-  prices: PlanPrice[];
-}
-
-export interface Tax {
-  name: string;
-  /** ISO 3166-1 alpha-2, upper case. */
-  countryCode: string;
-  percentage: number;
-}
-
+export type PaymentSettings = NonNullable<AppConfig['payments']>;
+export type PricingPlan = NonNullable<PaymentSettings['plans']>[number];
+/** `amount` in the currency's main unit (19.5 is 19.50); 0 is free: no payment is asked for. */
+export type PlanPrice = PricingPlan['prices'][number];
+export type RecurrenceInterval = PlanPrice['recurrenceInterval'];
+export const RECURRENCE_INTERVALS = ['day', 'week', 'month', 'year'] as const satisfies readonly RecurrenceInterval[];
+export type Tax = NonNullable<PaymentSettings['taxes']>[number];
 /** As the admin API reads and writes them: secrets go in, only has* comes out. */
-export interface StripeKeys {
-  publishableKey?: string;
-  secretKey?: string;
-  webhookSecret?: string;
-  hasSecretKey?: boolean;
-  hasWebhookSecret?: boolean;
-}
-
-export interface PaymentSettings {
-  plans?: PricingPlan[];
-  taxes?: Tax[];
-  stripe?: StripeKeys;
-}
+export type StripeKeys = NonNullable<PaymentSettings['stripe']>;
 
 /** The role table's rule for plans: only owners change the workspace's plan (and pay for it). */
 export const PLAN_CHANGING_ROLES: readonly Role[] = ['OWNER'];

@@ -99,6 +99,9 @@ describe('users administration in the browser', () => {
     await invitee.goto(`${suite.foyer.urls.ui}${USERS_PATH}`);
     await invitee.getByRole('table', { name: 'Workspace users' }).waitFor();
     expect(await invitee.locator('.foyer-admin__workspace').textContent()).toBe('Acme');
+    // The invite form is a slot gated to owners, admins and managers (flows/users.json): a viewer never sees it.
+    await invitee.waitForLoadState('networkidle');
+    expect(await invitee.getByRole('button', { name: 'Invite', exact: true }).count()).toBe(0);
     await inviteeContext.close();
 
     // The owner makes the invitee a manager and disables them.

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Kind, parse } from 'graphql';
+import { ROLES } from '../common/roles.ts';
 import { ACTION_NAMES, COMPONENT_NAMES, FORM_FIELD_NAMES, FORM_WIDGET_NAMES, GQL_ACTION_PREFIX } from '../src/flow/registry-names.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -64,6 +65,16 @@ export function generatedFlowSchema(current: Record<string, unknown>): Record<st
     COMPONENT_NAMES,
     '^[A-Z][A-Za-z0-9]*$',
   );
+  definitions.access = {
+    description: 'Shows the slot only to users holding one of `roles` and/or whose workspace plan is one of `plans`.',
+    type: 'object',
+    additionalProperties: false,
+    minProperties: 1,
+    properties: {
+      roles: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...ROLES] } },
+      plans: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', pattern: '^[A-Z][A-Z0-9_]{0,39}$' } },
+    },
+  };
   definitions.formFieldName = suggested("One of Foyer's form fields (src/theme/rjsf/fields.tsx).", FORM_FIELD_NAMES);
   definitions.widgetName = suggested("One of RJSF's widgets or Foyer's (src/theme/rjsf/fields.tsx).", [
     ...FORM_WIDGET_NAMES,

@@ -76,7 +76,15 @@ export async function createFoyer(options: { config: ServerConfig; db: Database;
       return bound;
     },
     async close() {
-      await Promise.all([auth.close(), api.close(), ui.close(), devIdp?.close()]);
+      // Closing a listener waits for every request in flight; one whose client stalls (a body that
+      // never arrives, an answer never read) would hold the shutdown until Node's request timeout.
+      const servers = [auth.server, api.server, ui.server];
+      const grace = setTimeout(() => servers.forEach((server) => server.closeAllConnections()), config.shutdownGraceMs);
+      try {
+        await Promise.all([auth.close(), api.close(), ui.close(), devIdp?.close()]);
+      } finally {
+        clearTimeout(grace);
+      }
       await notifier.close();
     },
   };

@@ -31,6 +31,8 @@ export interface ServerConfig {
   mailFrom: string;
   /** How long a password reset link works (FOYER_RESET_TOKEN_TTL, seconds). */
   resetTokenTtlSeconds: number;
+  /** How long a shutdown waits for answers in flight before it ends their connections. */
+  shutdownGraceMs: number;
   /**
    * The development identity provider (server/dev-idp): its port and the URL browsers and Foyer reach
    * it at. Started outside production only; it stands in for every social provider without credentials.
@@ -98,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: env.FOYER_MAIL_FROM || 'Foyer <no-reply@localhost>',
     resetTokenTtlSeconds: positiveSeconds('FOYER_RESET_TOKEN_TTL', env.FOYER_RESET_TOKEN_TTL, 60 * 60),
+    shutdownGraceMs: positiveSeconds('FOYER_SHUTDOWN_GRACE', env.FOYER_SHUTDOWN_GRACE, 10) * 1000,
     devIdp: devIdpOf(env),
   };
   if (config.env === 'production' && (config.secret === DEFAULT_SECRET || config.secret.length < 32)) {

@@ -1,9 +1,11 @@
 // Mail and SMS texts: Foyer's own translation files (every locales/<locale>.json present, one per
 // language of common/locales.ts), overridden per app by the app's settings.translations[language]
 // keys under `mail.`. The language is the recipient's locale when Foyer or the app has texts for it,
-// otherwise English; a key missing in that language falls back to English. Texts are plain text:
+// otherwise English; a key missing in that language falls back to English (i18next does the lookup,
+// plurals and interpolation; numbers are written as the language writes them). Texts are plain text:
 // the HTML renderer escapes whole sentences, values included.
 import { readdirSync, readFileSync } from 'node:fs';
+import i18next, { type FormatterModule } from 'i18next';
 import type { Translations } from '../../common/app-config.ts';
 
 type Texts = Record<string, string>;
@@ -87,57 +89,47 @@ export function chooseLanguage(locale: string | null | undefined, translations?:
   return FALLBACK_LANGUAGE;
 }
 
-const PLACEHOLDER = /\{\{\s*([A-Za-z][A-Za-z0-9_]*)\s*\}\}/g;
-
-/** Replaces {{name}} placeholders; a value a text names but the caller did not give becomes empty. */
-export function interpolate(text: string, values: Record<string, string | number>): string {
-  return text.replace(PLACEHOLDER, (_match, name: string) => (name in values ? String(values[name]) : ''));
-}
-
-/** An app may name a language no Intl data knows (any key of its translations); English plurals then. */
-function pluralRules(language: string): Intl.PluralRules {
-  try {
-    return new Intl.PluralRules(language);
-  } catch {
-    return new Intl.PluralRules(FALLBACK_LANGUAGE);
-  }
-}
-
-function numberFormat(language: string): Intl.NumberFormat {
-  try {
-    return new Intl.NumberFormat(language);
-  } catch {
-    return new Intl.NumberFormat(FALLBACK_LANGUAGE);
-  }
-}
-
 /** Numbers as the language writes them (durations, minutes); texts such as a code stay as given. */
-function localized(values: Record<string, string | number>, numbers: Intl.NumberFormat): Record<string, string | number> {
-  return Object.fromEntries(
-    Object.entries(values).map(([name, value]) => [name, typeof value === 'number' ? numbers.format(value) : value]),
-  );
+function numberFormatter(language: string): FormatterModule {
+  let numbers: Intl.NumberFormat;
+  try {
+    numbers = new Intl.NumberFormat(language);
+  } catch {
+    numbers = new Intl.NumberFormat(FALLBACK_LANGUAGE);
+  }
+  return {
+    type: 'formatter',
+    init: () => undefined,
+    add: () => undefined,
+    addCached: () => undefined,
+    // A value a text names but the caller did not give becomes empty.
+    format: (value: unknown) => (typeof value === 'number' ? numbers.format(value) : String(value ?? '')),
+  };
 }
 
 export function createTranslator(locale: string | null | undefined, translations?: AppTranslations): Translator {
   const language = chooseLanguage(locale, translations);
   const shipped = bundled[language] ? language : bundledLanguageOf(language.toLowerCase().split('-')[0]!);
-  const layers: Texts[] = [
-    appTexts(translations, language),
-    (shipped && bundled[shipped]) || {},
-    appTexts(translations, FALLBACK_LANGUAGE),
-    bundled[FALLBACK_LANGUAGE]!,
-  ];
-  const plural = pluralRules(language);
-  const numbers = numberFormat(language);
-  const lookup = (key: string) => layers.find((layer) => key in layer)?.[key];
+  const i18n = i18next.createInstance();
+  // An app may name a language no Intl data knows (any key of its translations): i18next then
+  // counts as English does.
+  void i18n.use(numberFormatter(language)).init({
+    lng: language,
+    fallbackLng: FALLBACK_LANGUAGE,
+    resources: {
+      [language]: { translation: { ...((shipped && bundled[shipped]) || {}), ...appTexts(translations, language) } },
+      [FALLBACK_LANGUAGE]: { translation: { ...bundled[FALLBACK_LANGUAGE]!, ...appTexts(translations, FALLBACK_LANGUAGE) } },
+    },
+    // The keys are already flat (`mail.reset.subject`); the renderer escapes whole sentences itself.
+    keySeparator: false,
+    interpolation: { escapeValue: false, alwaysFormat: true },
+    initAsync: false,
+  });
   return {
     language,
     t(key, values = {}) {
-      const count = values.count;
-      const text =
-        (typeof count === 'number' ? (lookup(`${key}_${plural.select(count)}`) ?? lookup(`${key}_other`)) : undefined) ?? lookup(key);
-      if (text === undefined) throw new Error(`Missing mail text: ${key}`);
-      return interpolate(text, localized(values, numbers));
+      if (!i18n.exists(key, values)) throw new Error(`Missing mail text: ${key}`);
+      return i18n.t(key, values);
     },
   };
 }

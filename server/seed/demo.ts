@@ -27,6 +27,9 @@ export interface DemoData {
 
 export const DEMO_PASSWORD = 'Foyer-demo-2026!';
 
+/** Where `npm run example` serves the example host app (examples/host-app), registered with the demo app. */
+export const EXAMPLE_HOST_APP_ORIGIN = 'http://localhost:3330';
+
 const memberships: { email: string; firstName: string; lastName: string; roles: [string, Role][] }[] = [
   {
     email: 'owner@demo.foyer.test',
@@ -76,9 +79,9 @@ export async function seedDemo(db: Database, urls: ServerConfig['urls']): Promis
         defaultRole: 'VIEWER',
         payments: { plans: demoPlans, taxes: [{ name: 'VAT', countryCode: 'SE', percentage: 25 }] },
       },
-      redirectUris: [callback],
+      redirectUris: [callback, `${EXAMPLE_HOST_APP_ORIGIN}/callback`],
       defaultCallbackUri: callback,
-      postLogoutRedirectUris: [`${urls.ui}/auth/login`],
+      postLogoutRedirectUris: [`${urls.ui}/auth/login`, `${EXAMPLE_HOST_APP_ORIGIN}/`],
     })
     .returning();
   await db.insert(appVersions).values({ appId, version: 1, config: { ...liveConfigOf(app!) }, note: 'Demo data', author: 'Foyer' });

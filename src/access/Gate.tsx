@@ -1,5 +1,5 @@
-// Shows its children only to users who pass the rule. Host apps and flows (through the AccessGate
-// component) use it alike; nothing renders (or the fallback) while the data it needs loads, so no
+// Shows its children only to users who pass the rule. Screens and flows (a slot's `access`,
+// src/app/screens/flow-screen/SlotView.tsx) use it alike; nothing renders (or the fallback) while the data it needs loads, so no
 // gated content flashes and nothing redirects early.
 import type { ReactNode } from 'react';
 import type { AccessRule } from './rules.ts';

@@ -13,7 +13,6 @@ const withQueries = (load: () => Promise<Loaded>) =>
   });
 
 export const componentRegistry: Record<ComponentName, LazyExoticComponent<ComponentType<FlowComponentProps>>> = {
-  AccessGate: withQueries(() => import('./AccessGate.tsx')),
   ActivityList: withQueries(() => import('./ActivityList.tsx')),
   FederationConnections: lazy(() => import('./FederationConnections.tsx')),
   InviteUsers: withQueries(() => import('./InviteUsers.tsx')),

@@ -88,7 +88,6 @@ export const REDIRECT_ACTIONS = {
 export type RedirectName = keyof typeof REDIRECT_ACTIONS;
 
 export const COMPONENT_NAMES = [
-  'AccessGate',
   'ActivityList',
   'FederationConnections',
   'InviteUsers',

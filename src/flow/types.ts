@@ -1,121 +1,41 @@
-// The shape of flows/*.json, as fixed by schema/flow.schema.json.
-import type { RedirectName } from './registry-names.ts';
+// The shape of flows/*.json: the types are generated from schema/flow.schema.json (by
+// `npm run codegen`, into src/flow/generated/flow.ts) and named here, with the context the engine
+// evaluates them over.
+import type * as Schema from './generated/flow.ts';
 
 /** A JSON Logic expression as read from JSON; plain values stand for themselves. */
-export type JsonLogic = unknown;
+export type JsonLogic = Schema.JsonLogic;
+export type ValueMapping = Schema.ValueMapping;
+export type TextRef = Schema.Text;
 
-export type ValueMapping = Record<string, JsonLogic>;
+export type AlertVariant = Schema.AlertVariant;
+export type ButtonVariant = Schema.ButtonVariant;
+export type ButtonSize = Schema.ButtonSize;
 
-export type TextRef = string | { key: string; values?: ValueMapping };
-
-export type AlertVariant = 'primary' | 'secondary' | 'danger' | 'warning' | 'success';
-export type ButtonVariant = 'primary' | 'secondary' | 'danger' | 'link';
-export type ButtonSize = 'sm' | 'md' | 'lg' | 'xl' | '2xl';
-
-export type RouteTarget = { route: string; query?: ValueMapping; state?: ValueMapping; replace?: boolean };
+export type Target = Schema.Target;
+export type RouteTarget = Extract<Target, { route: string }>;
 /** A same-origin path computed from the context (e.g. the target carried through onboarding). */
-export type PathTarget = { path: JsonLogic; state?: ValueMapping; replace?: boolean };
-export type RedirectTarget = { redirect: RedirectName; input?: ValueMapping };
-export type Target = string | RouteTarget | PathTarget | RedirectTarget;
+export type PathTarget = Extract<Target, { path: unknown }>;
+export type RedirectTarget = Extract<Target, { redirect: string }>;
 
-export interface Transition {
-  if?: JsonLogic;
-  goto?: Target;
-  error?: string;
-  reset?: boolean;
-}
-
-export interface GuardedAction {
-  if?: JsonLogic;
-  action: string;
-  input?: ValueMapping;
-}
-
+export type Transition = Schema.Transition;
+export type GuardedAction = Schema.GuardedAction;
 /** A flow-level guard: leaves for `goto` when its condition holds (e.g. signed-out users to the login). */
-export interface GuardedMove {
-  if?: JsonLogic;
-  goto: Target;
-}
-
+export type GuardedMove = Schema.GuardedMove;
 export type EnterEntry = GuardedAction | GuardedMove;
+export type Notice = Schema.Notice;
 
-export interface Notice {
-  if?: JsonLogic;
-  variant?: AlertVariant;
-  title?: string;
-  message: string;
-}
+export type Slot = Schema.Slot;
+/** Who sees a slot: users holding one of `roles` and/or whose workspace plan is one of `plans`. */
+export type SlotAccess = Schema.Access;
 
-interface SlotBase {
-  if?: JsonLogic;
-  placement?: 'before' | 'after' | 'above-submit';
-}
-
-export type Slot =
-  | (SlotBase & {
-      type: 'button';
-      label: TextRef;
-      goto: Target;
-      reset?: boolean;
-      variant?: ButtonVariant;
-      size?: ButtonSize;
-    })
-  | (SlotBase & { type: 'link'; label: TextRef; prefix?: TextRef; to?: string; href?: JsonLogic })
-  | (SlotBase & { type: 'divider'; label?: TextRef })
-  | (SlotBase & { type: 'alert'; variant?: AlertVariant; title?: TextRef; message: TextRef })
-  | (SlotBase & { type: 'component'; component: string; props?: ValueMapping });
-
-export interface ErrorMap {
-  title?: string;
-  codes?: Record<string, string>;
-  default: string;
-  clear?: string[];
-  /** Error codes that move to a target instead of showing the alert (e.g. an expired link). */
-  goto?: Record<string, Target>;
-  /** Server field names to form fields; "*" nests every other name under that field. */
-  fields?: Record<string, string>;
-}
-
-export interface StepSubmit {
-  label?: TextRef;
-  action?: string;
-  input?: ValueMapping;
-  disabledIf?: JsonLogic;
-  size?: ButtonSize;
-  hidden?: boolean;
-  /** Actions run in order after `action` succeeded (e.g. renewing tokens after a profile change). */
-  then?: GuardedAction[];
-}
-
+export type ErrorMap = Schema.ErrorMap;
+export type Step = Schema.Step;
+export type StepSubmit = NonNullable<Step['submit']>;
 /** Where the server stores a collected value: the person, the workspace membership or the workspace. */
-export type AttributeTarget = 'user' | 'membership' | 'tenant';
+export type AttributeTarget = NonNullable<Step['collect']>[string];
 
-export interface Step {
-  heading?: TextRef;
-  subheading?: TextRef;
-  form?: string;
-  component?: string;
-  /** Fields of the step's form the server stores, by where they belong. */
-  collect?: Record<string, AttributeTarget>;
-  props?: ValueMapping;
-  load?: GuardedAction;
-  defaults?: ValueMapping;
-  auto?: Transition[];
-  submit?: StepSubmit;
-  next?: Transition[];
-  onError?: ErrorMap;
-  slots?: Slot[];
-}
-
-export interface Flow {
-  id: string;
-  routes: string[];
-  title: string;
-  initial: string;
-  onEnter?: EnterEntry[];
-  notices?: Notice[];
-  steps: Record<string, Step>;
-}
+export type Flow = Schema.FoyerFlow;
 
 /** The data JSON Logic sees. */
 export interface FlowContext {

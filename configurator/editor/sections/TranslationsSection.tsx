@@ -212,7 +212,7 @@ function OfferedLanguages() {
           value={defaultLanguage}
           aria-describedby="default-language-help"
           aria-invalid={defaultIssue ? true : undefined}
-          onChange={(event) => edit((config) => ({ ...config, defaultLanguage: event.target.value }))}
+          onChange={(event) => edit((config) => ({ ...config, defaultLanguage: offered.find((locale) => locale === event.target.value) }))}
         >
           {offered.map((locale) => (
             <option key={locale} value={locale} lang={locale}>

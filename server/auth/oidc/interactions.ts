@@ -10,6 +10,7 @@ import { HttpError } from '../../http/errors.ts';
 import { findEnabledMembership } from '../memberships.ts';
 import { isAuthenticated, type LoginSession } from '../session/service.ts';
 import { grantFor } from './grants.ts';
+import { endSingleSignOn } from './single-sign-on.ts';
 import type { AuthServiceOptions } from '../service-options.ts';
 
 const uidParams = {
@@ -32,6 +33,8 @@ function recentChoice(session: LoginSession): string | undefined {
   return Date.now() - session.chosenAt.getTime() <= CHOICE_TTL_MS ? session.chosenTenantUserId : undefined;
 }
 
+const requestedPrompts = (interaction: Interaction) => String(interaction.params.prompt ?? '').split(' ');
+
 const expired = () =>
   new HttpError(400, 'AUTHORIZATION_EXPIRED', 'This sign-in request has expired or belongs to another browser; start again from the app');
 
@@ -53,9 +56,29 @@ export async function interactionRoutes(app: FastifyInstance, { context, provide
   /** A hosted screen of the app being signed in to: the runtime takes the app from `appId` (any app's own login page). */
   const hostedScreen = (path: string, appId: string) => `${config.urls.ui}${path}?appId=${encodeURIComponent(appId)}`;
 
-  async function finish(reply: FastifyReply, request: FastifyRequest, result: Parameters<Provider['interactionFinished']>[2]) {
+  async function finish(
+    reply: FastifyReply,
+    request: FastifyRequest,
+    interaction: Interaction,
+    result: Parameters<Provider['interactionFinished']>[2],
+  ) {
     reply.hijack();
-    await provider.interactionFinished(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
+    // Every finish follows a workspace choice, so an app's prompt=select_account is answered too.
+    const answered = requestedPrompts(interaction).includes('select_account') ? { ...result, select_account: {} } : result;
+    await provider.interactionFinished(request.raw, reply.raw, answered, { mergeWithLastSubmission: false });
+  }
+
+  /**
+   * Another workspace picked after prompt=select_account: the single sign-on session of the one left
+   * ends and its grant is revoked (as a switch outside an authorization request does, session/routes.ts),
+   * and the request resumes without it. oidc-provider would otherwise end the whole sign-in first.
+   */
+  async function leaveWorkspaceSignedIn(request: FastifyRequest, reply: FastifyReply, interaction: Interaction, chosen: string) {
+    const signedInAs = interaction.session?.accountId;
+    if (!signedInAs || signedInAs === chosen) return;
+    await endSingleSignOn(provider, db, request, reply, String(interaction.params.client_id));
+    delete interaction.session;
+    await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
   }
 
   app.get<{ Params: { uid: string } }>('/interaction/:uid', { schema: { params: uidParams } }, async (request, reply) => {
@@ -68,7 +91,7 @@ export async function interactionRoutes(app: FastifyInstance, { context, provide
       const membership = await findEnabledMembership(db, accountId, { appId });
       if (membership) {
         const grantId = await grantFor(provider, interaction, membership);
-        return finish(reply, request, { login: { accountId: membership.id }, consent: { grantId } });
+        return finish(reply, request, interaction, { login: { accountId: membership.id }, consent: { grantId } });
       }
     }
 
@@ -81,17 +104,17 @@ export async function interactionRoutes(app: FastifyInstance, { context, provide
     // Signed in to this app already (a password just set, a magic link, a signup link, a workspace
     // chosen on a screen no authorization request started): only what is missing is asked —
     // unless the app asked for the credentials again.
-    const freshLoginDemanded =
-      String(interaction.params.prompt ?? '')
-        .split(' ')
-        .includes('login') || interaction.params.max_age !== undefined;
+    const freshLoginDemanded = requestedPrompts(interaction).includes('login') || interaction.params.max_age !== undefined;
     if (isAuthenticated(session) && sameApp && !freshLoginDemanded) {
+      if (interaction.prompt.name === 'select_account') {
+        return reply.redirect(`${hostedScreen('/auth/choose-user', appId)}&autoSelect=false`, 303);
+      }
       const chosen = recentChoice(session);
       const membership = chosen ? await findEnabledMembership(db, chosen, { userId: session.userId, appId }) : undefined;
       if (membership) {
         const grantId = await grantFor(provider, interaction, membership);
         await sessions.update(session, { interactionUid: null });
-        return finish(reply, request, { login: { accountId: membership.id }, consent: { grantId } });
+        return finish(reply, request, interaction, { login: { accountId: membership.id }, consent: { grantId } });
       }
       return reply.redirect(hostedScreen('/auth/choose-user', appId), 303);
     }
@@ -114,9 +137,11 @@ export async function interactionRoutes(app: FastifyInstance, { context, provide
       const membership = await findEnabledMembership(db, request.params.tenantUserId, { userId: session.userId, appId });
       if (!membership) throw new HttpError(403, 'FORBIDDEN', 'This workspace is not available');
 
+      if (requestedPrompts(interaction).includes('select_account'))
+        await leaveWorkspaceSignedIn(request, reply, interaction, membership.id);
       const grantId = await grantFor(provider, interaction, membership);
       await sessions.update(session, { interactionUid: null });
-      return finish(reply, request, { login: { accountId: membership.id }, consent: { grantId } });
+      return finish(reply, request, interaction, { login: { accountId: membership.id }, consent: { grantId } });
     },
   );
 }

@@ -76,6 +76,9 @@ function buildPolicy() {
         (ctx) => Boolean(ctx.oidc.session?.accountId && !ctx.oidc.account),
       ),
     );
+  // prompt=select_account (OpenID Connect Core 3.1.2.1): an app asks which workspace to continue in,
+  // with the person signed in already. Answered by the hosted workspace picker (interactions.ts).
+  policy.add(new interactionPolicy.Prompt({ name: 'select_account', requestable: true }), 1);
   return policy;
 }
 

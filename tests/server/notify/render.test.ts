@@ -174,6 +174,11 @@ describe('mail languages', () => {
     expect(mail.text).toContain('valid for 15 minutes');
   });
 
+  it("leaves a placeholder empty when the app's text names a value the mail does not have", () => {
+    const settings: AppSettings = { translations: { en: { 'mail.magic-link.subject': '{{workspace}}Your link to {{app}}' } } };
+    expect(render({ kind: 'magic-link', locale: 'en' }, settings).subject).toBe('Your link to Acme Cloud');
+  });
+
   it('ships every supported language, each with the mail texts English has (plural forms by its own rules)', () => {
     // tests/unit/i18n/locales.test.ts checks each plural category; here, that every text exists.
     const mailTexts = (language: string) =>

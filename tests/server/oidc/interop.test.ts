@@ -258,7 +258,8 @@ describe('a confidential client (openid-client, client_secret_basic)', () => {
 describe('a confidential client signing its own assertions (private_key_jwt)', () => {
   it('authenticates with a JWT signed by the key it registered, and not with another', async () => {
     const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
-    const jwk = { ...(await exportJWK(publicKey)), kid: 'app-key-1', use: 'sig', alg: 'ES256' };
+    const { crv, x, y } = await exportJWK(publicKey);
+    const jwk = { kty: 'EC' as const, crv, x, y, kid: 'app-key-1', use: 'sig', alg: 'ES256' };
     await configureApp({
       clientType: 'confidential',
       tokenEndpointAuthMethod: 'private_key_jwt',

@@ -9,7 +9,7 @@ import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { loginSessions } from '../../../server/db/schema.ts';
 import { CONSOLE_APP_ID } from '../../../server/apps/console.ts';
 import { Browser } from './browser.ts';
-import { authorizationRequest, callbackUri, relyingParty, signIn, verifier, workspaces } from './sign-in.ts';
+import { authorizationRequest, callbackUri, choose, relyingParty, signIn, verifier, workspaces } from './sign-in.ts';
 
 let foyer: TestFoyer;
 
@@ -167,6 +167,71 @@ describe('switching workspace while signed in', () => {
     const { pending, url } = await authorize(browser);
     const acmeTokens = await tokensAt(rp, url, pending);
     expect((await verifier(foyer)(acmeTokens.access_token)).sub).toBe(acme);
+  });
+});
+
+describe('an app asking which workspace to continue in (prompt=select_account)', () => {
+  it('shows the signed-in person the picker, and the code it issues is for the workspace picked', async () => {
+    const first = await authorizationRequest(await relyingParty(foyer), callbackUri(foyer));
+    const { browser, callback: globexCallback } = await signIn(foyer, {
+      authorizeUrl: first.url,
+      redirectUri: callbackUri(foyer),
+      email: owner().email,
+      password: owner().password,
+      workspace: 'Globex',
+    });
+    const globexTokens = await tokensAt(await relyingParty(foyer), globexCallback, first);
+    // Without the prompt, single sign-on answers for Globex again at once.
+    const again = await authorize(browser);
+    expect(again.url.pathname).toBe('/auth/oauth-callback');
+
+    const { rp, pending, url } = await authorize(browser, { prompt: 'select_account' });
+    expect(`${url.pathname}${url.search}`).toBe(`/auth/choose-user?appId=${foyer.demo.appId}&autoSelect=false`);
+    const acme = await workspaceId(browser, 'Acme');
+    const callback = await choose(foyer, browser, acme, callbackUri(foyer));
+    const tokens = await tokensAt(rp, new URL(callback), pending);
+    expect((await verifier(foyer)(tokens.access_token)).sub).toBe(acme);
+    expect(tokens.claims()?.tenant_name).toBe('Acme');
+    // The workspace left keeps no working refresh token.
+    await expect(client.refreshTokenGrant(rp, globexTokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('picking the workspace signed in to already issues its code', async () => {
+    const first = await authorizationRequest(await relyingParty(foyer), callbackUri(foyer));
+    const { browser, tenantUserId } = await signIn(foyer, {
+      authorizeUrl: first.url,
+      redirectUri: callbackUri(foyer),
+      email: owner().email,
+      password: owner().password,
+      workspace: 'Acme',
+    });
+    const { rp, pending, url } = await authorize(browser, { prompt: 'select_account' });
+    expect(url.pathname).toBe('/auth/choose-user');
+    const callback = await choose(foyer, browser, tenantUserId, callbackUri(foyer));
+    const tokens = await tokensAt(rp, new URL(callback), pending);
+    expect((await verifier(foyer)(tokens.access_token)).sub).toBe(tenantUserId);
+  });
+
+  it("refuses another person's workspace on the picker", async () => {
+    const first = await authorizationRequest(await relyingParty(foyer), callbackUri(foyer));
+    const { browser } = await signIn(foyer, {
+      authorizeUrl: first.url,
+      redirectUri: callbackUri(foyer),
+      email: owner().email,
+      password: owner().password,
+      workspace: 'Acme',
+    });
+    const other = new Browser();
+    await directLogIn(other, admin().email, admin().password);
+    const adminsAcme = await workspaceId(other, 'Acme');
+    await authorize(browser, { prompt: 'select_account' });
+    const hostile = await browser.request(`${foyer.urls.auth}/auth/chooseTenantUser/${adminsAcme}`);
+    expect(hostile.status).toBe(403);
+  });
+
+  it('asks a browser signed in to nobody for the credentials first', async () => {
+    const { url } = await authorize(new Browser(), { prompt: 'select_account' });
+    expect(`${url.pathname}${url.search}`).toBe(`/auth/login?appId=${foyer.demo.appId}`);
   });
 });
 

@@ -62,6 +62,33 @@ describe('import boundaries', () => {
     );
   });
 
+  it('keeps the React SDK apart from the runtime, the configurator and the server, and lets it bundle common/', async () => {
+    const found = await violations({
+      'sdk/react/src/client.ts': ['src/auth/oauth/oauth-client.ts', 'server/auth/oidc/claims.ts', 'common/roles.ts'],
+      'src/auth/oauth/oauth-client.ts': [],
+      'server/auth/oidc/claims.ts': [],
+      'common/roles.ts': [],
+    });
+    expect(found).toEqual([
+      'sdk-stands-alone: sdk/react/src/client.ts → server/auth/oidc/claims.ts',
+      'sdk-stands-alone: sdk/react/src/client.ts → src/auth/oauth/oauth-client.ts',
+    ]);
+  });
+
+  it("keeps the example host app on the SDK's package, off Foyer's source", async () => {
+    const found = await violations({
+      'examples/host-app/src/App.tsx': ['sdk/react/src/react.tsx', 'common/roles.ts'],
+      'sdk/react/src/react.tsx': [],
+      'common/roles.ts': [],
+    });
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'examples-use-the-sdk-package: examples/host-app/src/App.tsx → sdk/react/src/react.tsx',
+        'examples-use-the-sdk-package: examples/host-app/src/App.tsx → common/roles.ts',
+      ]),
+    );
+  });
+
   it('keeps components below the app shell', async () => {
     expect(await violations({ 'src/components/Table.tsx': ['src/app/router.tsx'], 'src/app/router.tsx': [] })).toContain(
       'components-not-app-shell: src/components/Table.tsx → src/app/router.tsx',

@@ -1,0 +1,31 @@
+// The links to the hosted user-management views, in the forms the hosted runtime reads
+// (src/app/handover.ts: appId, flow, and args as base64 JSON).
+import { describe, expect, it } from 'vitest';
+import { FoyerClient } from './client.ts';
+
+const client = new FoyerClient({
+  authOrigin: 'http://auth.test',
+  appId: 'app-1',
+  redirectUri: 'http://host.test/callback',
+  hostedUiOrigin: 'http://ui.test',
+});
+
+describe('links to the hosted user-management views', () => {
+  it('opens a view directly, for the hosted UI to sign in by single sign-on', () => {
+    expect(client.userManagementUrl('users')).toBe('http://ui.test/user-management/users?appId=app-1');
+    expect(client.userManagementUrl('portal')).toBe('http://ui.test/user-management?appId=app-1');
+  });
+
+  it("hands over with the back end's one-time code", () => {
+    const url = new URL(client.userManagementHandoverUrl('profile', 'code-1'));
+    expect(url.origin + url.pathname).toBe('http://ui.test/handover/app');
+    expect(url.searchParams.get('appId')).toBe('app-1');
+    expect(url.searchParams.get('flow')).toBe('user-management-profile');
+    expect(JSON.parse(atob(url.searchParams.get('args')!))).toEqual({ code: 'code-1' });
+  });
+
+  it('says what is missing without the hosted UI origin', () => {
+    const bare = new FoyerClient({ authOrigin: 'http://auth.test', appId: 'app-1', redirectUri: 'http://host.test/callback' });
+    expect(() => bare.userManagementUrl('users')).toThrow('FoyerProvider needs hostedUiOrigin');
+  });
+});
