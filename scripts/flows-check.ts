@@ -21,6 +21,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import {
+  ACTION_INPUTS,
   ACTION_NAMES,
   COMPONENT_NAMES,
   FORM_FIELD_NAMES,
@@ -414,6 +415,34 @@ export function checkFlows(options: CheckOptions = {}): { problems: Problem[]; f
                 message: `Input "${name}" does not fit ${String(action)}: ${problem}`,
               });
             }
+          }
+        }
+        // A registered action's input (an action step, or a redirect's action) must name what it declares.
+        const registered =
+          typeof action === 'string' && isActionName(action)
+            ? action
+            : typeof entry.redirect === 'string' && Object.hasOwn(REDIRECT_ACTIONS, entry.redirect)
+              ? REDIRECT_ACTIONS[entry.redirect as keyof typeof REDIRECT_ACTIONS]
+              : undefined;
+        if (registered) {
+          const declared = ACTION_INPUTS[registered];
+          const takes = [...declared.required, ...declared.optional];
+          const given =
+            typeof entry.input === 'object' && entry.input !== null && !Array.isArray(entry.input) ? Object.keys(entry.input) : [];
+          for (const name of given.filter((name) => !takes.includes(name))) {
+            problems.push({
+              file: display(file),
+              pointer: pointerOf([...segments, 'input', name]),
+              message: `Input "${name}" is not an input of ${registered} (it takes ${takes.length ? takes.join(', ') : 'none'}).${suggestion(name, takes)}`,
+            });
+          }
+          const missing = declared.required.filter((name) => !given.includes(name));
+          if (missing.length > 0) {
+            problems.push({
+              file: display(file),
+              pointer: pointerOf(segments),
+              message: `${registered} needs the input ${missing.map((name) => `"${name}"`).join(', ')}.`,
+            });
           }
         }
         for (const [key, child] of Object.entries(entry)) if (key !== 'input') checkInputs(child, [...segments, key]);

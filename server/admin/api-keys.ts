@@ -39,9 +39,16 @@ export async function appApiKeys(db: Database, app: AppRow): Promise<{ apiKeys: 
 
 export async function addApiKey(db: Database, origin: WriteOrigin, app: AppRow, body: Static<typeof NewApiKeyBody>) {
   const name = body.name.trim();
-  if (name === '') throw validationFailed([{ path: '/name', message: 'must name the key' }]);
+  if (name === '') throw validationFailed([{ path: '/name', code: 'required', params: {}, message: 'must name the key' }]);
   if ([...name].length > MAX_API_KEY_NAME_LENGTH) {
-    throw validationFailed([{ path: '/name', message: `must be at most ${MAX_API_KEY_NAME_LENGTH} characters` }]);
+    throw validationFailed([
+      {
+        path: '/name',
+        code: 'maxLength',
+        params: { limit: MAX_API_KEY_NAME_LENGTH },
+        message: `must be at most ${MAX_API_KEY_NAME_LENGTH} characters`,
+      },
+    ]);
   }
   if ((await countApiKeys(db, app.id)) >= MAX_API_KEYS_PER_APP) {
     throw new AdminError(409, 'TOO_MANY_API_KEYS', `An app has at most ${MAX_API_KEYS_PER_APP} API keys; revoke one first`);

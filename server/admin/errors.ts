@@ -6,6 +6,10 @@ import { HttpError, toErrorBody } from '../http/errors.ts';
 export interface ProblemDetail {
   /** JSON pointer into the request body's document, e.g. /branding/colors/primary. */
   path: string;
+  /** A stable code: ajv's keyword where the schema found the problem. */
+  code: string;
+  /** The values the message names (ajv's params for schema problems), for clients that word it themselves. */
+  params: Record<string, unknown>;
   message: string;
 }
 

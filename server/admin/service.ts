@@ -107,7 +107,7 @@ async function findDraft(db: Database, appId: string): Promise<DraftRow | undefi
 /** A JSON body must be an object; anything else is described like a schema problem at the root. */
 export function bodyObject(body: unknown): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body) || Buffer.isBuffer(body)) {
-    throw validationFailed([{ path: '/', message: 'must be a JSON object' }]);
+    throw validationFailed([{ path: '/', code: 'type', params: { type: 'object' }, message: 'must be a JSON object' }]);
   }
   return body as Record<string, unknown>;
 }
@@ -239,12 +239,16 @@ function checkPublishRequest(body: unknown): PublishRequest {
   if (body === undefined || body === null) return { note: null, revision: null };
   const { note, revision } = bodyObject(body);
   if (note !== undefined && note !== null && typeof note !== 'string')
-    throw validationFailed([{ path: '/note', message: 'must be a string' }]);
+    throw validationFailed([{ path: '/note', code: 'type', params: { type: 'string' }, message: 'must be a string' }]);
   if (typeof note === 'string' && note.length > MAX_NOTE_LENGTH) {
-    throw validationFailed([{ path: '/note', message: `must be at most ${MAX_NOTE_LENGTH} characters` }]);
+    throw validationFailed([
+      { path: '/note', code: 'maxLength', params: { limit: MAX_NOTE_LENGTH }, message: `must be at most ${MAX_NOTE_LENGTH} characters` },
+    ]);
   }
   if (revision !== undefined && revision !== null && typeof revision !== 'string') {
-    throw validationFailed([{ path: '/revision', message: 'must be the revision the changes answered' }]);
+    throw validationFailed([
+      { path: '/revision', code: 'type', params: { type: 'string' }, message: 'must be the revision the changes answered' },
+    ]);
   }
   return { note: typeof note === 'string' ? note.trim() || null : null, revision: revision ?? null };
 }

@@ -36,7 +36,7 @@ function detailOf(error: ErrorObject): ProblemDetail {
         ? `${error.instancePath}/${(error.params as { missingProperty: string }).missingProperty}`
         : error.instancePath;
   const message = error.keyword === 'additionalProperties' ? 'is not a known setting' : (error.message ?? 'is not valid');
-  return { path: path || '/', message };
+  return { path: path || '/', code: error.keyword, params: error.params as Record<string, unknown>, message };
 }
 
 /** One detail per path: anyOf branches and repeated keywords say little more than the first message. */
@@ -54,7 +54,8 @@ function duplicateLabels(config: AppConfig): ProblemDetail[] {
   const details: ProblemDetail[] = [];
   for (const [index, field] of (config.customSignupFields ?? []).entries()) {
     const key = field.label.toLowerCase();
-    if (seen.has(key)) details.push({ path: `/customSignupFields/${index}/label`, message: 'is used by another field' });
+    if (seen.has(key))
+      details.push({ path: `/customSignupFields/${index}/label`, code: 'duplicate', params: {}, message: 'is used by another field' });
     seen.add(key);
   }
   return details;
@@ -65,20 +66,32 @@ function duplicatePayments(config: AppConfig): ProblemDetail[] {
   const details: ProblemDetail[] = [];
   const keys = new Set<string>();
   for (const [index, plan] of (config.payments?.plans ?? []).entries()) {
-    if (keys.has(plan.key)) details.push({ path: `/payments/plans/${index}/key`, message: 'is used by another plan' });
+    if (keys.has(plan.key))
+      details.push({ path: `/payments/plans/${index}/key`, code: 'duplicate', params: {}, message: 'is used by another plan' });
     keys.add(plan.key);
     const offers = new Set<string>();
     for (const [priceIndex, price] of plan.prices.entries()) {
       const offer = `${price.currency}/${price.recurrenceInterval}`;
       if (offers.has(offer))
-        details.push({ path: `/payments/plans/${index}/prices/${priceIndex}`, message: 'has the currency and interval of another price' });
+        details.push({
+          path: `/payments/plans/${index}/prices/${priceIndex}`,
+          code: 'duplicate',
+          params: {},
+          message: 'has the currency and interval of another price',
+        });
       offers.add(offer);
     }
   }
   const taxes = new Set<string>();
   for (const [index, tax] of (config.payments?.taxes ?? []).entries()) {
     const id = `${tax.countryCode}/${tax.name.toLowerCase()}`;
-    if (taxes.has(id)) details.push({ path: `/payments/taxes/${index}/name`, message: 'is used by another tax of the country' });
+    if (taxes.has(id))
+      details.push({
+        path: `/payments/taxes/${index}/name`,
+        code: 'duplicate',
+        params: {},
+        message: 'is used by another tax of the country',
+      });
     taxes.add(id);
   }
   return details;
@@ -88,20 +101,29 @@ function duplicatePayments(config: AppConfig): ProblemDetail[] {
 function noSignInMethod(config: AppConfig): ProblemDetail[] {
   const flags = [config.passkeysEnabled, config.magicLinkEnabled, ...Object.values(socialProviderFlags).map((flag) => config[flag])];
   const anyOn = config.passwordEnabled !== false || flags.some((flag) => flag === true);
-  return anyOn ? [] : [{ path: '/passwordEnabled', message: 'keep at least one way to sign in switched on' }];
+  return anyOn
+    ? []
+    : [{ path: '/passwordEnabled', code: 'noSignInMethod', params: {}, message: 'keep at least one way to sign in switched on' }];
 }
 
 /** The hosted screens show images from Foyer's own origins only (their CSP): a logo is an upload. */
 function foreignLogo(config: AppConfig, ownAssets: string): ProblemDetail[] {
   return config.logo && !config.logo.startsWith(ownAssets)
-    ? [{ path: '/logo', message: 'upload the logo: the hosted screens show no images from other addresses' }]
+    ? [
+        {
+          path: '/logo',
+          code: 'foreignLogo',
+          params: {},
+          message: 'upload the logo: the hosted screens show no images from other addresses',
+        },
+      ]
     : [];
 }
 
 /** The default language is one the app offers (common/locales.ts). */
 function unofferedDefaultLanguage(config: AppConfig): ProblemDetail[] {
   const problem = languageSettingsProblem(config);
-  return problem ? [{ path: '/defaultLanguage', message: problem }] : [];
+  return problem ? [{ path: '/defaultLanguage', code: 'unofferedDefaultLanguage', params: {}, message: problem }] : [];
 }
 
 /**
@@ -126,7 +148,7 @@ export function checkAppConfig(document: unknown, appId: string, apiUrl: string)
     const verdict = checkCustomCss(css, { appId });
     if (!verdict.ok) {
       throw new AdminError(400, 'INVALID_CSS', customCssProblemTexts[verdict.reason], [
-        { path: '/branding/customCss', message: customCssProblemTexts[verdict.reason] },
+        { path: '/branding/customCss', code: verdict.reason, params: {}, message: customCssProblemTexts[verdict.reason] },
       ]);
     }
   }

@@ -34,12 +34,19 @@ function checkRequest(body: unknown, callerEmail: string | undefined): Workspace
   const problems: ProblemDetail[] = [];
   const input = bodyObject(body);
   const name = typeof input.name === 'string' ? input.name.trim() : '';
-  if (name === '') problems.push({ path: '/name', message: 'must be a workspace name' });
-  else if ([...name].length > MAX_NAME_LENGTH) problems.push({ path: '/name', message: `must be at most ${MAX_NAME_LENGTH} characters` });
+  if (name === '') problems.push({ path: '/name', code: 'required', params: {}, message: 'must be a workspace name' });
+  else if ([...name].length > MAX_NAME_LENGTH)
+    problems.push({
+      path: '/name',
+      code: 'maxLength',
+      params: { limit: MAX_NAME_LENGTH },
+      message: `must be at most ${MAX_NAME_LENGTH} characters`,
+    });
   const ownerEmail = input.ownerEmail === undefined || input.ownerEmail === null ? callerEmail : input.ownerEmail;
-  if (ownerEmail === undefined) problems.push({ path: '/ownerEmail', message: 'is required when calling with an API key' });
+  if (ownerEmail === undefined)
+    problems.push({ path: '/ownerEmail', code: 'required', params: {}, message: 'is required when calling with an API key' });
   else if (typeof ownerEmail !== 'string' || !isEmail(ownerEmail.trim()))
-    problems.push({ path: '/ownerEmail', message: 'must be an e-mail address' });
+    problems.push({ path: '/ownerEmail', code: 'format', params: { format: 'email' }, message: 'must be an e-mail address' });
   if (problems.length > 0) throw validationFailed(problems);
   return { name, ownerEmail: (ownerEmail as string).trim() };
 }

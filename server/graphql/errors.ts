@@ -4,6 +4,7 @@
 // tooling sees the same answer.
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import type { FieldIssue } from '../http/field-issues.ts';
 
 export type FoyerErrorCode =
   | 'UNAUTHENTICATED'
@@ -69,15 +70,21 @@ export function foyerError(code: FoyerErrorCode, message: string, path?: readonl
   return new GraphQLError(message, { path, extensions: extensionsFor(code) });
 }
 
-/** What is wrong with each named input field: one message, or a list (the password policy's problems). */
-export type FieldErrors = Record<string, string | string[]>;
+/** What is wrong with each named input field: one issue, or a list (the password policy's problems). */
+export type FieldErrors = Record<string, FieldIssue | FieldIssue[]>;
 
 /**
- * 400 naming the fields at fault in extensions.fields, so forms can show each message at its input;
- * `extra` adds further extensions (createUsers: a code per address and who was invited all the same).
+ * 400 naming the fields at fault: extensions.fields has each field's English message (or list of
+ * them), extensions.fieldIssues each field's issues as {code, params, message}, which the runtime
+ * translates; `extra` adds further extensions (createUsers: a code per address and who was invited
+ * all the same).
  */
 export function fieldErrors(fields: FieldErrors, message = 'Some fields are not valid', extra: Record<string, unknown> = {}): GraphQLError {
-  return new GraphQLError(message, { extensions: extensionsFor('BAD_USER_INPUT', { ...extra, fields }) });
+  const messages = Object.fromEntries(
+    Object.entries(fields).map(([name, issues]) => [name, Array.isArray(issues) ? issues.map((issue) => issue.message) : issues.message]),
+  );
+  const fieldIssues = Object.fromEntries(Object.entries(fields).map(([name, issues]) => [name, [issues].flat()]));
+  return new GraphQLError(message, { extensions: extensionsFor('BAD_USER_INPUT', { ...extra, fields: messages, fieldIssues }) });
 }
 
 export function tooManyRequests(message: string, retryAfterSeconds: number): GraphQLError {

@@ -3,6 +3,7 @@
 // form can show every problem at its input (errors.ts fieldErrors).
 import { isSupportedLocale, SUPPORTED_LOCALES } from '../../common/locales.ts';
 import { fieldErrors, type FieldErrors } from './errors.ts';
+import { allowedValuesIssue, maxLengthIssue, plainIssue, type FieldIssue } from '../http/field-issues.ts';
 
 export const MAX_NAME_LENGTH = 100;
 export const MAX_EMAIL_LENGTH = 320;
@@ -21,8 +22,8 @@ export class InputProblems {
   // Field names include app-configured labels: no prototype, so no label can reach one.
   readonly fields: FieldErrors = Object.create(null) as FieldErrors;
 
-  add(field: string, message: string | string[]): void {
-    this.fields[field] ??= message;
+  add(field: string, issue: FieldIssue | FieldIssue[]): void {
+    this.fields[field] ??= issue;
   }
 
   /** Throws BAD_USER_INPUT (400) with every recorded message, if any. */
@@ -34,8 +35,8 @@ export class InputProblems {
 /** A name trimmed of surrounding space, at most MAX_NAME_LENGTH characters; at least one when `required`. */
 export function checkName(problems: InputProblems, field: string, value: string, required = false): string {
   const trimmed = value.trim();
-  if (required && trimmed === '') problems.add(field, 'Enter a name');
-  else if ([...trimmed].length > MAX_NAME_LENGTH) problems.add(field, `At most ${MAX_NAME_LENGTH} characters`);
+  if (required && trimmed === '') problems.add(field, plainIssue('enterName'));
+  else if ([...trimmed].length > MAX_NAME_LENGTH) problems.add(field, maxLengthIssue(MAX_NAME_LENGTH));
   return trimmed;
 }
 
@@ -50,13 +51,13 @@ export function checkLogo(problems: InputProblems, field: string, value: string 
     url = undefined;
   }
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || trimmed.length > MAX_URL_LENGTH) {
-    problems.add(field, 'Enter an address starting with https:// or http://');
+    problems.add(field, plainIssue('enterWebAddress'));
   }
   return trimmed;
 }
 
 export function checkLocale(problems: InputProblems, field: string, value: string): string {
   const trimmed = value.trim();
-  if (!isSupportedLocale(trimmed)) problems.add(field, `Choose one of: ${SUPPORTED_LOCALES.join(', ')}`);
+  if (!isSupportedLocale(trimmed)) problems.add(field, allowedValuesIssue(SUPPORTED_LOCALES));
   return trimmed;
 }

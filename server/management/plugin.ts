@@ -18,6 +18,8 @@ import { findApiKey } from '../apps/api-keys.ts';
 import { apps, tenants, tenantUsers, users } from '../db/schema.ts';
 import type { AppKeyCaller } from '../auth/app-key-caller.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
+import { attributeCatalog } from '../graphql/attributes/catalog.ts';
+import { keyedIssue, plainIssue } from '../http/field-issues.ts';
 import { findTenant, tenantPaymentDetails } from '../payments/service.ts';
 import { findPlan, findPrice, plansOf, taxesOf, taxGraphql } from '../payments/catalog.ts';
 import { getTenant, toTenant, updateTenant } from '../graphql/tenants/service.ts';
@@ -191,14 +193,15 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
       const { body } = request;
       const problems = new InputProblems();
       const ownerEmail = body.owner.email.trim();
-      if (!isEmail(ownerEmail)) problems.add('owner.email', 'Enter a valid e-mail address');
+      if (!isEmail(ownerEmail)) problems.add('owner.email', plainIssue('enterEmail'));
       const locale = body.locale === undefined ? undefined : checkLocale(problems, 'locale', body.locale);
       const logo = body.logo === undefined ? null : checkLogo(problems, 'logo', body.logo);
-      if (body.metadata && Object.keys(body.metadata).length > 0) problems.add('metadata', 'Foyer keeps no metadata on a workspace');
+      if (body.metadata && Object.keys(body.metadata).length > 0)
+        problems.add('metadata', keyedIssue('noMetadata', 'Foyer keeps no metadata on a workspace'));
       const plan = body.plan === undefined ? undefined : findPlan(holder.app, body.plan);
-      if (body.plan !== undefined && !plan) problems.add('plan', 'This app has no such plan');
-      if (plan && !body.priceOffer) problems.add('priceOffer', 'Name the price of the plan');
-      if (plan && body.priceOffer && !findPrice(plan, body.priceOffer)) problems.add('priceOffer', 'The plan has no such price');
+      if (body.plan !== undefined && !plan) problems.add('plan', plainIssue('noSuchPlan'));
+      if (plan && !body.priceOffer) problems.add('priceOffer', keyedIssue('priceOfferRequired', 'Name the price of the plan'));
+      if (plan && body.priceOffer && !findPrice(plan, body.priceOffer)) problems.add('priceOffer', plainIssue('noSuchPrice'));
       problems.throwIfAny();
       if (plan && body.priceOffer && findPrice(plan, body.priceOffer)!.amount > 0 && !payments.providerFor(holder.app)) {
         throw new ManagementError(409, 'PAYMENTS_NOT_CONFIGURED', 'This app takes no payments yet');
@@ -221,6 +224,7 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
           created.id,
           { logo },
           { userId: null, tenantUserId: null, ip: request.ip, detail: { apiKeyId: holder.apiKeyId } },
+          attributeCatalog(context.config),
         );
       if (plan && body.priceOffer) {
         await setTenantPlanDetails(
@@ -284,11 +288,12 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
       const actor = await actorFor(request, request.params.id);
       const { body } = request;
       const problems = new InputProblems();
-      if (body.metadata && Object.keys(body.metadata).length > 0) problems.add('metadata', 'Foyer keeps no metadata on a workspace');
+      if (body.metadata && Object.keys(body.metadata).length > 0)
+        problems.add('metadata', keyedIssue('noMetadata', 'Foyer keeps no metadata on a workspace'));
       const current = await tenantResponse(actor.app, actor.tenantId);
       // A workspace is onboarded once it has a name (server/graphql/tenants/service.ts): that is set, not sent.
       if (body.onboarded !== undefined && body.onboarded !== current.onboarded && body.name === undefined) {
-        problems.add('onboarded', 'A workspace is onboarded by giving it a name');
+        problems.add('onboarded', keyedIssue('onboardedByName', 'A workspace is onboarded by giving it a name'));
       }
       problems.throwIfAny();
       const updated = await updateTenant(
@@ -298,6 +303,7 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
         actor.tenantId,
         { name: body.name, locale: body.locale, logo: body.logo, mfa: body.mfa, federationConnection: body.federationConnection },
         { userId: null, tenantUserId: null, ip: request.ip, detail: { apiKeyId: actor.apiKeyId } },
+        attributeCatalog(context.config),
       );
       return tenantView(updated);
     },

@@ -82,7 +82,7 @@ interface EndpointInput {
 /** The body's fields, checked; `creating` requires url and eventTypes. Refuses a target the SSRF rule refuses. */
 async function checkInput(config: ServerConfig, body: unknown, creating: boolean): Promise<EndpointInput> {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw invalid([{ path: '', message: 'The body must be a JSON object' }]);
+    throw invalid([{ path: '', code: 'type', params: { type: 'object' }, message: 'The body must be a JSON object' }]);
   const raw = body as Record<string, unknown>;
   const problems: ProblemDetail[] = [];
   const input: EndpointInput = {};
@@ -90,17 +90,20 @@ async function checkInput(config: ServerConfig, body: unknown, creating: boolean
     const url = typeof raw.url === 'string' ? raw.url.trim() : '';
     const parsed = URL.canParse(url) ? new URL(url) : null;
     if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || url.length > MAX_URL_LENGTH) {
-      problems.push({ path: '/url', message: 'Enter an http or https URL' });
+      problems.push({ path: '/url', code: 'webAddress', params: {}, message: 'Enter an http or https URL' });
     } else if (parsed.username || parsed.password) {
-      problems.push({ path: '/url', message: 'The URL must not contain a user name or password' });
+      problems.push({ path: '/url', code: 'credentialsInUrl', params: {}, message: 'The URL must not contain a user name or password' });
     } else {
       try {
         await checkHost(hostOf(parsed), config.env);
         input.url = parsed.toString();
       } catch (error) {
+        const refused = error instanceof RefusedAddress;
         problems.push({
           path: '/url',
-          message: error instanceof RefusedAddress ? 'The URL must point to a public address' : 'The URL’s host could not be found',
+          code: refused ? 'privateAddress' : 'unknownHost',
+          params: {},
+          message: refused ? 'The URL must point to a public address' : 'The URL’s host could not be found',
         });
       }
     }
@@ -110,6 +113,8 @@ async function checkInput(config: ServerConfig, body: unknown, creating: boolean
     if (typeof raw.description !== 'string' || raw.description.length > MAX_DESCRIPTION_LENGTH || /\p{Cc}/u.test(raw.description)) {
       problems.push({
         path: '/description',
+        code: 'oneLine',
+        params: { limit: MAX_DESCRIPTION_LENGTH },
         message: `The description is one line of text of at most ${MAX_DESCRIPTION_LENGTH} characters`,
       });
     } else input.description = raw.description.trim();
@@ -117,11 +122,17 @@ async function checkInput(config: ServerConfig, body: unknown, creating: boolean
   if (raw.eventTypes !== undefined || creating) {
     const types = raw.eventTypes;
     if (!Array.isArray(types) || types.length === 0 || !types.every(isWebhookEventType)) {
-      problems.push({ path: '/eventTypes', message: `Choose at least one event type of ${WEBHOOK_EVENT_TYPES.join(', ')}` });
+      problems.push({
+        path: '/eventTypes',
+        code: 'allowedValues',
+        params: { allowedValues: WEBHOOK_EVENT_TYPES },
+        message: `Choose at least one event type of ${WEBHOOK_EVENT_TYPES.join(', ')}`,
+      });
     } else input.eventTypes = [...new Set(types)];
   }
   if (raw.enabled !== undefined) {
-    if (typeof raw.enabled !== 'boolean') problems.push({ path: '/enabled', message: 'enabled is true or false' });
+    if (typeof raw.enabled !== 'boolean')
+      problems.push({ path: '/enabled', code: 'type', params: { type: 'boolean' }, message: 'enabled is true or false' });
     else input.enabled = raw.enabled;
   }
   if (problems.length > 0) throw invalid(problems);

@@ -54,8 +54,27 @@ export function alertFor(error: unknown, map: ErrorMap | undefined): FlowAlert {
   return { variant: 'danger', title, message };
 }
 
-/** Messages about single fields, by form field path; a message is a translation key or a server text. */
-export type FieldErrors = Record<string, string[]>;
+/** One server field issue (server/http/field-issues.ts); src/i18n/field-issues.ts translates it. */
+export interface ServerFieldIssue {
+  code: string;
+  params: Record<string, unknown>;
+  /** The server's English, for a code this runtime does not know. */
+  message: string;
+}
+
+/** A field message as the server sent it: an issue, or a text (older answers, other routes). */
+export type FieldMessage = string | ServerFieldIssue;
+
+export function isServerFieldIssue(value: unknown): value is ServerFieldIssue {
+  if (typeof value !== 'object' || value === null) return false;
+  const { code, params, message } = value as Record<string, unknown>;
+  return (
+    typeof code === 'string' && typeof message === 'string' && (params === undefined || (typeof params === 'object' && params !== null))
+  );
+}
+
+/** Messages about single fields, by form field path; a message is a server field issue, a translation key or a server text. */
+export type FieldErrors = Record<string, FieldMessage[]>;
 
 function messagesOf(value: unknown): string[] {
   if (typeof value === 'string' && value) return [value];
@@ -63,26 +82,39 @@ function messagesOf(value: unknown): string[] {
   return [];
 }
 
+function issuesOf(value: unknown): ServerFieldIssue[] {
+  return Array.isArray(value) ? value.filter(isServerFieldIssue) : [];
+}
+
 /**
  * What the server said about single fields, by the server's field name. GraphQL answers carry
- * `extensions.fields` ({name: message}); REST answers a body whose `details` is {field, problems}.
+ * `extensions.fieldIssues` ({name: [{code, params, message}]}) beside `extensions.fields` ({name:
+ * message}, what older servers send); REST answers a body whose `details` is {field, issues} (or
+ * {field, problems}).
  */
 export function serverFieldErrors(error: unknown): FieldErrors {
   const found: FieldErrors = {};
-  const add = (name: string, messages: string[]) => {
+  const add = (name: string, messages: FieldMessage[]) => {
     if (messages.length) found[name] = [...(found[name] ?? []), ...messages];
   };
   const details = field(error, 'details');
   const entries = Array.isArray(details) ? details : [];
   for (const entry of entries) {
-    const fields = field(field(entry, 'extensions'), 'fields');
-    if (typeof fields === 'object' && fields !== null) {
+    const extensions = field(entry, 'extensions');
+    const issues = field(extensions, 'fieldIssues');
+    const fields = field(extensions, 'fields');
+    if (typeof issues === 'object' && issues !== null) {
+      for (const [name, value] of Object.entries(issues)) add(name, issuesOf(value));
+    } else if (typeof fields === 'object' && fields !== null) {
       for (const [name, value] of Object.entries(fields)) add(name, messagesOf(value));
     }
   }
   const body = Array.isArray(details) ? undefined : field(details, 'details');
   const name = field(body, 'field');
-  if (typeof name === 'string') add(name, messagesOf(field(body, 'problems') ?? field(details, 'message')));
+  if (typeof name === 'string') {
+    const issues = issuesOf(field(body, 'issues'));
+    add(name, issues.length ? issues : messagesOf(field(body, 'problems') ?? field(details, 'message')));
+  }
   return found;
 }
 

@@ -31,6 +31,46 @@ export const ACTION_NAMES = [
 
 export type ActionName = (typeof ACTION_NAMES)[number];
 
+/** The input names an action reads: those it cannot run without, and those it may take. */
+export interface ActionInput {
+  required: readonly string[];
+  optional: readonly string[];
+}
+
+const takes = (required: readonly string[] = [], optional: readonly string[] = []): ActionInput => ({ required, optional });
+
+/**
+ * Each action's declared input, which `npm run flows:check` checks flows' `input` against (for an
+ * action step or a `redirect` goto); src/flow/actions.ts reads exactly these names.
+ */
+export const ACTION_INPUTS: Record<ActionName, ActionInput> = {
+  'auth.credentialsConfig': takes(['username']),
+  'auth.authenticate': takes(['username', 'password']),
+  'auth.tenantUsers': takes(),
+  'auth.clear': takes(),
+  'auth.logout': takes(),
+  'nav.handover': takes(['tenantUserId']),
+  'nav.login': takes([], ['returnPath']),
+  'nav.federation': takes(['type'], ['id']),
+  'nav.continue': takes(),
+  'auth.restartSignIn': takes(),
+  'auth.sendResetLink': takes(['username']),
+  'auth.passwordToken': takes(['token']),
+  'auth.setPassword': takes(['token'], ['password']),
+  'auth.sendMagicLink': takes(['username']),
+  'auth.startMfaUserSetup': takes(['phoneNumber']),
+  'auth.finishMfaUserSetup': takes(['mfaCode']),
+  'auth.commitMfaCode': takes(['mfaCode'], ['method']),
+  'auth.resendMfaCode': takes(),
+  'auth.resetUserMfaSetup': takes(['backupCode']),
+  'auth.mfaMethods': takes(),
+  'auth.startTotpSetup': takes(),
+  'auth.finishTotpSetup': takes(['mfaCode']),
+  'auth.refresh': takes(),
+  'nav.checkout': takes(),
+  'nav.subscriptionPortal': takes(),
+};
+
 /** `gql.<OperationName>` runs the generated document of that operation (src/graphql/*.graphql). */
 export const GQL_ACTION_PREFIX = 'gql.';
 

@@ -7,6 +7,8 @@ import { initReactI18next } from 'react-i18next';
 import { applyDocumentLanguage } from './document.ts';
 import en from './locales/en.json';
 import { INTERPOLATION, intlFormatter } from './intl-formatter.ts';
+import { fieldIssueText } from './field-issues.ts';
+import type { FieldMessage } from '../flow/errors.ts';
 
 export type TranslationResources = Record<string, Record<string, unknown>>;
 
@@ -135,11 +137,12 @@ function keyOfEnglish(text: string): string | undefined {
 }
 
 /**
- * A message from the server, in the screens' language: a translation key, or one of Foyer's English
- * texts (the password rules SPEC.md words, which the server answers as written), else as the server
- * wrote it.
+ * A message from the server, in the screens' language: a field issue (code and values), a
+ * translation key, or one of Foyer's English texts (the password rules SPEC.md words, which the
+ * server answers as written), else as the server wrote it.
  */
-export function translateServerMessage(instance: Pick<I18n, 'exists' | 't'>, message: string): string {
+export function translateServerMessage(instance: Pick<I18n, 'exists' | 't' | 'language'>, message: FieldMessage): string {
+  if (typeof message === 'object') return fieldIssueText(instance, message) ?? translateServerMessage(instance, message.message);
   if (instance.exists(message)) return instance.t(message);
   const key = keyOfEnglish(message);
   return key ? instance.t(key) : message;

@@ -11,6 +11,7 @@ import { enterpriseConnections, enterpriseDomains } from '../../db/schema.ts';
 import { seal, sealingKey, unseal } from '../../crypto/seal.ts';
 import { isRole, type Role } from '../../../common/roles.ts';
 import { parseIdpMetadata } from './saml-metadata.ts';
+import { allowedValuesIssue, keyedIssue, maxLengthIssue, plainIssue, type FieldIssue } from '../../http/field-issues.ts';
 
 export type EnterpriseConnection = typeof enterpriseConnections.$inferSelect;
 export type EnterpriseDomain = typeof enterpriseDomains.$inferSelect;
@@ -57,7 +58,7 @@ export interface ConnectionInput {
 
 /** An input the connection cannot be saved with: the message of each field at fault. */
 export class ConnectionInputError extends Error {
-  constructor(readonly fields: Record<string, string>) {
+  constructor(readonly fields: Record<string, FieldIssue>) {
     super('Some fields are not valid');
   }
 }
@@ -96,25 +97,27 @@ function checkInput(
   input: ConnectionInput,
   existing: EnterpriseConnection | undefined,
 ): { fields: ConnectionFields; domains: string[]; secret?: string } {
-  const problems: Record<string, string> = {};
+  const problems: Record<string, FieldIssue> = {};
   const name = input.name.trim();
-  if (!name) problems.name = 'Enter a name';
-  else if ([...name].length > MAX_NAME) problems.name = `At most ${MAX_NAME} characters`;
-  if (!isRole(input.defaultRole) || !JIT_ROLES.includes(input.defaultRole)) problems.defaultRole = 'Choose ADMIN, MANAGER or VIEWER';
+  if (!name) problems.name = plainIssue('enterName');
+  else if ([...name].length > MAX_NAME) problems.name = maxLengthIssue(MAX_NAME);
+  if (!isRole(input.defaultRole) || !JIT_ROLES.includes(input.defaultRole)) problems.defaultRole = allowedValuesIssue(JIT_ROLES);
   const domains = [...new Set(input.domains.map(normalizeDomain).filter(Boolean))];
-  if (domains.length === 0) problems.domains = 'Enter at least one e-mail domain';
-  else if (domains.length > MAX_DOMAINS) problems.domains = `At most ${MAX_DOMAINS} domains`;
-  else if (domains.some((domain) => !DOMAIN.test(domain))) problems.domains = 'Enter domains such as example.com';
+  if (domains.length === 0) problems.domains = keyedIssue('enterDomains', 'Enter at least one e-mail domain');
+  else if (domains.length > MAX_DOMAINS)
+    problems.domains = { code: 'maxDomains', params: { limit: MAX_DOMAINS }, message: `At most ${MAX_DOMAINS} domains` };
+  else if (domains.some((domain) => !DOMAIN.test(domain)))
+    problems.domains = keyedIssue('domainFormat', 'Enter domains such as example.com');
   const fields: ConnectionFields = { name, defaultRole: input.defaultRole };
   let secret: string | undefined;
   if (kind === 'oidc') {
     const issuer = input.oidcIssuer?.trim() ?? '';
-    if (!httpUrl(config, issuer)) problems.oidcIssuer = 'Enter the issuer URL (https://…)';
+    if (!httpUrl(config, issuer)) problems.oidcIssuer = plainIssue('enterWebAddress');
     const clientId = input.oidcClientId?.trim() ?? '';
-    if (!clientId || clientId.length > 500) problems.oidcClientId = 'Enter the client id';
+    if (!clientId || clientId.length > 500) problems.oidcClientId = plainIssue('required');
     secret = input.oidcClientSecret?.trim() || undefined;
-    if (!secret && !existing?.oidcClientSecretSealed) problems.oidcClientSecret = 'Enter the client secret';
-    else if (secret && secret.length > 2000) problems.oidcClientSecret = 'At most 2000 characters';
+    if (!secret && !existing?.oidcClientSecretSealed) problems.oidcClientSecret = plainIssue('required');
+    else if (secret && secret.length > 2000) problems.oidcClientSecret = maxLengthIssue(2000);
     Object.assign(fields, { oidcIssuer: issuer.replace(/\/+$/, ''), oidcClientId: clientId });
   } else {
     const metadataXml = input.samlMetadataXml?.trim();
@@ -122,19 +125,19 @@ function checkInput(
       const metadata = metadataXml.length <= MAX_METADATA ? parseIdpMetadata(metadataXml) : undefined;
       const certs = metadata?.certificates.map(pemCertificate).filter((cert) => cert !== undefined) ?? [];
       if (!metadata || !httpUrl(config, metadata.ssoUrl) || certs.length === 0) {
-        problems.samlMetadataXml = 'This is not IdP metadata with a sign-in URL and a signing certificate';
+        problems.samlMetadataXml = keyedIssue('samlMetadata', 'This is not IdP metadata with a sign-in URL and a signing certificate');
       } else {
         Object.assign(fields, { samlIdpEntityId: metadata.entityId, samlSsoUrl: metadata.ssoUrl, samlIdpCerts: certs });
       }
     } else {
       const entityId = input.samlIdpEntityId?.trim() ?? '';
-      if (!entityId || entityId.length > MAX_URL) problems.samlIdpEntityId = 'Enter the IdP entity id';
+      if (!entityId || entityId.length > MAX_URL) problems.samlIdpEntityId = plainIssue('required');
       const ssoUrl = input.samlSsoUrl?.trim() ?? '';
-      if (!httpUrl(config, ssoUrl)) problems.samlSsoUrl = 'Enter the IdP sign-in URL (https://…)';
+      if (!httpUrl(config, ssoUrl)) problems.samlSsoUrl = plainIssue('enterWebAddress');
       const given = input.samlCertificate?.trim();
       const cert = given ? pemCertificate(given) : undefined;
-      if (given && !cert) problems.samlCertificate = 'This is not an X.509 certificate';
-      else if (!cert && !existing?.samlIdpCerts?.length) problems.samlCertificate = 'Paste the IdP signing certificate';
+      if (given && !cert) problems.samlCertificate = keyedIssue('certificate', 'This is not an X.509 certificate');
+      else if (!cert && !existing?.samlIdpCerts?.length) problems.samlCertificate = plainIssue('required');
       Object.assign(fields, { samlIdpEntityId: entityId, samlSsoUrl: ssoUrl, ...(cert ? { samlIdpCerts: [cert] } : {}) });
     }
   }
@@ -205,7 +208,7 @@ export async function createConnection(
   input: ConnectionInput,
 ): Promise<EnterpriseConnection> {
   const kind = input.kind;
-  if (kind !== 'oidc' && kind !== 'saml') throw new ConnectionInputError({ kind: 'Choose OIDC or SAML' });
+  if (kind !== 'oidc' && kind !== 'saml') throw new ConnectionInputError({ kind: allowedValuesIssue(['oidc', 'saml']) });
   const { fields, domains, secret } = checkInput(config, kind, input, undefined);
   const id = randomUUID();
   return db.transaction(async (tx) => {

@@ -24,6 +24,7 @@ import {
   type PasswordLinkToken,
 } from './service.ts';
 import type { AuthServiceOptions } from '../service-options.ts';
+import { keyedIssue } from '../../http/field-issues.ts';
 
 /** PUT /auth/password's body; PUT /auth-proxy/password takes the same. */
 export const setPasswordSchema = {
@@ -97,7 +98,8 @@ export function refusePassword(reply: FastifyReply, problems: PasswordProblem[])
     statusCode: 400,
     error: 'PASSWORD_POLICY',
     message: problems.map((problem) => passwordProblemTexts[problem]).join('; '),
-    details: { field: 'password', problems },
+    // problems: the runtime's translation keys; issues: the same as every field issue reads (server/http/field-issues.ts).
+    details: { field: 'password', problems, issues: problems.map((problem) => keyedIssue(problem, passwordProblemTexts[problem])) },
   });
 }
 

@@ -1,6 +1,6 @@
 // Values a flow collected, checked field by field with the field's own form schema, and sorted into
 // where the flow stores them. Problems go under the field's name, so the form shows each at its input.
-import type { ErrorObject } from 'ajv';
+import { ajvIssue, plainIssue, totalLengthIssue } from '../../http/field-issues.ts';
 import type { InputProblems } from '../input.ts';
 import type { AttributeCatalog, AttributeTarget, CollectedField } from './catalog.ts';
 
@@ -10,32 +10,6 @@ export type SortedAttributes = Record<AttributeTarget, Record<string, unknown>>;
 export const MAX_ATTRIBUTES_LENGTH = 16 * 1024;
 
 const emptyAttributes = (): SortedAttributes => ({ user: {}, membership: {}, tenant: {} });
-
-/** The message of one schema problem, as the form's own validation would put it. */
-function messageOf(error: ErrorObject): string {
-  switch (error.keyword) {
-    case 'enum':
-    case 'const':
-    case 'oneOf':
-    case 'anyOf':
-      return 'Choose one of the options';
-    case 'type':
-      return 'The value has the wrong type';
-    case 'maxLength':
-      return `At most ${String(error.params.limit)} characters`;
-    case 'minLength':
-      return `At least ${String(error.params.limit)} characters`;
-    case 'minimum':
-      return `At least ${String(error.params.limit)}`;
-    case 'maximum':
-      return `At most ${String(error.params.limit)}`;
-    case 'pattern':
-    case 'format':
-      return 'The value does not have the expected format';
-    default:
-      return 'The value is not valid';
-  }
-}
 
 /** A value nobody entered: the form leaves it out, and so does the check. */
 const isBlank = (value: unknown) => value === undefined || value === null || value === '';
@@ -55,22 +29,82 @@ export function checkAttributes(
   const sorted = emptyAttributes();
   const given = submitted ?? {};
   if (Object.keys(given).some((name) => !fields.has(name))) {
-    problems.add('attributes', 'A value names a field this flow does not collect');
+    problems.add('attributes', plainIssue('uncollectedField'));
   }
   for (const [name, field] of fields) {
     const value = Object.hasOwn(given, name) ? given[name] : undefined;
     if (isBlank(value)) {
-      if (field.required) problems.add(name, 'This field is required');
+      if (field.required) problems.add(name, plainIssue('required'));
       continue;
     }
     if (!field.validate(value)) {
-      problems.add(name, [...new Set((field.validate.errors ?? []).map(messageOf))]);
+      const issues = (field.validate.errors ?? []).map(ajvIssue);
+      // anyOf branches repeat the same problem: one issue per text.
+      problems.add(
+        name,
+        issues.filter((issue, index) => issues.findIndex((other) => other.message === issue.message) === index),
+      );
       continue;
     }
     sorted[field.target][name] = value;
   }
   if (JSON.stringify(sorted).length > MAX_ATTRIBUTES_LENGTH) {
-    problems.add('attributes', `The collected values are longer than ${MAX_ATTRIBUTES_LENGTH} characters together`);
+    problems.add('attributes', totalLengthIssue(MAX_ATTRIBUTES_LENGTH));
   }
   return sorted;
+}
+
+/** What an edit changes in one place's stored values: the values to set, and the names to remove. */
+export interface AttributeChanges {
+  set: Record<string, unknown>;
+  remove: string[];
+}
+
+/**
+ * An edit of collected values where a settings flow (`flowId`: profile, workspace) shows them: each
+ * given value is checked with its field's form as at collection; a blank one removes the stored value
+ * (unless its form requires one); a name the flow does not collect into one of `targets` is refused.
+ * Values not given keep what is stored. Answers the changes by target.
+ */
+export function checkAttributeEdit(
+  catalog: AttributeCatalog,
+  flowId: string,
+  submitted: Record<string, unknown>,
+  targets: readonly AttributeTarget[],
+  problems: InputProblems,
+): Partial<Record<AttributeTarget, AttributeChanges>> {
+  const fields: ReadonlyMap<string, CollectedField> = catalog.get(flowId) ?? new Map();
+  const changes: Partial<Record<AttributeTarget, AttributeChanges>> = {};
+  const editable = (name: string) => {
+    const field = fields.get(name);
+    return field && targets.includes(field.target) ? field : undefined;
+  };
+  if (Object.keys(submitted).some((name) => !editable(name))) problems.add('attributes', plainIssue('uncollectedField'));
+  for (const [name, value] of Object.entries(submitted)) {
+    const field = editable(name);
+    if (!field) continue;
+    const place = (changes[field.target] ??= { set: {}, remove: [] });
+    if (isBlank(value)) {
+      if (field.required) problems.add(name, plainIssue('required'));
+      else place.remove.push(name);
+      continue;
+    }
+    if (!field.validate(value)) {
+      const issues = (field.validate.errors ?? []).map(ajvIssue);
+      problems.add(
+        name,
+        issues.filter((issue, index) => issues.findIndex((other) => other.message === issue.message) === index),
+      );
+      continue;
+    }
+    place.set[name] = value;
+  }
+  return changes;
+}
+
+/** `stored` with `changes` applied. */
+export function applyAttributeChanges(stored: Record<string, unknown>, changes: AttributeChanges): Record<string, unknown> {
+  const next: Record<string, unknown> = { ...stored, ...changes.set };
+  for (const name of changes.remove) delete next[name];
+  return next;
 }

@@ -6,6 +6,7 @@ import type { CustomParam, CustomParamInput, CustomParamsConfigGraphql } from '.
 import { isEmail, type InputProblems } from '../input.ts';
 import { matchesOwnerPattern } from '../../../common/owner-pattern.ts';
 import { toE164 } from '../../notify/phone.ts';
+import { maxLengthIssue, plainIssue, type FieldIssue } from '../../http/field-issues.ts';
 
 export const MAX_CUSTOM_VALUE_LENGTH = 1000;
 
@@ -28,34 +29,34 @@ const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 const INTEGER = /^[-+]?\d+$/;
 
 /** The problem with `value` for `field`, or null; `value` is trimmed and not empty. */
-function problemOf(field: CustomSignupField, value: string): string | null {
-  if ([...value].length > MAX_CUSTOM_VALUE_LENGTH) return `At most ${MAX_CUSTOM_VALUE_LENGTH} characters`;
+function problemOf(field: CustomSignupField, value: string): FieldIssue | null {
+  if ([...value].length > MAX_CUSTOM_VALUE_LENGTH) return maxLengthIssue(MAX_CUSTOM_VALUE_LENGTH);
   switch (field.type) {
     case 'email':
-      if (!isEmail(value)) return 'Enter a valid e-mail address';
+      if (!isEmail(value)) return plainIssue('enterEmail');
       break;
     case 'phone':
       if (toE164(value) === undefined) {
-        return 'Enter the phone number in international format, starting with + and the country code';
+        return plainIssue('enterPhone');
       }
       break;
     case 'number':
-      if (!NUMBER.test(value)) return 'Enter a number';
+      if (!NUMBER.test(value)) return plainIssue('enterNumber');
       break;
     case 'integer':
-      if (!INTEGER.test(value)) return 'Enter a whole number';
+      if (!INTEGER.test(value)) return plainIssue('enterWholeNumber');
       break;
     case 'boolean':
-      if (value !== 'true' && value !== 'false') return 'Answer true or false';
+      if (value !== 'true' && value !== 'false') return plainIssue('answerTrueOrFalse');
       break;
     case 'select':
-      if (!(field.options ?? []).some((option) => option.value === value)) return 'Choose one of the options';
+      if (!(field.options ?? []).some((option) => option.value === value)) return plainIssue('chooseOption');
       break;
     case 'text':
     case 'regex':
       break;
   }
-  if (field.regex && !matchesOwnerPattern(field.regex, value)) return 'The value does not have the expected format';
+  if (field.regex && !matchesOwnerPattern(field.regex, value)) return plainIssue('wrongFormat');
   return null;
 }
 
@@ -72,9 +73,9 @@ export function checkCustomParams(settings: AppSettings, submitted: readonly Cus
   for (const { label, value } of submitted) {
     if (!fields.has(label)) {
       // The label is not echoed: it is whatever the caller sent.
-      problems.add('customParams', 'A value names a field the signup form does not have');
+      problems.add('customParams', plainIssue('unknownSignupField'));
     } else if (given.has(label)) {
-      problems.add(label, 'Given more than once');
+      problems.add(label, plainIssue('givenTwice'));
     } else {
       given.set(label, value.trim());
     }
@@ -85,7 +86,7 @@ export function checkCustomParams(settings: AppSettings, submitted: readonly Cus
     // A required checkbox must be ticked; any other required field must have a value.
     const missing = value === '' || (field.type === 'boolean' && value !== 'true');
     if (field.required && missing) {
-      problems.add(field.label, 'This field is required');
+      problems.add(field.label, plainIssue('required'));
       continue;
     }
     if (value === '') continue;

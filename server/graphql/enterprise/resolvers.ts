@@ -112,7 +112,13 @@ export const enterpriseResolvers: Resolvers = {
       const claim = found.domains.find((entry) => entry.domain === normalizeDomain(domain));
       if (!claim) throw notFound();
       if (!(await verifyDomain(config, db, claim))) {
-        throw fieldErrors({ domain: `No TXT record ${verificationRecord(claim.token)} was found at ${claim.domain}` });
+        throw fieldErrors({
+          domain: {
+            code: 'txtRecordMissing',
+            params: { record: verificationRecord(claim.token), domain: claim.domain },
+            message: `No TXT record ${verificationRecord(claim.token)} was found at ${claim.domain}`,
+          },
+        });
       }
       return answerOne(config, db, owner.tenantId, id);
     },

@@ -25,12 +25,13 @@ import type { GraphQLContext } from '../context.ts';
 import type { MemberCaller } from '../../auth/callers.ts';
 import { auditActorOf, type WorkspaceActor } from '../../auth/app-key-caller.ts';
 import type { User } from '../generated/resolvers.ts';
-import { fieldErrors, foyerError } from '../errors.ts';
+import { fieldErrors, foyerError, type FieldErrors } from '../errors.ts';
 import { isEmail } from '../input.ts';
 import { checkMailAllowance } from '../users/mail-limit.ts';
 import { getMember } from '../users/service.ts';
 import { MAX_INVITATIONS_PER_REQUEST } from '../../../common/invitations.ts';
 import { emitTenantUserEvent, withdrawWebhookEvents } from '../../webhooks/outbox/outbox.ts';
+import { allowedValuesIssue, keyedIssue, maxAddressesIssue, plainIssue } from '../../http/field-issues.ts';
 
 export { MAX_INVITATIONS_PER_REQUEST };
 
@@ -239,9 +240,9 @@ export async function resendInvitation(context: GraphQLContext, inviter: MemberC
 export async function inviteUsers(context: GraphQLContext, inviter: MemberCaller, userNames: readonly string[]): Promise<User[]> {
   const { db, log } = context;
   const addresses = invitedAddresses(userNames);
-  if (addresses.length === 0) throw fieldErrors({ userNames: 'Enter at least one e-mail address' });
+  if (addresses.length === 0) throw fieldErrors({ userNames: plainIssue('enterEmails') });
   if (addresses.length > MAX_INVITATIONS_PER_REQUEST) {
-    throw fieldErrors({ userNames: `At most ${MAX_INVITATIONS_PER_REQUEST} addresses at a time` });
+    throw fieldErrors({ userNames: maxAddressesIssue(MAX_INVITATIONS_PER_REQUEST) });
   }
   const role = defaultRoleOf(inviter);
   if (!mayGrant(inviter.role, role)) {
@@ -284,7 +285,7 @@ export async function inviteUsers(context: GraphQLContext, inviter: MemberCaller
   }
 
   if (failures.size > 0) {
-    const fields = Object.fromEntries([...failures].map(([address, reason]) => [address, failureMessages[reason]]));
+    const fields = Object.fromEntries([...failures].map(([address, reason]) => [address, keyedIssue(reason, failureMessages[reason])]));
     throw fieldErrors(fields, 'Some addresses were not invited', {
       reasons: Object.fromEntries(failures),
       invited: invited.map((user) => ({ id: user.id, email: user.email })),
@@ -310,10 +311,10 @@ export interface NewMember extends NewIdentityNames {
 export async function addMember(context: GraphQLContext, actor: WorkspaceActor, input: NewMember): Promise<User> {
   const { db, log } = context;
   const email = input.email.trim();
-  const problems: Record<string, string> = {};
-  if (!isEmail(email)) problems.username = failureMessages.INVALID_EMAIL;
+  const problems: FieldErrors = {};
+  if (!isEmail(email)) problems.username = keyedIssue('INVALID_EMAIL', failureMessages.INVALID_EMAIL);
   const role = input.role ?? defaultRoleOf(actor);
-  if (!isRole(role)) problems.role = `Choose one of: ${ROLES.join(', ')}`;
+  if (!isRole(role)) problems.role = allowedValuesIssue(ROLES);
   if (Object.keys(problems).length > 0) throw fieldErrors(problems);
   if (actor.kind === 'member' && !mayGrant(actor.role, role))
     throw foyerError('FORBIDDEN', `As ${actor.role} you cannot grant the role ${role}`);

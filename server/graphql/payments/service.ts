@@ -19,6 +19,7 @@ import {
   type TenantRecord,
 } from '../../payments/service.ts';
 import { emitTenantEvent } from '../../webhooks/outbox/outbox.ts';
+import { plainIssue } from '../../http/field-issues.ts';
 
 /**
  * The owner picks a plan and price. Free: the workspace is on it now (a running subscription ends).
@@ -36,9 +37,9 @@ export async function setTenantPlanDetails(
   if (member.kind === 'member' && !mayChangePlan(member.role)) throw foyerError('FORBIDDEN', "Only the workspace's owners change its plan");
   const problems = new InputProblems();
   const plan = findPlan(app, input.planKey);
-  if (!plan) problems.add('planKey', 'This app has no such plan');
+  if (!plan) problems.add('planKey', plainIssue('noSuchPlan'));
   const price = plan ? findPrice(plan, input.priceOffer) : undefined;
-  if (plan && !price) problems.add('priceOffer', 'The plan has no such price');
+  if (plan && !price) problems.add('priceOffer', plainIssue('noSuchPrice'));
   problems.throwIfAny();
   const offer = { plan: plan!, price: price! };
 

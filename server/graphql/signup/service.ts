@@ -30,6 +30,7 @@ import { attributeCatalog } from '../attributes/catalog.ts';
 import { checkAttributes, type SortedAttributes } from '../attributes/check.ts';
 import type { ServerConfig } from '../../config.ts';
 import { emitTenantEvent, emitTenantUserEvent, withdrawWebhookEvents } from '../../webhooks/outbox/outbox.ts';
+import { keyedIssue, maxLengthIssue, plainIssue } from '../../http/field-issues.ts';
 
 /** The flow whose collecting steps feed createTenantAnonymous (flows/signup.json). */
 export const SIGNUP_FLOW_ID = 'signup';
@@ -57,17 +58,17 @@ interface CheckedSignup {
 function checkPlan(app: App, input: CreateTenantInput, problems: InputProblems): Offer | null {
   const { plan: key, priceOffer } = input;
   if (!key) {
-    if (priceOffer) problems.add('priceOffer', 'A price offer needs a plan');
+    if (priceOffer) problems.add('priceOffer', plainIssue('priceOfferNeedsPlan'));
     return null;
   }
   const plan = findPlan(app, key);
   if (!plan) {
-    problems.add('plan', 'This app has no such plan');
+    problems.add('plan', plainIssue('noSuchPlan'));
     return null;
   }
   if (!priceOffer) return plan.prices.length === 1 ? { plan, price: plan.prices[0]! } : null;
   const price = findPrice(plan, priceOffer);
-  if (!price) problems.add('priceOffer', 'The plan has no such price');
+  if (!price) problems.add('priceOffer', plainIssue('noSuchPrice'));
   return price ? { plan, price } : null;
 }
 
@@ -90,7 +91,7 @@ function planColumns(app: App, offer: Offer | null) {
 
 function checkPassword(app: App, password: string, problems: InputProblems): void {
   if (password.length > MAX_PASSWORD_LENGTH) {
-    problems.add('password', [`At most ${MAX_PASSWORD_LENGTH} characters`]);
+    problems.add('password', [maxLengthIssue(MAX_PASSWORD_LENGTH)]);
     return;
   }
   // An empty password is never a password, even where the app switched the checks off.
@@ -98,7 +99,7 @@ function checkPassword(app: App, password: string, problems: InputProblems): voi
   if (found.length > 0)
     problems.add(
       'password',
-      found.map((problem) => passwordProblemTexts[problem]),
+      found.map((problem) => keyedIssue(problem, passwordProblemTexts[problem])),
     );
 }
 
@@ -106,7 +107,7 @@ function checkSignup(config: ServerConfig, app: App, input: CreateTenantInput): 
   const problems = new InputProblems();
   const { owner } = input;
   const email = owner.email.trim();
-  if (!isEmail(email)) problems.add('email', 'Enter a valid e-mail address');
+  if (!isEmail(email)) problems.add('email', plainIssue('enterEmail'));
   const firstName = checkName(problems, 'firstName', owner.firstName ?? '');
   const lastName = checkName(problems, 'lastName', owner.lastName ?? '');
   const password = owner.password ?? null;

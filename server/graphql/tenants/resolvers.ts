@@ -1,6 +1,7 @@
 import type { Resolvers } from '../generated/resolvers.ts';
 import { memberOf } from '../access/caller.ts';
 import { getTenant, getTenantSummary, updateTenant } from './service.ts';
+import { attributeCatalog } from '../attributes/catalog.ts';
 
 export const tenantResolvers: Resolvers = {
   Query: {
@@ -14,13 +15,21 @@ export const tenantResolvers: Resolvers = {
     },
   },
   Mutation: {
-    updateTenant: (_parent, { tenant }, { db, caller, clientIp, payments }) => {
+    updateTenant: (_parent, { tenant }, { db, caller, clientIp, payments, config }) => {
       const member = memberOf(caller);
-      return updateTenant(payments, db, member.app, member.tenantId, tenant, {
-        tenantUserId: member.tenantUserId,
-        userId: member.userId,
-        ip: clientIp,
-      });
+      return updateTenant(
+        payments,
+        db,
+        member.app,
+        member.tenantId,
+        tenant,
+        {
+          tenantUserId: member.tenantUserId,
+          userId: member.userId,
+          ip: clientIp,
+        },
+        attributeCatalog(config),
+      );
     },
   },
 };

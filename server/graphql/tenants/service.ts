@@ -10,6 +10,12 @@ import type { Tenant, TenantAnonymous, TenantInput } from '../generated/resolver
 import { checkLocale, checkLogo, checkName, InputProblems } from '../input.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { emitTenantEvent } from '../../webhooks/outbox/outbox.ts';
+import { plainIssue } from '../../http/field-issues.ts';
+import type { AttributeCatalog } from '../attributes/catalog.ts';
+import { applyAttributeChanges, checkAttributeEdit, type AttributeChanges } from '../attributes/check.ts';
+
+/** The flow whose steps show the workspace settings: the workspace attributes it collects are edited there. */
+export const WORKSPACE_FLOW_ID = 'workspace';
 
 type TenantRecord = typeof tenants.$inferSelect;
 
@@ -52,7 +58,11 @@ export function toTenant(payments: PaymentsRuntime, app: App, tenant: TenantReco
 }
 
 /** The columns `input` changes; a field left out (or null, except logo) keeps its value. */
-function checkTenantInput(app: App, input: TenantInput): Partial<TenantRecord> {
+function checkTenantInput(
+  app: App,
+  input: TenantInput,
+  catalog: AttributeCatalog,
+): { changes: Partial<TenantRecord>; attributes?: AttributeChanges } {
   const problems = new InputProblems();
   const changes: Partial<TenantRecord> = {};
   if (input.name != null) {
@@ -64,13 +74,16 @@ function checkTenantInput(app: App, input: TenantInput): Partial<TenantRecord> {
   if (input.logo !== undefined) changes.logo = checkLogo(problems, 'logo', input.logo);
   if (input.mfa != null) {
     if (app.settings.mfaEnabled) changes.mfa = input.mfa;
-    else problems.add('mfa', 'Two-factor authentication is not available for this app');
+    else problems.add('mfa', plainIssue('twoFactorUnavailable'));
   }
   if (input.federationConnection != null) {
-    problems.add('federationConnection', 'This app has no federation connections');
+    problems.add('federationConnection', plainIssue('noFederationConnections'));
   }
+  const attributes = input.attributes
+    ? checkAttributeEdit(catalog, WORKSPACE_FLOW_ID, input.attributes, ['tenant'], problems).tenant
+    : undefined;
   problems.throwIfAny();
-  return changes;
+  return { changes, attributes };
 }
 
 /** Who changes the workspace, for the audit trail: a member, or (ids null) an app's API key named in `detail`. */
@@ -88,10 +101,20 @@ export async function updateTenant(
   tenantId: string,
   input: TenantInput,
   actor: TenantActor,
+  catalog: AttributeCatalog,
 ): Promise<Tenant> {
-  const changes = checkTenantInput(app, input);
-  if (Object.keys(changes).length > 0) {
+  const { changes, attributes } = checkTenantInput(app, input, catalog);
+  if (Object.keys(changes).length > 0 || attributes) {
     await db.transaction(async (tx) => {
+      if (attributes) {
+        // Read and written in one transaction, under the row's lock: two edits never lose each other's values.
+        const [row] = await tx
+          .select({ attributes: tenants.attributes })
+          .from(tenants)
+          .where(and(eq(tenants.id, tenantId), eq(tenants.appId, app.id)))
+          .for('update');
+        changes.attributes = applyAttributeChanges(row?.attributes ?? {}, attributes);
+      }
       await tx
         .update(tenants)
         .set(changes)

@@ -22,6 +22,7 @@ import { InputProblems } from '../input.ts';
 import { checkMailAllowance } from './mail-limit.ts';
 import { getMember } from './service.ts';
 import { emitTenantUserEvent } from '../../webhooks/outbox/outbox.ts';
+import { allowedValuesIssue, plainIssue } from '../../http/field-issues.ts';
 
 interface Target {
   id: string;
@@ -129,9 +130,9 @@ async function changeMember<Result>(
 
 export async function updateUser(context: GraphQLContext, actor: WorkspaceActor, input: UserInput): Promise<User> {
   const problems = new InputProblems();
-  if (input.role != null && !isRole(input.role)) problems.add('role', `Choose one of: ${ROLES.join(', ')}`);
+  if (input.role != null && !isRole(input.role)) problems.add('role', allowedValuesIssue(ROLES));
   // Custom values belong to the identity, which other workspaces share: no workspace edits them.
-  if (input.customParams != null) problems.add('customParams', 'Custom values cannot be changed here');
+  if (input.customParams != null) problems.add('customParams', plainIssue('customValuesFixed'));
   problems.throwIfAny();
 
   await changeMember(context, actor, input.id, {

@@ -9,6 +9,7 @@ import type { MemberCaller } from '../../auth/callers.ts';
 import type { QueryListUsersArgs, SortDirection, User, UserSortField } from '../generated/resolvers.ts';
 import { InputProblems } from '../input.ts';
 import { memberColumns, toUser } from './service.ts';
+import { maxLengthIssue, minimumIssue, rangeIssue } from '../../http/field-issues.ts';
 
 export const MAX_PAGE_SIZE = 100;
 export const MAX_SEARCH_LENGTH = 200;
@@ -37,7 +38,7 @@ function likePattern(word: string): string {
 
 function checkSearch(problems: InputProblems, search: string | null | undefined): string[] {
   const text = search ?? '';
-  if (text.length > MAX_SEARCH_LENGTH) problems.add('search', `At most ${MAX_SEARCH_LENGTH} characters`);
+  if (text.length > MAX_SEARCH_LENGTH) problems.add('search', maxLengthIssue(MAX_SEARCH_LENGTH));
   return text.split(/\s+/).filter(Boolean);
 }
 
@@ -61,8 +62,8 @@ export function checkListArguments(args: Partial<QueryListUsersArgs>): ListUsers
   const words = checkSearch(problems, args.search);
   const offset = args.offset ?? 0;
   const limit = args.limit ?? MAX_PAGE_SIZE;
-  if (offset < 0) problems.add('offset', 'At least 0');
-  if (limit < 1 || limit > MAX_PAGE_SIZE) problems.add('limit', `From 1 to ${MAX_PAGE_SIZE}`);
+  if (offset < 0) problems.add('offset', minimumIssue(0));
+  if (limit < 1 || limit > MAX_PAGE_SIZE) problems.add('limit', rangeIssue(1, MAX_PAGE_SIZE));
   problems.throwIfAny();
   return { words, sortBy: args.sortBy ?? 'CREATED_AT', sortDirection: args.sortDirection ?? 'ASC', offset, limit };
 }

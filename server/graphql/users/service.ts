@@ -13,6 +13,11 @@ import { customParamsOf } from '../custom-params/service.ts';
 import { auditActorOf, type WorkspaceActor } from '../../auth/app-key-caller.ts';
 import { foyerError } from '../errors.ts';
 import { emitTenantUserEvent } from '../../webhooks/outbox/outbox.ts';
+import { attributeCatalog } from '../attributes/catalog.ts';
+import { applyAttributeChanges, checkAttributeEdit } from '../attributes/check.ts';
+
+/** The flow whose steps show the profile settings: the person's and membership's attributes it collects are edited there. */
+export const PROFILE_FLOW_ID = 'profile';
 
 type UserRecord = typeof users.$inferSelect;
 
@@ -105,6 +110,9 @@ export async function updateMe(context: GraphQLContext, member: MemberCaller, in
   const changes: Partial<UserRecord> = {};
   if (input.firstName != null) changes.firstName = checkName(problems, 'firstName', input.firstName) || null;
   if (input.lastName != null) changes.lastName = checkName(problems, 'lastName', input.lastName) || null;
+  const attributes = input.attributes
+    ? checkAttributeEdit(attributeCatalog(context.config), PROFILE_FLOW_ID, input.attributes, ['user', 'membership'], problems)
+    : {};
   problems.throwIfAny();
   if (input.consentsToPrivacyPolicy != null) changes.consentsToPrivacyPolicy = input.consentsToPrivacyPolicy;
   const namesGiven = Boolean(changes.firstName || changes.lastName);
@@ -112,6 +120,24 @@ export async function updateMe(context: GraphQLContext, member: MemberCaller, in
   if (onboarded) changes.onboarded = true;
 
   await db.transaction(async (tx) => {
+    // Read and written in one transaction, under the rows' locks: two edits never lose each other's values.
+    if (attributes.user) {
+      const [row] = await tx
+        .select({ attributes: users.attributes })
+        .from(users)
+        .where(and(eq(users.id, member.userId), eq(users.appId, member.app.id)))
+        .for('update');
+      changes.attributes = applyAttributeChanges(row?.attributes ?? {}, attributes.user);
+    }
+    if (attributes.membership) {
+      const [row] = await tx
+        .select({ attributes: tenantUsers.attributes })
+        .from(tenantUsers)
+        .where(eq(tenantUsers.id, member.tenantUserId))
+        .for('update');
+      const next = applyAttributeChanges(row?.attributes ?? {}, attributes.membership);
+      await tx.update(tenantUsers).set({ attributes: next }).where(eq(tenantUsers.id, member.tenantUserId));
+    }
     if (Object.keys(changes).length > 0) {
       await tx
         .update(users)

@@ -224,7 +224,14 @@ describe('documents the schema or the CSS rule refuses', () => {
     await expectNothingChanged(async () => {
       const body = await refusedDraft({ ...live, branding: { colors: { primary: 'red;}body{x:y' } } });
       expect(body).toMatchObject({ statusCode: 400, error: 'VALIDATION_FAILED' });
-      expect(body.details).toEqual([{ path: '/branding/colors/primary', message: expect.stringContaining('must match pattern') }]);
+      expect(body.details).toEqual([
+        {
+          path: '/branding/colors/primary',
+          code: 'pattern',
+          params: { pattern: expect.any(String) },
+          message: expect.stringContaining('must match pattern'),
+        },
+      ]);
     });
   });
 
@@ -237,7 +244,9 @@ describe('documents the schema or the CSS rule refuses', () => {
       const none = await refusedDraft({ ...live, languages: [] });
       expect(none.details.map((detail) => detail.path)).toEqual(['/languages']);
       const unoffered = await refusedDraft({ ...live, languages: ['sv', 'ar'], defaultLanguage: 'en' });
-      expect(unoffered.details).toEqual([{ path: '/defaultLanguage', message: 'must be one of the offered languages' }]);
+      expect(unoffered.details).toEqual([
+        { path: '/defaultLanguage', code: 'unofferedDefaultLanguage', params: {}, message: 'must be one of the offered languages' },
+      ]);
     });
   });
 
@@ -247,7 +256,9 @@ describe('documents the schema or the CSS rule refuses', () => {
       for (const logo of ['https://cdn.example/logo.png', `${foyer.urls.api}/${appA.id}/assets/x`]) {
         const body = await refusedDraft({ ...live, logo });
         expect(body).toMatchObject({ statusCode: 400, error: 'VALIDATION_FAILED' });
-        expect(body.details).toEqual([{ path: '/logo', message: expect.stringContaining('upload the logo') }]);
+        expect(body.details).toEqual([
+          { path: '/logo', code: 'foreignLogo', params: {}, message: expect.stringContaining('upload the logo') },
+        ]);
       }
     });
   });
@@ -256,10 +267,14 @@ describe('documents the schema or the CSS rule refuses', () => {
     const live = await liveOf(appB.id, { token: ownerToken });
     await expectNothingChanged(async () => {
       const lookahead = await refusedDraft({ ...live, passwordPolicy: { complexityRegex: '(?=.*[A-Z]).{10,}' } });
-      expect(lookahead.details).toEqual([{ path: '/passwordPolicy/complexityRegex', message: 'must match format "regex"' }]);
+      expect(lookahead.details).toEqual([
+        { path: '/passwordPolicy/complexityRegex', code: 'format', params: { format: 'regex' }, message: 'must match format "regex"' },
+      ]);
       const field = { label: 'code', type: 'regex', userLabel: 'Code', regex: '(a+)\\1b' };
       const backreference = await refusedDraft({ ...live, customSignupFields: [field] });
-      expect(backreference.details).toEqual([{ path: '/customSignupFields/0/regex', message: 'must match format "regex"' }]);
+      expect(backreference.details).toEqual([
+        { path: '/customSignupFields/0/regex', code: 'format', params: { format: 'regex' }, message: 'must match format "regex"' },
+      ]);
     });
     // Nested quantifiers are fine: RE2 runs them in linear time (tests/server/graphql/signup.test.ts).
     const nested = await admin(foyer, 'PUT', `/apps/${appB.id}/draft`, {
@@ -289,7 +304,7 @@ describe('documents the schema or the CSS rule refuses', () => {
     const allOff = { ...live, passwordEnabled: false, passkeysEnabled: false, magicLinkEnabled: false, googleSsoEnabled: false };
     await expectNothingChanged(async () => {
       expect((await refusedDraft(allOff)).details).toEqual([
-        { path: '/passwordEnabled', message: 'keep at least one way to sign in switched on' },
+        { path: '/passwordEnabled', code: 'noSignInMethod', params: {}, message: 'keep at least one way to sign in switched on' },
       ]);
     });
     const withMagicLink = await admin(foyer, 'PUT', `/apps/${appB.id}/draft`, {
@@ -304,11 +319,17 @@ describe('documents the schema or the CSS rule refuses', () => {
     const live = await liveOf(appB.id, { token: ownerToken });
     const { name: _name, ...nameless } = live;
     await expectNothingChanged(async () => {
-      expect((await refusedDraft({ ...live, isAdmin: true })).details).toEqual([{ path: '/isAdmin', message: 'is not a known setting' }]);
+      expect((await refusedDraft({ ...live, isAdmin: true })).details).toEqual([
+        { path: '/isAdmin', code: 'additionalProperties', params: { additionalProperty: 'isAdmin' }, message: 'is not a known setting' },
+      ]);
       expect((await refusedDraft(nameless)).details.map((detail) => detail.path)).toEqual(['/name']);
       expect((await refusedDraft('not a document')).error).toBe('VALIDATION_FAILED');
       const longNote = await admin(foyer, 'POST', `/apps/${appB.id}/publish`, { token: ownerToken, body: { note: 'x'.repeat(501) } });
-      expect(longNote.body).toMatchObject({ statusCode: 400, error: 'VALIDATION_FAILED', details: [{ path: '/note' }] });
+      expect(longNote.body).toMatchObject({
+        statusCode: 400,
+        error: 'VALIDATION_FAILED',
+        details: [{ path: '/note', code: 'maxLength', params: { limit: 500 } }],
+      });
     });
   });
 });

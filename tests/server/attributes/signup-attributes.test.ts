@@ -47,7 +47,9 @@ function signup(email: string, attributes: unknown) {
   );
 }
 
-type FieldErrorAnswer = { errors?: { extensions?: { code?: string; fields?: Record<string, string | string[]> } }[] };
+type FieldErrorAnswer = {
+  errors?: { extensions?: { code?: string; fields?: Record<string, string | string[]>; fieldIssues?: Record<string, unknown[]> } }[];
+};
 const errorOf = (answer: GraphQLAnswer) => (answer.body as FieldErrorAnswer).errors?.[0]?.extensions;
 
 async function identityCount(email: string): Promise<number> {
@@ -126,23 +128,43 @@ describe('flow-declared attributes', () => {
   });
 
   it.each([
-    ['a value outside the options', { companySize: '5000+' }, 'companySize', ['Choose one of the options']],
-    ['a value of the wrong type', { companySize: 12 }, 'companySize', ['The value has the wrong type', 'Choose one of the options']],
-    ['a missing required value', { jobTitle: 'CTO' }, 'companySize', 'This field is required'],
-    ['a value over its maximum length', { companySize: '1-10', jobTitle: 'x'.repeat(51) }, 'jobTitle', ['At most 50 characters']],
+    [
+      'a value outside the options',
+      { companySize: '5000+' },
+      'companySize',
+      ['Choose one of the options'],
+      [{ code: 'enum', params: { allowedValues: ['1-10', '11-50', '51-200', '200+'] } }],
+    ],
+    [
+      'a value of the wrong type',
+      { companySize: 12 },
+      'companySize',
+      ['The value has the wrong type', 'Choose one of the options'],
+      [{ code: 'type', params: { type: 'string' } }, { code: 'enum' }],
+    ],
+    ['a missing required value', { jobTitle: 'CTO' }, 'companySize', 'This field is required', [{ code: 'required', params: {} }]],
+    [
+      'a value over its maximum length',
+      { companySize: '1-10', jobTitle: 'x'.repeat(51) },
+      'jobTitle',
+      ['At most 50 characters'],
+      [{ code: 'maxLength', params: { limit: 50 } }],
+    ],
     [
       'a field the flow does not collect',
       { companySize: '1-10', plan: 'ENTERPRISE' },
       'attributes',
       'A value names a field this flow does not collect',
+      [{ code: 'uncollectedField', params: {} }],
     ],
-  ])('refuses %s with a field error and stores nothing', async (_case, attributes, field, message) => {
+  ])('refuses %s with a field error (its code and values too) and stores nothing', async (_case, attributes, field, message, issues) => {
     const email = uniqueEmail();
     const tenantsBefore = await tenantCount();
     const answer = await signup(email, attributes);
     expect(answer.status).toBe(400);
     expect(errorOf(answer)?.code).toBe('BAD_USER_INPUT');
     expect(errorOf(answer)?.fields).toEqual({ [field]: message });
+    expect(errorOf(answer)?.fieldIssues).toMatchObject({ [field]: issues });
     expect(await identityCount(email)).toBe(0);
     expect(await tenantCount()).toBe(tenantsBefore);
   });
@@ -163,7 +185,9 @@ describe('flow-declared attributes', () => {
     expect(checkAttributes(catalog, 'signup', {}, problems)).toEqual({ user: {}, membership: {}, tenant: {} });
     expect(problems.fields).toEqual({});
     checkAttributes(catalog, 'signup', { companySize: '1-10' }, problems);
-    expect({ ...problems.fields }).toEqual({ attributes: 'A value names a field this flow does not collect' });
+    expect({ ...problems.fields }).toEqual({
+      attributes: { code: 'uncollectedField', params: {}, message: 'A value names a field this flow does not collect' },
+    });
   });
 
   it('refuses to start from a flow that collects a field its form does not define', () => {

@@ -277,6 +277,12 @@ describe('setting the password with a reset link', () => {
       details: {
         field: 'password',
         problems: ['password.policy.minLength', 'password.policy.uppercase', 'password.policy.digit', 'password.policy.special'],
+        issues: [
+          { code: 'password.policy.minLength', params: {}, message: 'Minimal length: 10 characters' },
+          { code: 'password.policy.uppercase', params: {}, message: 'Should contain uppercase letter' },
+          { code: 'password.policy.digit', params: {}, message: 'Should contain digit' },
+          { code: 'password.policy.special', params: {}, message: 'Should contain special character' },
+        ],
       },
     });
     const missing = await setPassword(browser, token);

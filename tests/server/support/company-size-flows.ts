@@ -72,3 +72,33 @@ export function companySizeFlows(options: { alsoCollect?: boolean } = {}): Flows
   });
   return copy;
 }
+
+/**
+ * A copy of the flows where the settings show collected attributes: the profile edits the person's
+ * job title (profile form, `collect` user), the workspace settings its company size (workspace form,
+ * `collect` tenant). Flow, form and en line only, as a deployment would.
+ */
+export function settingsAttributeFlows(): FlowsCopy {
+  const copy = companySizeFlows();
+  const addField = (form: string, name: string, schema: Record<string, unknown>) =>
+    editJson(path.join(copy.formsDir, `${form}.json`), (file) => {
+      const properties = (file.schema as { properties: Record<string, unknown> }).properties;
+      properties[name] = schema;
+      const uiSchema = file.uiSchema as { 'ui:order'?: string[] };
+      if (uiSchema['ui:order']) uiSchema['ui:order'] = [...uiSchema['ui:order'], name];
+    });
+  const collectAt = (flowFile: string, name: string, target: string, defaultFrom: string) =>
+    editJson(path.join(copy.flowsDir, flowFile), (flow) => {
+      const step = (flow.steps as Record<string, Record<string, Record<string, unknown>>>)[flow.initial as string]!;
+      step.collect = { [name]: target };
+      step.defaults = { ...step.defaults, [name]: { var: defaultFrom } };
+    });
+  addField('profile', 'jobTitle', { type: 'string', title: 'companySize.jobTitle', maxLength: 50 });
+  collectAt('profile.json', 'jobTitle', 'user', 'result.getMe.identityAttributes.jobTitle');
+  addField('workspace', 'companySize', { type: 'string', title: 'companySize.label', enum: [...COMPANY_SIZES] });
+  collectAt('workspace.json', 'companySize', 'tenant', 'result.getTenant.attributes.companySize');
+  editJson(path.join(copy.localesDir, 'en.json'), (texts) => {
+    texts.companySize = { heading: 'About your company', label: 'Company size', jobTitle: 'Job title', team: 'Team' };
+  });
+  return copy;
+}

@@ -72,6 +72,15 @@ describe('flows:check', () => {
     ]);
   });
 
+  it("checks a registered action's input (an action step, a redirect) against the action's declared input", () => {
+    expect(problemsOf('registered-action-input')).toEqual([
+      `${file('registered-action-input')}#/steps/FORM/submit/input/pasword: Input "pasword" is not an input of auth.authenticate (it takes username, password). Did you mean "password"?`,
+      `${file('registered-action-input')}#/steps/FORM/submit: auth.authenticate needs the input "password".`,
+      `${file('registered-action-input')}#/steps/FORM/next/0/goto/input/tenantUser: Input "tenantUser" is not an input of nav.handover (it takes tenantUserId). Did you mean "tenantUserId"?`,
+      `${file('registered-action-input')}#/steps/FORM/next/0/goto: nav.handover needs the input "tenantUserId".`,
+    ]);
+  });
+
   it('reports every problem of a file, a schema error among them', () => {
     expect(problemsOf('schema-and-more')).toEqual([
       `${file('schema-and-more')}#/steps/FIRST: Value has unknown property "colour".`,
@@ -98,7 +107,7 @@ describe('flows:check', () => {
 
   it('reports a missing form file', () => {
     expect(problemsOf('unknown-form')).toEqual([
-      `${file('unknown-form')}#/steps/FIRST/form: Form "company-size" has no file schema/forms/company-size.json.`,
+      `${file('unknown-form')}#/steps/FIRST/form: Form "not-shipped" has no file schema/forms/not-shipped.json.`,
     ]);
   });
 

@@ -15,6 +15,7 @@ import { FlowRunner, resolveTarget, submitDisabled, buildContext, initialState }
 import { fieldErrorsFor, serverFieldErrors } from '../../../src/flow/errors.ts';
 import { evaluate, evaluateMapping, holds } from '../../../src/flow/logic.ts';
 import type { Flow, FlowEnvironment } from '../../../src/flow/types.ts';
+import { shownStep, stepShowing, walkTo } from './walk.ts';
 
 const flow = (value: unknown) => value as Flow;
 const signup = flow(signupFlow);
@@ -114,7 +115,7 @@ describe('server field errors', () => {
 
   it('places them through onError.fields, "*" nesting the rest', () => {
     const error = graphQLError('BAD_USER_INPUT', 400, { email: 'Taken', companySize: 'Must be a number' });
-    expect(fieldErrorsFor(error, signup.steps.FORM!.onError)).toEqual({
+    expect(fieldErrorsFor(error, stepShowing(signup, 'signup').onError)).toEqual({
       email: ['Taken'],
       'customParams.companySize': ['Must be a number'],
     });
@@ -124,70 +125,79 @@ describe('server field errors', () => {
 });
 
 describe('signup flow', () => {
-  const params = [{ label: 'companySize', type: 'integer', userLabel: 'Company size', regex: '' }];
+  const params = [{ label: 'seats', type: 'integer', userLabel: 'Seats', regex: '' }];
+  // A custom signup field (app settings), named unlike any field a flow step may collect.
   const answers = (create: (input: Record<string, unknown>) => unknown = () => ({ createTenantAnonymous: { id: 't1' } })): Answers => ({
     'gql.GetTenantUserCustomParamsConfigAnonymous': () => ({ getTenantUserCustomParamsConfigAnonymous: { params } }),
     'gql.CreateTenantAnonymous': create,
   });
-  const filled = { email: 'new@b.test', password: 'Correct-Horse-9', consent: true, customParams: [{ label: 'companySize', value: '12' }] };
+  const filled = { email: 'new@b.test', password: 'Correct-Horse-9', consent: true, customParams: [{ label: 'seats', value: '12' }] };
+  // The screens, by what they show: whatever steps lead there are walked (./walk.ts).
+  const signupForm = stepShowing(signup, 'signup');
+  const formWithoutPassword = stepShowing(signup, 'signup-without-password');
+  const shown = (runner: FlowRunner) => shownStep(runner, signup);
+  const SENT_HEADING = 'checkEmail.heading';
+
+  /** A visitor at the signup form, after whatever the flow asks first; `collected` is what those steps collected. */
+  async function atSignupForm(env = environment(), create?: (input: Record<string, unknown>) => unknown) {
+    const started = run(signup, answers(create), env);
+    await started.runner.start();
+    const collected = await walkTo(started.runner, signup, 'signup');
+    return { ...started, collected };
+  }
 
   it('sends the plan and the price offer when currency and interval are both present', async () => {
     const query = { plan: 'ESSENTIAL', currency: 'USD', recurrenceInterval: 'month' };
-    const { runner, calls } = run(signup, answers(), environment({ query }));
-    await runner.start();
-    expect(evaluateMapping(signup.steps.FORM!.props, runner.context()).customParams).toEqual(params);
+    const { runner, calls, collected } = await atSignupForm(environment({ query }));
+    expect(evaluateMapping(signupForm.props, runner.context()).customParams).toEqual(params);
     await runner.submit(filled);
     expect(calls.at(-1)).toEqual({
       name: 'gql.CreateTenantAnonymous',
       input: {
         tenant: {
-          attributes: {},
+          attributes: collected,
           name: '',
-          owner: { email: 'new@b.test', password: 'Correct-Horse-9', customParams: [{ label: 'companySize', value: '12' }] },
+          owner: { email: 'new@b.test', password: 'Correct-Horse-9', customParams: [{ label: 'seats', value: '12' }] },
           plan: 'ESSENTIAL',
           priceOffer: { currency: 'USD', recurrenceInterval: 'month' },
         },
       },
     });
-    expect(runner.getState().step).toBe('SENT');
+    expect(shown(runner).heading).toBe(SENT_HEADING);
   });
 
   it('leaves out the price offer with only one of currency and interval, and the plan when absent', async () => {
-    const { runner, calls } = run(signup, answers(), environment({ query: { currency: 'USD' } }));
-    await runner.start();
+    const { runner, calls, collected } = await atSignupForm(environment({ query: { currency: 'USD' } }));
     await runner.submit({ email: 'new@b.test', password: 'Correct-Horse-9', consent: true });
     expect(calls.at(-1)!.input).toEqual({
-      tenant: { name: '', attributes: {}, owner: { email: 'new@b.test', password: 'Correct-Horse-9' } },
+      tenant: { name: '', attributes: collected, owner: { email: 'new@b.test', password: 'Correct-Horse-9' } },
     });
   });
 
   it('keeps the button disabled while the e-mail is empty or the password fails the policy', async () => {
-    const { runner } = run(signup, answers());
-    await runner.start();
-    const step = signup.steps.FORM!;
+    const { runner } = await atSignupForm();
     runner.setForm({ email: 'new@b.test', password: 'short' });
-    expect(submitDisabled(step, runner.context())).toBe(true);
+    expect(submitDisabled(signupForm, runner.context())).toBe(true);
     runner.setForm({ password: 'Correct-Horse-9' });
-    expect(submitDisabled(step, runner.context())).toBe(false);
+    expect(submitDisabled(signupForm, runner.context())).toBe(false);
     runner.setForm({ email: undefined });
-    expect(submitDisabled(step, runner.context())).toBe(true);
+    expect(submitDisabled(signupForm, runner.context())).toBe(true);
   });
 
   it('shows server field errors on their fields until they change', async () => {
     const refuse = () => {
-      throw graphQLError('BAD_USER_INPUT', 400, { companySize: 'Must be a whole number' });
+      throw graphQLError('BAD_USER_INPUT', 400, { seats: 'Must be a whole number' });
     };
-    const { runner } = run(signup, answers(refuse));
-    await runner.start();
+    const { runner } = await atSignupForm(environment(), refuse);
     await runner.submit(filled);
+    expect(shown(runner)).toBe(signupForm);
     expect(runner.getState()).toMatchObject({
-      step: 'FORM',
       alert: { variant: 'danger', title: 'errors.title', message: 'signup.errors.generic' },
-      fieldErrors: { 'customParams.companySize': ['Must be a whole number'] },
+      fieldErrors: { 'customParams.seats': ['Must be a whole number'] },
     });
-    runner.setForm({ email: 'other@b.test', customParams: [{ label: 'companySize', value: '12' }] });
-    expect(runner.getState().fieldErrors).toEqual({ 'customParams.companySize': ['Must be a whole number'] });
-    runner.setForm({ customParams: [{ label: 'companySize', value: '13' }] });
+    runner.setForm({ email: 'other@b.test', customParams: [{ label: 'seats', value: '12' }] });
+    expect(runner.getState().fieldErrors).toEqual({ 'customParams.seats': ['Must be a whole number'] });
+    runner.setForm({ customParams: [{ label: 'seats', value: '13' }] });
     expect(runner.getState().fieldErrors).toEqual({});
   });
 
@@ -199,31 +209,31 @@ describe('signup flow', () => {
   });
 
   it('leaves the password out for an app with passwords off: its own form, no policy, no password sent', async () => {
-    const { runner, calls } = run(signup, answers(), environment({ app: { tenantSelfSignup: true, passwordEnabled: false } }));
+    const env = environment({ app: { tenantSelfSignup: true, passwordEnabled: false } });
+    const { runner, calls } = run(signup, answers(), env);
     await runner.start();
-    const step = signup.steps['FORM-WITHOUT-PASSWORD']!;
-    expect(runner.getState().step).toBe('FORM-WITHOUT-PASSWORD');
-    expect(step.form).toBe('signup-without-password');
-    expect(calls).toEqual([{ name: 'gql.GetTenantUserCustomParamsConfigAnonymous', input: {} }]);
-    expect(evaluateMapping(step.props, runner.context()).customParams).toEqual(params);
-    expect(step.slots?.some((slot) => slot.type === 'component' && slot.component === 'PasswordPolicy')).toBe(false);
+    const collected = await walkTo(runner, signup, 'signup-without-password');
+    expect(shown(runner)).toBe(formWithoutPassword);
+    expect(calls).toContainEqual({ name: 'gql.GetTenantUserCustomParamsConfigAnonymous', input: {} });
+    expect(calls.some((call) => call.name === 'gql.CreateTenantAnonymous')).toBe(false);
+    expect(evaluateMapping(formWithoutPassword.props, runner.context()).customParams).toEqual(params);
+    expect(formWithoutPassword.slots?.some((slot) => slot.type === 'component' && slot.component === 'PasswordPolicy')).toBe(false);
     runner.setForm({ email: 'new@b.test' });
-    expect(submitDisabled(step, runner.context())).toBe(false);
-    await runner.submit({ email: 'new@b.test', consent: true, customParams: [{ label: 'companySize', value: '12' }] });
+    expect(submitDisabled(formWithoutPassword, runner.context())).toBe(false);
+    await runner.submit({ email: 'new@b.test', consent: true, customParams: [{ label: 'seats', value: '12' }] });
     expect(calls.at(-1)).toEqual({
       name: 'gql.CreateTenantAnonymous',
       input: {
-        tenant: { name: '', attributes: {}, owner: { email: 'new@b.test', customParams: [{ label: 'companySize', value: '12' }] } },
+        tenant: { name: '', attributes: collected, owner: { email: 'new@b.test', customParams: [{ label: 'seats', value: '12' }] } },
       },
     });
-    expect(runner.getState().step).toBe('SENT');
+    expect(shown(runner).heading).toBe(SENT_HEADING);
   });
 
   it('keeps the password form when the app leaves passwords on or does not say', async () => {
     for (const app of [{ tenantSelfSignup: true, passwordEnabled: true }, { tenantSelfSignup: true }]) {
-      const { runner } = run(signup, answers(), environment({ app }));
-      await runner.start();
-      expect(runner.getState().step).toBe('FORM');
+      const { runner } = await atSignupForm(environment({ app }));
+      expect(shown(runner)).toBe(signupForm);
     }
   });
 
@@ -234,33 +244,28 @@ describe('signup flow', () => {
       if (attempts === 1) throw graphQLError('PASSWORD_SIGN_IN_DISABLED', 403);
       return { createTenantAnonymous: { id: 't1' } };
     };
-    const { runner, calls } = run(signup, answers(create));
-    await runner.start();
+    const { runner, calls, collected } = await atSignupForm(environment(), create);
     await runner.submit(filled);
-    expect(runner.getState()).toMatchObject({
-      step: 'FORM-WITHOUT-PASSWORD',
-      status: 'idle',
-      form: { email: 'new@b.test', consent: true },
-    });
+    expect(shown(runner)).toBe(formWithoutPassword);
+    expect(runner.getState()).toMatchObject({ status: 'idle', form: { email: 'new@b.test', consent: true } });
     await runner.submit();
     expect(calls.at(-1)!.input).toEqual({
-      tenant: { name: '', attributes: {}, owner: { email: 'new@b.test', customParams: [{ label: 'companySize', value: '12' }] } },
+      tenant: { name: '', attributes: collected, owner: { email: 'new@b.test', customParams: [{ label: 'seats', value: '12' }] } },
     });
-    expect(runner.getState().step).toBe('SENT');
+    expect(shown(runner).heading).toBe(SENT_HEADING);
   });
 
   it('shows the federated continue screen for a federated error, with only that provider', async () => {
     const query = { error: 'missing_user', federation: 'ms-azure-ad' };
     const { runner } = run(signup, answers(), environment({ query, app: { tenantSelfSignup: true, azureAdSsoEnabled: true } }));
     await runner.start();
-    expect(runner.getState().step).toBe('FEDERATED-CONTINUE');
+    expect(shown(runner).heading).toBe('signup.federated.heading');
   });
 
   it('keeps the signup form without both error and federation in the query', async () => {
     for (const query of [{ error: 'missing_user' }, { federation: 'google' }] as Record<string, string>[]) {
-      const { runner } = run(signup, answers(), environment({ query, app: { tenantSelfSignup: true, googleSsoEnabled: true } }));
-      await runner.start();
-      expect(runner.getState().step).toBe('FORM');
+      const { runner } = await atSignupForm(environment({ query, app: { tenantSelfSignup: true, googleSsoEnabled: true } }));
+      expect(shown(runner)).toBe(signupForm);
     }
   });
 });

@@ -17,6 +17,7 @@ import { loadForm } from '../../../src/flow/forms.ts';
 import type { Flow } from '../../../src/flow/types.ts';
 import { applyTranslations, createI18n } from '../../../src/i18n/index.ts';
 import { FoyerForm } from '../../../src/theme/rjsf/index.ts';
+import { stepShowing } from './walk.ts';
 
 afterEach(cleanup);
 
@@ -198,7 +199,10 @@ describe('signup screen', () => {
         });
       },
     });
-    const router = createMemoryRouter([{ path: '/auth/signup', element: <FlowScreen flow={signupFlow as unknown as Flow} /> }], {
+    // The signup form's screen, whatever steps a deployment puts before it (./walk.ts).
+    const flow = signupFlow as unknown as Flow;
+    const atForm = { ...flow, initial: Object.keys(flow.steps).find((name) => flow.steps[name] === stepShowing(flow, 'signup'))! };
+    const router = createMemoryRouter([{ path: '/auth/signup', element: <FlowScreen flow={atForm} /> }], {
       initialEntries: ['/auth/signup'],
     });
     await act(async () => {
@@ -248,7 +252,10 @@ describe('signup screen', () => {
         return graphql({ data: { createTenantAnonymous: { id: 't1' } } });
       },
     });
-    const router = createMemoryRouter([{ path: '/auth/signup', element: <FlowScreen flow={signupFlow as unknown as Flow} /> }], {
+    // The signup form's screen, whatever steps a deployment puts before it (./walk.ts).
+    const flow = signupFlow as unknown as Flow;
+    const atForm = { ...flow, initial: Object.keys(flow.steps).find((name) => flow.steps[name] === stepShowing(flow, 'signup'))! };
+    const router = createMemoryRouter([{ path: '/auth/signup', element: <FlowScreen flow={atForm} /> }], {
       initialEntries: ['/auth/signup'],
     });
     await act(async () => {

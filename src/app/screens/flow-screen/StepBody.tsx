@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { ErrorSchema, RJSFValidationError } from '@rjsf/utils';
 import { componentRegistry } from '../../../components/registry.ts';
 import { submitDisabled } from '../../../flow/engine.ts';
-import type { FieldErrors } from '../../../flow/errors.ts';
+import type { FieldErrors, FieldMessage } from '../../../flow/errors.ts';
 import { loadForm, validationMessageKey } from '../../../flow/forms.ts';
 import { evaluateMapping } from '../../../flow/logic.ts';
 import { isComponentName } from '../../../flow/registry-names.ts';
@@ -83,7 +83,7 @@ export function StepBody(props: StepViewProps & { aboveSubmit: ReactNode; onMoun
 const NO_CONST_DEFAULTS = { constAsDefaults: 'never' } as const;
 
 /** Server field errors as RJSF's error schema ("customParams.size" → {customParams: {size: {__errors}}}). */
-export function errorSchemaOf(fieldErrors: FieldErrors, translate: (message: string) => string): ErrorSchema | undefined {
+export function errorSchemaOf(fieldErrors: FieldErrors, translate: (message: FieldMessage) => string): ErrorSchema | undefined {
   const entries = Object.entries(fieldErrors);
   if (entries.length === 0) return undefined;
   const schema: Record<string, unknown> = {};
