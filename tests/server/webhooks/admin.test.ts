@@ -221,7 +221,9 @@ describe('in production (SSRF)', () => {
       body: { url, eventTypes: ['TENANT_UPDATED'] },
     });
     expect(answer.status).toBe(400);
-    expect(answer.body.details).toEqual([{ path: '/url', message: 'The URL must point to a public address' }]);
+    expect(answer.body.details).toEqual([
+      { path: '/url', code: 'privateAddress', params: {}, message: 'The URL must point to a public address' },
+    ]);
   });
 
   it('accepts a public address', async () => {
