@@ -24,6 +24,8 @@ export interface FlowState {
   status: FlowStatus;
   /** Changes whenever keyboard focus should go back to the step's first field. */
   focusKey: number;
+  /** The fields a step's `defaults` filled in (a stored value shown for editing). */
+  prefilled: string[];
 }
 
 export type Move =
@@ -35,6 +37,7 @@ export function initialState(flow: Flow): FlowState {
   return {
     step: flow.initial,
     form: {},
+    prefilled: [],
     result: undefined,
     results: {},
     alert: null,
@@ -53,12 +56,19 @@ export function collectingSteps(flow: Flow): Map<string, string> {
   return steps;
 }
 
-/** The entered values of the fields the flow collects; a field left empty is left out. */
-export function collectedValues(flow: Flow, form: Record<string, unknown>): Record<string, unknown> {
+const isEmpty = (value: unknown) => value === undefined || value === null || value === '';
+
+/**
+ * The entered values of the fields the flow collects. A field left empty is left out, unless it
+ * showed a stored value (`prefilled`) that the person cleared: then it is sent empty, which the
+ * server takes as removing the value.
+ */
+export function collectedValues(flow: Flow, form: Record<string, unknown>, prefilled: readonly string[] = []): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const field of collectingSteps(flow).keys()) {
     const value = form[field];
-    if (value !== undefined && value !== null && value !== '') values[field] = value;
+    if (!isEmpty(value)) values[field] = value;
+    else if (prefilled.includes(field)) values[field] = '';
   }
   return values;
 }
@@ -70,7 +80,7 @@ export function buildContext(environment: FlowEnvironment, state: FlowState, flo
     path: '',
     ...environment,
     form: state.form,
-    collected: flow ? collectedValues(flow, state.form) : {},
+    collected: flow ? collectedValues(flow, state.form, state.prefilled) : {},
     result: state.result,
     results: state.results,
     step: state.step,
@@ -304,7 +314,7 @@ export class FlowRunner {
   }
 
   private async take(transition: Transition): Promise<void> {
-    if (transition.reset) this.update({ form: {}, result: undefined, results: {}, alert: null, fieldErrors: {} });
+    if (transition.reset) this.update({ form: {}, prefilled: [], result: undefined, results: {}, alert: null, fieldErrors: {} });
     if (transition.error) throw new FlowError(transition.error);
     if (transition.goto === undefined) return;
     const move = resolveTarget(transition.goto, this.context());
@@ -353,10 +363,14 @@ export class FlowRunner {
   private applyDefaults(step: Step): void {
     const defaults = evaluateMapping(step.defaults, this.context());
     const form = { ...this.state.form };
+    const prefilled = new Set(this.state.prefilled);
     for (const [field, value] of Object.entries(defaults)) {
-      if ((form[field] === undefined || form[field] === '') && value !== null && value !== undefined) form[field] = value;
+      if ((form[field] === undefined || form[field] === '') && !isEmpty(value)) {
+        form[field] = value;
+        prefilled.add(field);
+      }
     }
-    this.update({ form });
+    this.update({ form, prefilled: [...prefilled] });
   }
 
   /** A failed action: either the error map moves on (onError.goto), or the alert and field errors show. */

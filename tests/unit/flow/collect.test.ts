@@ -3,6 +3,7 @@
 // field, on the step that collected it, with every answer kept.
 import { describe, expect, it } from 'vitest';
 import collectingFlow from '../../fixtures/engine/collecting.json';
+import editingFlow from '../../fixtures/engine/editing-attributes.json';
 import { FlowRunner } from '../../../src/flow/engine.ts';
 import { ApiError } from '../../../src/http/errors.ts';
 import type { Flow } from '../../../src/flow/types.ts';
@@ -135,5 +136,26 @@ describe('failures the flow has no words for', () => {
     await runner.submit({ email: 'x' });
     expect(runner.getState().alert?.message).toBe('form.errors.invalid');
     expect(reports).toEqual([]);
+  });
+});
+
+describe('collected values edited on a settings step', () => {
+  it('sends a stored value the person cleared as empty, so the server removes it, and leaves out fields that were never filled', async () => {
+    const calls: { name: string; input: Record<string, unknown> }[] = [];
+    const runner = new FlowRunner({
+      flow: editingFlow as unknown as Flow,
+      environment: () => ({ app: {}, config: {}, query: {}, user: {}, tenant: {} }),
+      runAction: async (name, input) => {
+        calls.push({ name, input });
+        return name === 'gql.GetMe' ? { getMe: { identityAttributes: { jobTitle: 'Engineer', team: 'sales' } } } : { updateMe: {} };
+      },
+      navigate: () => undefined,
+    });
+    await runner.start();
+    expect(runner.getState().form).toEqual({ jobTitle: 'Engineer', team: 'sales' });
+    // An emptied field's value is undefined, as RJSF hands it over.
+    await runner.submit({ jobTitle: undefined, team: 'marketing' });
+    expect(calls.at(-1)).toEqual({ name: 'gql.UpdateMe', input: { user: { attributes: { jobTitle: '', team: 'marketing' } } } });
+    expect(runner.getState().step).toBe('SAVED');
   });
 });
