@@ -1,6 +1,6 @@
 // The admin API's answers (docs/configurator.md "Admin API"): what the configurator reads and sends.
 import type { AppConfig } from '../../common/app-config.ts';
-import type { WebhookDeliveryStatus } from '../../common/webhooks.ts';
+export type { WebhookDelivery, WebhookEndpoint } from '../../common/webhooks.ts';
 
 export interface AppSummary {
   id: string;
@@ -85,34 +85,9 @@ export interface AuditLogFilter {
   limit: number;
 }
 
-/** One of the app's webhook endpoints (server/webhooks/service.ts); its secret is fetched on request. */
-export interface WebhookEndpoint {
-  id: string;
-  url: string;
-  description: string;
-  eventTypes: string[];
-  enabled: boolean;
-  createdAt: string;
-}
-
 export interface WebhookEndpointInput {
   url: string;
   description: string;
   eventTypes: string[];
   enabled: boolean;
-}
-
-/** One delivery of an event to an endpoint, as the delivery log shows it. */
-export interface WebhookDelivery {
-  id: string;
-  eventId: string;
-  eventType: string;
-  status: WebhookDeliveryStatus;
-  attempts: number;
-  responseCode: number | null;
-  durationMs: number | null;
-  error: string | null;
-  lastAttemptAt: string | null;
-  nextAttemptAt: string | null;
-  createdAt: string;
 }

@@ -7,7 +7,7 @@ import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { webhookDeliveries, webhookEndpoints } from '../db/schema.ts';
 import { AdminError, type ProblemDetail } from '../admin/errors.ts';
-import { isWebhookEventType, WEBHOOK_EVENT_TYPES, type WebhookDeliveryStatus } from '../../common/webhooks.ts';
+import { isWebhookEventType, WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEndpoint } from '../../common/webhooks.ts';
 import { checkHost, hostOf, RefusedAddress } from './address.ts';
 import { endpointSecret, newEndpointSecret, sealEndpointSecret } from './secrets.ts';
 
@@ -20,29 +20,6 @@ const MAX_URL_LENGTH = 2000;
 const MAX_DESCRIPTION_LENGTH = 200;
 /** How many of an endpoint's latest deliveries the log shows. */
 export const DELIVERY_LOG_SIZE = 50;
-
-export interface WebhookEndpoint {
-  id: string;
-  url: string;
-  description: string;
-  eventTypes: string[];
-  enabled: boolean;
-  createdAt: string;
-}
-
-export interface WebhookDelivery {
-  id: string;
-  eventId: string;
-  eventType: string;
-  status: WebhookDeliveryStatus;
-  attempts: number;
-  responseCode: number | null;
-  durationMs: number | null;
-  error: string | null;
-  lastAttemptAt: string | null;
-  nextAttemptAt: string | null;
-  createdAt: string;
-}
 
 const endpointOf = (row: EndpointRow): WebhookEndpoint => ({
   id: row.id,
