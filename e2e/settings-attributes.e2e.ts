@@ -58,6 +58,19 @@ describe('attributes in the settings', () => {
     expect(person!.attributes).toEqual({ jobTitle: 'Head of Sales' });
     await page.reload();
     await expect.poll(() => page.getByLabel('Job title').inputValue()).toBe('Head of Sales');
+    // Cleared and saved, the stored job title goes.
+    await page.getByLabel('Job title').fill('');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Your profile has been saved.' }).waitFor();
+    await expect
+      .poll(async () => {
+        const [row] = await foyer.db
+          .select({ attributes: users.attributes })
+          .from(users)
+          .where(and(eq(users.email, OWNER_EMAIL), eq(users.appId, foyer.demo.appId)));
+        return row!.attributes;
+      })
+      .toEqual({});
 
     await page.goto(`${foyer.urls.ui}/user-management/workspace`);
     const size = page.getByLabel('Company size');

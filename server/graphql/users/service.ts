@@ -138,28 +138,31 @@ export async function updateMe(context: GraphQLContext, member: MemberCaller, in
       const next = applyAttributeChanges(row?.attributes ?? {}, attributes.membership);
       await tx.update(tenantUsers).set({ attributes: next }).where(eq(tenantUsers.id, member.tenantUserId));
     }
-    if (Object.keys(changes).length > 0) {
+    const identityChanged = Object.keys(changes).length > 0;
+    if (identityChanged) {
       await tx
         .update(users)
         .set(changes)
         .where(and(eq(users.id, member.userId), eq(users.appId, member.app.id)));
+    }
+    const fields = [...Object.keys(changes), ...(attributes.membership ? ['membership.attributes'] : [])];
+    if (fields.length > 0) {
       await recordAudit(tx, {
         type: 'user.profile_updated',
         appId: member.app.id,
         userId: member.userId,
         tenantUserId: member.tenantUserId,
         ip: context.clientIp,
-        detail: { tenantId: member.tenantId, fields: Object.keys(changes) },
+        detail: { tenantId: member.tenantId, fields },
       });
     }
     if (onboarded) await tx.update(tenantUsers).set({ onboarded: true }).where(eq(tenantUsers.id, member.tenantUserId));
-    // The identity's names and consent show in every membership of it; onboarding only in this one.
-    const changed =
-      Object.keys(changes).length > 0
-        ? (await tx.select({ id: tenantUsers.id }).from(tenantUsers).where(eq(tenantUsers.userId, member.userId))).map((row) => row.id)
-        : onboarded
-          ? [member.tenantUserId]
-          : [];
+    // The identity's names and consent show in every membership of it; onboarding and membership attributes only in this one.
+    const changed = identityChanged
+      ? (await tx.select({ id: tenantUsers.id }).from(tenantUsers).where(eq(tenantUsers.userId, member.userId))).map((row) => row.id)
+      : onboarded || attributes.membership
+        ? [member.tenantUserId]
+        : [];
     for (const tenantUserId of changed) await emitTenantUserEvent(tx, member.app.id, 'TENANT_USER_UPDATED', tenantUserId);
   });
   return getMember(db, member.app, member.tenantId, member.tenantUserId);

@@ -3,16 +3,17 @@
 // OWNER and ADMIN only), each value checked with the same form and ajv as at collection. Hostile:
 // a viewer editing workspace attributes, a name the flow does not collect (or collects elsewhere),
 // invalid values; nothing is stored then.
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
-import { tenants, users } from '../../../server/db/schema.ts';
+import { auditEvents, tenants, users } from '../../../server/db/schema.ts';
 import { bearer, postGraphQL, type GraphQLAnswer } from '../support/graphql.ts';
 import { findMembership, mintAccessToken } from '../support/tokens.ts';
 import { settingsAttributeFlows, type FlowsCopy } from '../support/company-size-flows.ts';
 
 const UPDATE_ME = `mutation UpdateMe($user: MeInput!) { updateMe(user: $user) { id identityAttributes } }`;
 const UPDATE_TENANT = `mutation UpdateTenant($tenant: TenantInput!) { updateTenant(tenant: $tenant) { id attributes } }`;
+const UPDATE_ME_MEMBERSHIP = `mutation UpdateMe($user: MeInput!) { updateMe(user: $user) { id attributes } }`;
 const GET_TENANT = `query GetTenant { getTenant { attributes } }`;
 
 let copy: FlowsCopy;
@@ -75,6 +76,24 @@ describe('attributes in the profile', () => {
     const cleared = await call(token, UPDATE_ME, { user: { attributes: { jobTitle: '' } } }, 'UpdateMe');
     expect(cleared.status).toBe(200);
     expect(await storedUserAttributes(admin())).toEqual({});
+  });
+
+  it("stores the membership's value on its own, answers it, and records the change in the audit trail", async () => {
+    const token = await tokenOf(admin(), 'Acme');
+    const saved = await call<{ updateMe: { attributes: unknown } }>(
+      token,
+      UPDATE_ME_MEMBERSHIP,
+      { user: { attributes: { team: 'Platform' } } },
+      'UpdateMe',
+    );
+    expect(saved.status).toBe(200);
+    expect(saved.body.data?.updateMe.attributes).toEqual({ team: 'Platform' });
+    const membership = await findMembership(foyer.db, admin(), 'Acme');
+    const audited = await foyer.db
+      .select({ detail: auditEvents.detail })
+      .from(auditEvents)
+      .where(and(eq(auditEvents.type, 'user.profile_updated'), eq(auditEvents.tenantUserId, membership.tenantUserId)));
+    expect(audited.map((row) => row.detail)).toContainEqual(expect.objectContaining({ fields: ['membership.attributes'] }));
   });
 
   it.each([

@@ -75,7 +75,8 @@ export function companySizeFlows(options: { alsoCollect?: boolean } = {}): Flows
 
 /**
  * A copy of the flows where the settings show collected attributes: the profile edits the person's
- * job title (profile form, `collect` user), the workspace settings its company size (workspace form,
+ * job title (profile form, `collect` user) and the membership's team (`collect` membership), the
+ * workspace settings its company size (workspace form,
  * `collect` tenant). Flow, form and en line only, as a deployment would.
  */
 export function settingsAttributeFlows(): FlowsCopy {
@@ -90,11 +91,13 @@ export function settingsAttributeFlows(): FlowsCopy {
   const collectAt = (flowFile: string, name: string, target: string, defaultFrom: string) =>
     editJson(path.join(copy.flowsDir, flowFile), (flow) => {
       const step = (flow.steps as Record<string, Record<string, Record<string, unknown>>>)[flow.initial as string]!;
-      step.collect = { [name]: target };
+      step.collect = { ...(step.collect as Record<string, string> | undefined), [name]: target };
       step.defaults = { ...step.defaults, [name]: { var: defaultFrom } };
     });
   addField('profile', 'jobTitle', { type: 'string', title: 'companySize.jobTitle', maxLength: 50 });
   collectAt('profile.json', 'jobTitle', 'user', 'result.getMe.identityAttributes.jobTitle');
+  addField('profile', 'team', { type: 'string', title: 'companySize.team', maxLength: 50 });
+  collectAt('profile.json', 'team', 'membership', 'result.getMe.attributes.team');
   addField('workspace', 'companySize', { type: 'string', title: 'companySize.label', enum: [...COMPANY_SIZES] });
   collectAt('workspace.json', 'companySize', 'tenant', 'result.getTenant.attributes.companySize');
   editJson(path.join(copy.localesDir, 'en.json'), (texts) => {
