@@ -1,4 +1,4 @@
-// Session endpoints on the auth origin (SERVER-CONTRACT "Auth service", docs/ORIGINAL-CONTRACT.md 2.3):
+// Session endpoints on the auth origin (docs/ORIGINAL-CONTRACT.md 2.3):
 // the hosted login screens call them with the login session cookie.
 import type { FastifyInstance } from 'fastify';
 import { HttpError, unauthorized } from '../../http/errors.ts';

@@ -1,4 +1,4 @@
-// The auth service's session endpoints (SERVER-CONTRACT "Auth service"). They work on the login
+// The auth service's session endpoints (docs/ORIGINAL-CONTRACT.md 2.3). They work on the login
 // session cookie of the auth origin, so every call includes credentials.
 
 import { UnauthenticatedError } from '../../http/errors.ts';

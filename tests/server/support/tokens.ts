@@ -1,5 +1,5 @@
 // Access tokens for API tests, signed with the server's own signing key from the database and
-// carrying exactly the claims the auth service issues (SERVER-CONTRACT.md "Access token"). The full
+// carrying exactly the claims the auth service issues (docs/ORIGINAL-CONTRACT.md 2.4). The full
 // OIDC flow that issues them for real is covered by the auth service's tests.
 import { and, eq } from 'drizzle-orm';
 import { generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';

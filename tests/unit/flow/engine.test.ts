@@ -1,9 +1,10 @@
-// Engine transitions and JSON Logic guards, run on the real flows/login.json and flows/choose-user.json.
-// The action runner below is the engine's input (flows name actions; the runner performs them); it
-// answers in the shapes of SERVER-CONTRACT.md so the transitions are exercised as in production.
+// Engine transitions and JSON Logic guards, run on fixture copies of a login and a workspace-picker
+// flow (tests/fixtures/engine/), so a change to the shipped flows breaks none of them. The action
+// runner below is the engine's input (flows name actions; the runner performs them); it answers in
+// the shapes of docs/ORIGINAL-CONTRACT.md so the transitions are exercised as in production.
 import { describe, expect, it } from 'vitest';
-import chooseUserFlow from '../../../flows/choose-user.json';
-import loginFlow from '../../../flows/login.json';
+import chooseUserFlow from '../../fixtures/engine/choose-user.json';
+import loginFlow from '../../fixtures/engine/login.json';
 import {
   buildContext,
   FlowRunner,

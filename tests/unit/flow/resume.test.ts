@@ -2,7 +2,7 @@
 // action has not run), and Back/Forward returning to a step shown before with its answers kept.
 import { describe, expect, it } from 'vitest';
 import collectingFlow from '../../fixtures/engine/collecting.json';
-import loginFlow from '../../../flows/login.json';
+import loginFlow from '../../fixtures/engine/login.json';
 import { canResumeAt, FlowRunner } from '../../../src/flow/engine.ts';
 import type { Flow } from '../../../src/flow/types.ts';
 
