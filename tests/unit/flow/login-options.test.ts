@@ -1,13 +1,19 @@
 // The login flow's sign-in options, run by the real engine on flows/login.json: passwords switched off
 // skip the password step, social providers show their buttons, and the federation error explains
-// itself. The action runner answers like the auth service does.
+// itself. Steps are named by what they show (tests/unit/flow/walk.ts), so the flow may rename or add
+// steps. The action runner answers like the auth service does.
 import { describe, expect, it } from 'vitest';
 import loginFlow from '../../../flows/login.json';
 import { buildContext, FlowRunner, initialState, stepOf } from '../../../src/flow/engine.ts';
 import { holds } from '../../../src/flow/logic.ts';
 import type { Flow, FlowEnvironment } from '../../../src/flow/types.ts';
+import { stepNameShowing } from './walk.ts';
 
 const login = loginFlow as unknown as Flow;
+/** The e-mail step, the password step and the enterprise connections' step, whatever the flow calls them. */
+const EMAIL_STEP = stepNameShowing(login, { form: 'login-username' });
+const PASSWORD_STEP = stepNameShowing(login, { form: 'login-password' });
+const CONNECTIONS_STEP = stepNameShowing(login, { component: 'FederationConnections' });
 
 function environment(
   app: Record<string, unknown>,
@@ -40,10 +46,10 @@ function run(env: FlowEnvironment, credentials = { hasPassword: true, hasPasskey
   return { runner, navigations };
 }
 
-/** The USERNAME step's component slots that show in `env`. */
+/** The e-mail step's component slots that show in `env`. */
 function shownComponents(env: FlowEnvironment): { component: string; props?: unknown }[] {
   const context = buildContext(env, initialState(login));
-  return (stepOf(login, 'USERNAME').slots ?? [])
+  return (stepOf(login, EMAIL_STEP).slots ?? [])
     .filter((slot) => slot.type === 'component' && holds(slot.if, context))
     .map((slot) => slot as { component: string; props?: unknown });
 }
@@ -60,7 +66,7 @@ describe('passwords switched off', () => {
     const { runner } = run(environment({ passwordEnabled: false, magicLinkEnabled: false }));
     await runner.start();
     await runner.submit({ email: 'ada@example.test' });
-    expect(runner.getState().step).toBe('USERNAME');
+    expect(runner.getState().step).toBe(EMAIL_STEP);
     expect(runner.getState().alert).toEqual({ variant: 'danger', title: 'login.errors.title', message: 'login.errors.passwordDisabled' });
   });
 
@@ -76,24 +82,24 @@ describe('passwords switched off', () => {
     });
     await runner.start();
     await runner.submit({ email: 'ada@acme.test' });
-    expect(runner.getState().step).toBe('FEDERATION-CONNECTIONS');
+    expect(runner.getState().step).toBe(CONNECTIONS_STEP);
   });
 
   it('never shows the password step, even when asked to open it', async () => {
     const atPassword = new FlowRunner({
-      flow: { ...login, initial: 'PASSWORD' },
+      flow: { ...login, initial: PASSWORD_STEP },
       environment: () => environment({ passwordEnabled: false }),
       runAction: async () => undefined,
       navigate: () => undefined,
     });
     await atPassword.start();
-    expect(atPassword.getState().step).toBe('USERNAME');
+    expect(atPassword.getState().step).toBe(EMAIL_STEP);
   });
 
   it("shows 'Forgot password?' on the password step only while passwords are on", () => {
     const forgotShown = (app: Record<string, unknown>) => {
       const context = buildContext(environment(app), initialState(login));
-      return (stepOf(login, 'PASSWORD').slots ?? []).some(
+      return (stepOf(login, PASSWORD_STEP).slots ?? []).some(
         (slot) => slot.type === 'button' && slot.label === 'login.forgotPassword' && holds(slot.if, context),
       );
     };
@@ -107,7 +113,7 @@ describe('passwords switched off', () => {
       const { runner } = run(environment(app));
       await runner.start();
       await runner.submit({ email: 'ada@example.test' });
-      expect(runner.getState().step).toBe('PASSWORD');
+      expect(runner.getState().step).toBe(PASSWORD_STEP);
     }
   });
 });

@@ -43,6 +43,16 @@ export function shownStep(runner: FlowRunner, flow: Flow): Step {
   return flow.steps[runner.getState().step]!;
 }
 
+/** The name of the step of `flow` that shows `form` or the registered `component`. */
+export function stepNameShowing(flow: Flow, shown: { form?: string; component?: string }): string {
+  const entry = Object.entries(flow.steps).find(
+    ([, step]) =>
+      (shown.form !== undefined && step.form === shown.form) || (shown.component !== undefined && step.component === shown.component),
+  );
+  if (!entry) throw new Error(`${flow.id} has no step showing ${shown.form ?? shown.component}`);
+  return entry[0];
+}
+
 /** The step of `flow` that shows `form` (the test's screen, whatever the flow calls it). */
 export function stepShowing(flow: Flow, form: string): Step {
   const step = Object.values(flow.steps).find((candidate) => candidate.form === form);
