@@ -44,6 +44,8 @@ export const TenantResponse = Type.Object({
   locale: Type.String(),
   logo: Nullable(Type.String()),
   metadata: Type.Record(Type.String(), Type.String()),
+  /** What flows collected for the workspace (steps with `collect` naming `tenant`, flows/README.md). */
+  attributes: Type.Record(Type.String(), Type.Unknown()),
   onboarded: Type.Boolean(),
   federationConnection: Nullable(Type.String()),
   createdAt: DateTime,
@@ -123,6 +125,8 @@ export const TenantUserResponse = Type.Object({
   lastSeen: Nullable(DateTime),
   tenant: TenantResponse,
   customParams: Type.Record(Type.String(), Type.String()),
+  /** What flows collected for this membership (steps with `collect` naming `membership`). */
+  attributes: Type.Record(Type.String(), Type.Unknown()),
 });
 export type TenantUserResponse = Static<typeof TenantUserResponse>;
 

@@ -24,6 +24,7 @@ export function tenantView(tenant: Tenant): TenantResponse {
     logo: tenant.logo ?? null,
     // Foyer keeps no free-form metadata on a workspace (PUT refuses a non-empty one).
     metadata: {},
+    attributes: tenant.attributes ?? {},
     onboarded: tenant.onboarded ?? false,
     federationConnection: tenant.federationConnection ?? null,
     createdAt: tenant.createdAt ?? new Date(0).toISOString(),
@@ -48,6 +49,7 @@ export function tenantUserView(user: User, tenant: TenantResponse): TenantUserRe
     lastSeen: user.lastSeen ?? null,
     tenant,
     customParams: Object.fromEntries((user.customParams ?? []).map((param) => [param.label, param.value ?? ''])),
+    attributes: user.attributes ?? {},
   };
 }
 

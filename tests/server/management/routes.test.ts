@@ -361,6 +361,26 @@ describe('members', () => {
 });
 
 describe('the app', () => {
+  it('answers the attributes flows collected for a workspace and a membership', async () => {
+    await foyer.db
+      .update(tenants)
+      .set({ attributes: { companySize: '11-50' } })
+      .where(eq(tenants.id, acme.tenantId));
+    await foyer.db
+      .update(tenantUsers)
+      .set({ attributes: { team: 'Sales' } })
+      .where(eq(tenantUsers.id, acme.tenantUserId));
+    const workspace = await call<{ attributes: unknown }>('GET', `/tenant/byId/${acme.tenantId}`);
+    expect(workspace).toMatchObject({ status: 200, body: { attributes: { companySize: '11-50' } } });
+    const member = await call<{ attributes: unknown; tenant: { attributes: unknown } }>('GET', `/tenant/user/${acme.tenantUserId}`, {
+      tenant: acme.tenantId,
+    });
+    expect(member).toMatchObject({
+      status: 200,
+      body: { attributes: { team: 'Sales' }, tenant: { attributes: { companySize: '11-50' } } },
+    });
+  });
+
   it('answers the app, credentials state, custom fields, roles, privileges, plans and taxes', async () => {
     expect(await call('GET', '/app')).toMatchObject({ status: 200, body: { id: foyer.demo.appId, name: 'Demo app', mfaEnabled: true } });
     expect(await call('GET', '/app', { key: otherKey })).toMatchObject({ status: 200, body: { id: otherAppId, name: 'Other app' } });
