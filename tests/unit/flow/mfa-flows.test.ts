@@ -8,11 +8,30 @@ import en from '../../../src/i18n/locales/en.json';
 import { ApiError, UnauthenticatedError } from '../../../src/http/errors.ts';
 import { FlowRunner, submitDisabled } from '../../../src/flow/engine.ts';
 import { evaluateMapping } from '../../../src/flow/logic.ts';
-import type { Flow, FlowEnvironment } from '../../../src/flow/types.ts';
+import type { Flow, FlowEnvironment, Step } from '../../../src/flow/types.ts';
+import { stepNameWhere } from './walk.ts';
 
 const setup = mfaSetupFlow as unknown as Flow;
 const required = mfaRequiredFlow as unknown as Flow;
 const recoverFlow = mfaRecoverFlow as unknown as Flow;
+
+/** The flows' steps named by what they show or do (tests/unit/flow/walk.ts), so the flows may rename or add steps. */
+type Submit = { action?: string; input?: { method?: string } };
+const submitOf = (step: Step) => (step.submit ?? {}) as Submit;
+const SETUP = {
+  method: stepNameWhere(setup, (step) => !step.form),
+  phone: stepNameWhere(setup, (step) => step.form === 'mfa-phone'),
+  code: stepNameWhere(setup, (step) => submitOf(step).action === 'auth.finishMfaUserSetup'),
+  totp: stepNameWhere(setup, (step) => submitOf(step).action === 'auth.finishTotpSetup'),
+  recoveryCode: stepNameWhere(setup, (step) => step.form === 'mfa-recovery-code-shown'),
+};
+const REQUIRED = {
+  method: stepNameWhere(required, (step) => step.load?.action === 'auth.mfaMethods'),
+  code: stepNameWhere(required, (step) => submitOf(step).input?.method === 'sms'),
+  totp: stepNameWhere(required, (step) => submitOf(step).input?.method === 'totp'),
+  resend: stepNameWhere(required, (step) => step.load?.action === 'auth.resendMfaCode'),
+};
+const RECOVER = { recoveryCode: stepNameWhere(recoverFlow, (step) => step.form === 'mfa-recovery-code') };
 
 const environment: FlowEnvironment = {
   app: { mfaEnabled: true },
@@ -54,18 +73,18 @@ describe('mfa-setup', () => {
       'auth.finishMfaUserSetup': () => ({ backupCode: 'ABCD-EFGH-JKMN-PQRS' }),
     });
     await runner.start();
-    expect(runner.getState().step).toBe('METHOD');
-    await runner.follow('PHONE');
-    expect(submitDisabled(setup.steps.PHONE!, runner.context())).toBe(true);
+    expect(runner.getState().step).toBe(SETUP.method);
+    await runner.follow(SETUP.phone);
+    expect(submitDisabled(setup.steps[SETUP.phone]!, runner.context())).toBe(true);
     runner.setForm({ phoneNumber: '+46701234567' });
-    expect(submitDisabled(setup.steps.PHONE!, runner.context())).toBe(false);
+    expect(submitDisabled(setup.steps[SETUP.phone]!, runner.context())).toBe(false);
     await runner.submit();
     expect(calls[0]).toEqual({ name: 'auth.startMfaUserSetup', input: { phoneNumber: '+46701234567' } });
-    expect(runner.getState().step).toBe('CODE');
-    expect(submitDisabled(setup.steps.CODE!, runner.context())).toBe(true);
+    expect(runner.getState().step).toBe(SETUP.code);
+    expect(submitDisabled(setup.steps[SETUP.code]!, runner.context())).toBe(true);
     await runner.submit({ mfaCode: '123456' });
     expect(calls[1]).toEqual({ name: 'auth.finishMfaUserSetup', input: { mfaCode: '123456' } });
-    expect(runner.getState()).toMatchObject({ step: 'RECOVERY-CODE', form: { backupCode: 'ABCD-EFGH-JKMN-PQRS' } });
+    expect(runner.getState()).toMatchObject({ step: SETUP.recoveryCode, form: { backupCode: 'ABCD-EFGH-JKMN-PQRS' } });
     await runner.submit();
     expect(navigations).toEqual(['/auth/choose-user']);
     expect(calls).toHaveLength(2);
@@ -76,9 +95,9 @@ describe('mfa-setup', () => {
       'auth.startMfaUserSetup': () => Promise.reject(new ApiError({ message: 'E.164', code: 'INVALID_PHONE_NUMBER', statusCode: 400 })),
     });
     await runner.start();
-    await runner.follow('PHONE');
+    await runner.follow(SETUP.phone);
     await runner.submit({ phoneNumber: '0701234567' });
-    expect(runner.getState()).toMatchObject({ step: 'PHONE', alert: { message: 'mfa.errors.phone' } });
+    expect(runner.getState()).toMatchObject({ step: SETUP.phone, alert: { message: 'mfa.errors.phone' } });
     expect(text('mfa.errors.phone')).toBe(
       "There was an error when trying to setup your phone number. Try again and make sure you're using the correct format, otherwise contact support.",
     );
@@ -89,10 +108,10 @@ describe('mfa-setup', () => {
     let failure: Error = wrong('WRONG_MFA_CODE');
     const { runner } = run(setup, { 'auth.startMfaUserSetup': () => undefined, 'auth.finishMfaUserSetup': () => Promise.reject(failure) });
     await runner.start();
-    await runner.follow('PHONE');
+    await runner.follow(SETUP.phone);
     await runner.submit({ phoneNumber: '+46701234567' });
     await runner.submit({ mfaCode: '000000' });
-    expect(runner.getState()).toMatchObject({ step: 'CODE', alert: { message: 'mfa.errors.wrongCode' } });
+    expect(runner.getState()).toMatchObject({ step: SETUP.code, alert: { message: 'mfa.errors.wrongCode' } });
     expect(runner.getState().form.mfaCode).toBeUndefined();
     failure = wrong('MFA_CODE_EXPIRED');
     await runner.submit({ mfaCode: '000000' });
@@ -113,17 +132,17 @@ describe('mfa-setup with an authenticator app', () => {
       'auth.finishTotpSetup': () => ({ backupCode: 'ABCD-EFGH-JKMN-PQRS' }),
     });
     await runner.start();
-    await runner.follow('TOTP');
+    await runner.follow(SETUP.totp);
     expect(calls).toEqual([{ name: 'auth.startTotpSetup', input: {} }]);
-    const secretSlot = setup.steps.TOTP!.slots!.find((slot) => slot.type === 'component')!;
+    const secretSlot = setup.steps[SETUP.totp]!.slots!.find((slot) => slot.type === 'component')!;
     expect(evaluateMapping((secretSlot as { props: Record<string, unknown> }).props, runner.context())).toEqual({
       secret: totpSetup.secret,
       qrCodeDataUrl: totpSetup.qrCodeDataUrl,
     });
-    expect(submitDisabled(setup.steps.TOTP!, runner.context())).toBe(true);
+    expect(submitDisabled(setup.steps[SETUP.totp]!, runner.context())).toBe(true);
     await runner.submit({ mfaCode: '123456' });
     expect(calls[1]).toEqual({ name: 'auth.finishTotpSetup', input: { mfaCode: '123456' } });
-    expect(runner.getState()).toMatchObject({ step: 'RECOVERY-CODE', form: { backupCode: 'ABCD-EFGH-JKMN-PQRS' } });
+    expect(runner.getState()).toMatchObject({ step: SETUP.recoveryCode, form: { backupCode: 'ABCD-EFGH-JKMN-PQRS' } });
     await runner.submit();
     expect(navigations).toEqual(['/auth/choose-user']);
   });
@@ -132,15 +151,15 @@ describe('mfa-setup with an authenticator app', () => {
     let failure: Error = wrong('WRONG_MFA_CODE');
     const { runner, calls } = run(setup, { 'auth.startTotpSetup': () => totpSetup, 'auth.finishTotpSetup': () => Promise.reject(failure) });
     await runner.start();
-    await runner.follow('TOTP');
+    await runner.follow(SETUP.totp);
     await runner.submit({ mfaCode: '000000' });
-    expect(runner.getState()).toMatchObject({ step: 'TOTP', alert: { message: 'mfa.errors.wrongCode' } });
+    expect(runner.getState()).toMatchObject({ step: SETUP.totp, alert: { message: 'mfa.errors.wrongCode' } });
     expect(runner.getState().form.mfaCode).toBeUndefined();
     failure = wrong('MFA_CODE_EXPIRED');
     await runner.submit({ mfaCode: '000000' });
     expect(runner.getState().alert).toMatchObject({ message: 'login.errors.generic' });
-    await runner.follow('METHOD');
-    await runner.follow('TOTP');
+    await runner.follow(SETUP.method);
+    await runner.follow(SETUP.totp);
     expect(calls.filter((call) => call.name === 'auth.startTotpSetup')).toHaveLength(2);
   });
 });
@@ -153,8 +172,8 @@ describe('mfa-required', () => {
   it('goes straight to the texted code when the user has only a phone, and commits it', async () => {
     const { runner, calls, navigations } = run(required, { 'auth.mfaMethods': methods('sms'), 'auth.commitMfaCode': () => undefined });
     await runner.start();
-    expect(runner.getState().step).toBe('CODE');
-    expect(submitDisabled(required.steps.CODE!, runner.context())).toBe(true);
+    expect(runner.getState().step).toBe(REQUIRED.code);
+    expect(submitDisabled(required.steps[REQUIRED.code]!, runner.context())).toBe(true);
     await runner.submit({ mfaCode: '123456' });
     expect(calls).toEqual([
       { name: 'auth.mfaMethods', input: {} },
@@ -166,7 +185,7 @@ describe('mfa-required', () => {
   it('goes straight to the app code when the user has only an authenticator app', async () => {
     const { runner, calls, navigations } = run(required, { 'auth.mfaMethods': methods('totp'), 'auth.commitMfaCode': () => undefined });
     await runner.start();
-    expect(runner.getState().step).toBe('TOTP');
+    expect(runner.getState().step).toBe(REQUIRED.totp);
     await runner.submit({ mfaCode: '654321' });
     expect(calls[1]).toEqual({ name: 'auth.commitMfaCode', input: { mfaCode: '654321', method: 'totp' } });
     expect(navigations).toEqual(['/auth/choose-user']);
@@ -179,12 +198,12 @@ describe('mfa-required', () => {
       'auth.commitMfaCode': () => undefined,
     });
     await runner.start();
-    expect(runner.getState().step).toBe('METHOD');
-    await runner.follow('TOTP');
-    expect(runner.getState().step).toBe('TOTP');
-    await runner.follow('METHOD');
-    await runner.follow('RESEND');
-    expect(runner.getState().step).toBe('CODE');
+    expect(runner.getState().step).toBe(REQUIRED.method);
+    await runner.follow(REQUIRED.totp);
+    expect(runner.getState().step).toBe(REQUIRED.totp);
+    await runner.follow(REQUIRED.method);
+    await runner.follow(REQUIRED.resend);
+    expect(runner.getState().step).toBe(REQUIRED.code);
     expect(calls.map((call) => call.name)).toEqual(['auth.mfaMethods', 'auth.mfaMethods', 'auth.resendMfaCode']);
     await runner.submit({ mfaCode: '123456' });
     expect(calls.at(-1)).toEqual({ name: 'auth.commitMfaCode', input: { mfaCode: '123456', method: 'sms' } });
@@ -205,12 +224,12 @@ describe('mfa-required', () => {
   it('asks for a new code and comes back to the code step', async () => {
     const { runner, calls } = run(required, { 'auth.mfaMethods': methods('sms'), 'auth.resendMfaCode': () => undefined });
     await runner.start();
-    await runner.follow('RESEND');
+    await runner.follow(REQUIRED.resend);
     expect(calls).toEqual([
       { name: 'auth.mfaMethods', input: {} },
       { name: 'auth.resendMfaCode', input: {} },
     ]);
-    expect(runner.getState().step).toBe('CODE');
+    expect(runner.getState().step).toBe(REQUIRED.code);
   });
 });
 
@@ -218,7 +237,7 @@ describe('mfa-recover', () => {
   it('resets two-factor with the recovery code and goes to setup', async () => {
     const { runner, calls, navigations } = run(recoverFlow, { 'auth.resetUserMfaSetup': () => undefined });
     await runner.start();
-    expect(submitDisabled(recoverFlow.steps['RECOVERY-CODE']!, runner.context())).toBe(true);
+    expect(submitDisabled(recoverFlow.steps[RECOVER.recoveryCode]!, runner.context())).toBe(true);
     await runner.submit({ backupCode: 'ABCD-EFGH-JKMN-PQRS' });
     expect(calls).toEqual([{ name: 'auth.resetUserMfaSetup', input: { backupCode: 'ABCD-EFGH-JKMN-PQRS' } }]);
     expect(navigations).toEqual(['/auth/mfa/setup']);

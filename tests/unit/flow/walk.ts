@@ -43,14 +43,20 @@ export function shownStep(runner: FlowRunner, flow: Flow): Step {
   return flow.steps[runner.getState().step]!;
 }
 
+/** The name of the one step of `flow` that `matches`. */
+export function stepNameWhere(flow: Flow, matches: (step: Step) => boolean): string {
+  const found = Object.entries(flow.steps).filter(([, step]) => matches(step));
+  if (found.length !== 1) throw new Error(`${flow.id} has ${found.length} steps that match, not one`);
+  return found[0]![0];
+}
+
 /** The name of the step of `flow` that shows `form` or the registered `component`. */
 export function stepNameShowing(flow: Flow, shown: { form?: string; component?: string }): string {
-  const entry = Object.entries(flow.steps).find(
-    ([, step]) =>
+  return stepNameWhere(
+    flow,
+    (step) =>
       (shown.form !== undefined && step.form === shown.form) || (shown.component !== undefined && step.component === shown.component),
   );
-  if (!entry) throw new Error(`${flow.id} has no step showing ${shown.form ?? shown.component}`);
-  return entry[0];
 }
 
 /** The step of `flow` that shows `form` (the test's screen, whatever the flow calls it). */
