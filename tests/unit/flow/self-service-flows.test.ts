@@ -14,8 +14,8 @@ import { ApiError } from '../../../src/http/errors.ts';
 import { FlowRunner, resolveTarget, submitDisabled, buildContext, initialState } from '../../../src/flow/engine.ts';
 import { fieldErrorsFor, serverFieldErrors } from '../../../src/flow/errors.ts';
 import { evaluate, evaluateMapping, holds } from '../../../src/flow/logic.ts';
-import type { Flow, FlowEnvironment } from '../../../src/flow/types.ts';
-import { shownStep, stepShowing, walkTo } from './walk.ts';
+import type { Flow, FlowEnvironment, Step } from '../../../src/flow/types.ts';
+import { shownStep, stepNameShowing, stepNameWhere, stepShowing, walkTo } from './walk.ts';
 
 const flow = (value: unknown) => value as Flow;
 const signup = flow(signupFlow);
@@ -26,6 +26,23 @@ const onboard = flow(onboardFlow);
 const onboardUser = flow(onboardUserFlow);
 const onboardTenant = flow(onboardTenantFlow);
 const tenantPlan = flow(tenantPlanFlow);
+
+/** Alerts a step shows, by message key: how the set-password flow's dead ends tell themselves apart. */
+const alerts = (step: Step) => (step.slots ?? []).flatMap((slot) => (slot.type === 'alert' ? [slot.message] : []));
+/** The steps these tests look at, named by what they show (tests/unit/flow/walk.ts). */
+const RESET_STEPS = {
+  form: stepNameShowing(resetPassword, { form: 'reset-password' }),
+  sent: stepNameWhere(resetPassword, (step) => step.heading === 'checkEmail.heading'),
+};
+const SET_STEPS = {
+  form: stepNameShowing(setPassword, { form: 'set-password' }),
+  confirm: stepNameWhere(setPassword, (step) => step.heading === 'setPassword.confirm.heading'),
+  done: stepNameWhere(setPassword, (step) => step.heading === 'setPassword.done.heading'),
+  confirmed: stepNameWhere(setPassword, (step) => step.heading === 'setPassword.confirmed.heading'),
+  expired: stepNameWhere(setPassword, (step) => alerts(step).includes('setPassword.errors.expired')),
+  passwordsOff: stepNameWhere(setPassword, (step) => alerts(step).includes('login.errors.passwordDisabled')),
+};
+const PLAN_STEPS = { plans: stepNameShowing(tenantPlan, { component: 'PlanCards' }) };
 
 function environment(overrides: Partial<FlowEnvironment> = {}): FlowEnvironment {
   return {
@@ -281,21 +298,26 @@ describe('reset-password and magic-link flows', () => {
     expect(runner.getState().form).toEqual({ email: 'old@b.test' });
     await runner.submit();
     expect(calls).toEqual([{ name: 'auth.sendResetLink', input: { username: 'old@b.test' } }]);
-    expect(runner.getState().step).toBe('SENT');
+    expect(runner.getState().step).toBe(RESET_STEPS.sent);
   });
 
   it('shows the reset error text when sending fails', async () => {
     const { runner } = run(resetPassword, { 'auth.sendResetLink': () => Promise.reject(restError(429, { error: 'TOO_MANY_REQUESTS' })) });
     await runner.start();
     await runner.submit({ email: 'a@b.test' });
-    expect(runner.getState()).toMatchObject({ step: 'FORM', alert: { message: 'resetPassword.errors.generic', title: 'errors.title' } });
+    expect(runner.getState()).toMatchObject({
+      step: RESET_STEPS.form,
+      alert: { message: 'resetPassword.errors.generic', title: 'errors.title' },
+    });
   });
 
   it('states the link lifetime the server answered', async () => {
     const { runner } = run(magicLink, { 'auth.sendMagicLink': () => ({ expiresIn: 900 }) });
     await runner.start();
     await runner.submit({ email: 'a@b.test' });
-    const sent = magicLink.steps.SENT!.subheading as { values: Record<string, unknown> };
+    const sent = magicLink.steps[stepNameWhere(magicLink, (step) => step.heading === 'checkEmail.heading')]!.subheading as {
+      values: Record<string, unknown>;
+    };
     expect(evaluateMapping(sent.values, runner.context())).toEqual({ email: 'a@b.test', minutes: 15 });
   });
 
@@ -326,8 +348,8 @@ describe('set-password flow', () => {
     );
     await runner.start();
     expect(calls[0]).toEqual({ name: 'auth.passwordToken', input: { token: 'tok-1' } });
-    expect(runner.getState()).toMatchObject({ step: 'SET', form: { email: 'new@b.test' } });
-    const step = setPassword.steps.SET!;
+    expect(runner.getState()).toMatchObject({ step: SET_STEPS.form, form: { email: 'new@b.test' } });
+    const step = setPassword.steps[SET_STEPS.form]!;
     runner.setForm({ password: 'Correct-Horse-9' });
     expect(submitDisabled(step, runner.context())).toBe(true);
     runner.setForm({ repeat: 'Correct-Horse-8' });
@@ -338,18 +360,18 @@ describe('set-password flow', () => {
     expect(submitDisabled(step, runner.context())).toBe(true);
     await runner.submit({ password: 'Correct-Horse-9', repeat: 'Correct-Horse-9' });
     expect(calls.at(-1)).toEqual({ name: 'auth.setPassword', input: { token: 'tok-1', password: 'Correct-Horse-9' } });
-    expect(runner.getState().step).toBe('DONE');
+    expect(runner.getState().step).toBe(SET_STEPS.done);
   });
 
   it('follows the app policy: off, or a complexity regex', async () => {
     const { runner } = run(setPassword, { 'auth.passwordToken': token(false) }, { ...env(), app: { passwordValidation: false } });
     await runner.start();
     runner.setForm({ password: 'a', repeat: 'a' });
-    expect(submitDisabled(setPassword.steps.SET!, runner.context())).toBe(false);
+    expect(submitDisabled(setPassword.steps[SET_STEPS.form]!, runner.context())).toBe(false);
     const strict = run(setPassword, { 'auth.passwordToken': token(false) }, { ...env(), app: { passwordComplexityRegex: '.{20,}' } });
     await strict.runner.start();
     strict.runner.setForm({ password: 'Correct-Horse-9', repeat: 'Correct-Horse-9' });
-    expect(submitDisabled(setPassword.steps.SET!, strict.runner.context())).toBe(true);
+    expect(submitDisabled(setPassword.steps[SET_STEPS.form]!, strict.runner.context())).toBe(true);
   });
 
   it('confirms a password chosen at signup without asking for one', async () => {
@@ -359,23 +381,23 @@ describe('set-password flow', () => {
       env(),
     );
     await runner.start();
-    expect(runner.getState().step).toBe('CONFIRM');
+    expect(runner.getState().step).toBe(SET_STEPS.confirm);
     await runner.submit();
     expect(calls.at(-1)).toEqual({ name: 'auth.setPassword', input: { token: 'tok-1' } });
-    expect(runner.getState().step).toBe('CONFIRMED');
+    expect(runner.getState().step).toBe(SET_STEPS.confirmed);
   });
 
   it('tells a reset link of an app with passwords off that it sets nothing, and offers no new reset link', async () => {
     const refused = () => Promise.reject(restError(403, { statusCode: 403, error: 'PASSWORD_SIGN_IN_DISABLED', message: 'off' }));
     const { runner } = run(setPassword, { 'auth.passwordToken': refused }, env());
     await runner.start();
-    expect(runner.getState()).toMatchObject({ step: 'PASSWORDS-OFF', alert: null, status: 'idle' });
-    const alert = setPassword.steps['PASSWORDS-OFF']!.slots![0]!;
+    expect(runner.getState()).toMatchObject({ step: SET_STEPS.passwordsOff, alert: null, status: 'idle' });
+    const alert = setPassword.steps[SET_STEPS.passwordsOff]!.slots![0]!;
     expect(alert).toMatchObject({ type: 'alert', message: 'login.errors.passwordDisabled' });
 
     const links = (app: Record<string, unknown>) => {
       const context = buildContext({ ...env(), app }, initialState(setPassword));
-      return (setPassword.steps.EXPIRED!.slots ?? []).flatMap((slot) =>
+      return (setPassword.steps[SET_STEPS.expired]!.slots ?? []).flatMap((slot) =>
         slot.type === 'link' && holds(slot.if, context) ? [slot.label] : [],
       );
     };
@@ -389,16 +411,16 @@ describe('set-password flow', () => {
     const refused = () => Promise.reject(restError(403, { statusCode: 403, error: 'PASSWORD_SIGN_IN_DISABLED', message: 'off' }));
     const { runner, calls } = run(setPassword, { 'auth.passwordToken': describeLink, 'auth.setPassword': refused }, env());
     await runner.start();
-    expect(runner.getState().step).toBe('SET');
+    expect(runner.getState().step).toBe(SET_STEPS.form);
     await runner.submit({ password: 'Correct-Horse-9', repeat: 'Correct-Horse-9' });
-    expect(runner.getState()).toMatchObject({ step: 'CONFIRM', alert: null, status: 'idle' });
+    expect(runner.getState()).toMatchObject({ step: SET_STEPS.confirm, alert: null, status: 'idle' });
     expect(calls.map((call) => call.name)).toEqual(['auth.passwordToken', 'auth.setPassword', 'auth.passwordToken']);
   });
 
   it('offers a passkey beside the confirmation when the app has passkeys', () => {
     const shown = (app: Record<string, unknown>) => {
       const context = buildContext({ ...env(), app }, initialState(setPassword));
-      return (setPassword.steps.CONFIRM!.slots ?? []).flatMap((slot) =>
+      return (setPassword.steps[SET_STEPS.confirm]!.slots ?? []).flatMap((slot) =>
         slot.type === 'component' && holds(slot.if, context) ? [slot.component] : [],
       );
     };
@@ -410,12 +432,12 @@ describe('set-password flow', () => {
     const expired = () => Promise.reject(restError(400, { statusCode: 400, error: 'LINK_EXPIRED', message: 'expired' }));
     const opening = run(setPassword, { 'auth.passwordToken': expired }, env());
     await opening.runner.start();
-    expect(opening.runner.getState()).toMatchObject({ step: 'EXPIRED', alert: null, status: 'idle' });
+    expect(opening.runner.getState()).toMatchObject({ step: SET_STEPS.expired, alert: null, status: 'idle' });
 
     const submitting = run(setPassword, { 'auth.passwordToken': token(false), 'auth.setPassword': expired }, env());
     await submitting.runner.start();
     await submitting.runner.submit({ password: 'Correct-Horse-9', repeat: 'Correct-Horse-9' });
-    expect(submitting.runner.getState().step).toBe('EXPIRED');
+    expect(submitting.runner.getState().step).toBe(SET_STEPS.expired);
   });
 
   it('puts a refused password on its field, clears both fields and shows the generic error', async () => {
@@ -432,7 +454,7 @@ describe('set-password flow', () => {
     await runner.start();
     await runner.submit({ password: 'Correct-Horse-9', repeat: 'Correct-Horse-9' });
     expect(runner.getState()).toMatchObject({
-      step: 'SET',
+      step: SET_STEPS.form,
       form: { email: 'new@b.test' },
       alert: { message: 'login.errors.generic' },
       fieldErrors: { password: ['password.policy.special'] },
@@ -455,7 +477,7 @@ describe('set-password flow', () => {
     await runner.start();
     expect(calls[0]!.name).toBe('auth.clear');
     await runner.submit({ password: 'Correct-Horse-9', repeat: 'Correct-Horse-9' });
-    const back = setPassword.steps.DONE!.slots![0]!;
+    const back = setPassword.steps[SET_STEPS.done]!.slots![0]!;
     if (back.type !== 'button') throw new Error('button expected');
     await runner.follow(back.goto);
     expect(calls.at(-1)).toEqual({ name: 'nav.continue', input: {} });
@@ -573,8 +595,7 @@ describe('the plan page', () => {
       environment({ user: signedIn({}), state: { target: '/users' }, path: '/tenant/plan' }),
     );
     await runner.start();
-    expect(runner.getState()).toMatchObject({ step: 'PLANS', status: 'idle' });
-    expect(tenantPlan.steps.PLANS!.component).toBe('PlanCards');
+    expect(runner.getState()).toMatchObject({ step: PLAN_STEPS.plans, status: 'idle' });
     await runner.submit(choice);
     expect(calls).toEqual([
       { name: 'gql.SetTenantPlanDetails', input: expectedInput },
@@ -609,7 +630,7 @@ describe('the plan page', () => {
     await portal.runner.start();
     expect(portal.calls.map((call) => call.name)).toEqual(['auth.refresh']);
     expect(portal.navigations).toEqual([]);
-    expect(portal.runner.getState().step).toBe('PLANS');
+    expect(portal.runner.getState().step).toBe(PLAN_STEPS.plans);
   });
 
   it('names the refusals', async () => {
