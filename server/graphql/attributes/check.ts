@@ -1,6 +1,6 @@
 // Values a flow collected, checked field by field with the field's own form schema, and sorted into
 // where the flow stores them. Problems go under the field's name, so the form shows each at its input.
-import { ajvIssue, plainIssue, totalLengthIssue } from '../../http/field-issues.ts';
+import { ajvIssue, plainIssue, totalLengthIssue, type FieldIssue } from '../../http/field-issues.ts';
 import type { InputProblems } from '../input.ts';
 import type { AttributeCatalog, AttributeTarget, CollectedField } from './catalog.ts';
 
@@ -37,13 +37,9 @@ export function checkAttributes(
       if (field.required) problems.add(name, plainIssue('required'));
       continue;
     }
-    if (!field.validate(value)) {
-      const issues = (field.validate.errors ?? []).map(ajvIssue);
-      // anyOf branches repeat the same problem: one issue per text.
-      problems.add(
-        name,
-        issues.filter((issue, index) => issues.findIndex((other) => other.message === issue.message) === index),
-      );
+    const issues = problemsOf(field, value);
+    if (issues) {
+      problems.add(name, issues);
       continue;
     }
     sorted[field.target][name] = value;
@@ -52,6 +48,13 @@ export function checkAttributes(
     problems.add('attributes', totalLengthIssue(MAX_ATTRIBUTES_LENGTH));
   }
   return sorted;
+}
+
+/** What the field's form finds wrong with `value`, if anything; anyOf branches repeat a problem, so one issue per text. */
+function problemsOf(field: CollectedField, value: unknown): FieldIssue[] | undefined {
+  if (field.validate(value)) return undefined;
+  const issues = (field.validate.errors ?? []).map(ajvIssue);
+  return issues.filter((issue, index) => issues.findIndex((other) => other.message === issue.message) === index);
 }
 
 /** What an edit changes in one place's stored values: the values to set, and the names to remove. */
@@ -89,12 +92,9 @@ export function checkAttributeEdit(
       else place.remove.push(name);
       continue;
     }
-    if (!field.validate(value)) {
-      const issues = (field.validate.errors ?? []).map(ajvIssue);
-      problems.add(
-        name,
-        issues.filter((issue, index) => issues.findIndex((other) => other.message === issue.message) === index),
-      );
+    const issues = problemsOf(field, value);
+    if (issues) {
+      problems.add(name, issues);
       continue;
     }
     place.set[name] = value;
