@@ -28,13 +28,18 @@ export const APP_LOG_EVENTS = [
   'user.deleted',
   'user.reset_link_sent',
   'user.profile_updated',
+  'user.reset_link_issued',
+  'enterprise.joined',
   'app.created',
   'app.published',
   'app.version_restored',
   'app.draft_discarded',
   'app.api_key_regenerated',
   'app.logo_uploaded',
+  'app.api_key_created',
+  'app.api_key_revoked',
   'app.workspace_created',
+  'app.workspace_deleted',
 ] as const;
 
 export type AppLogEvent = (typeof APP_LOG_EVENTS)[number];

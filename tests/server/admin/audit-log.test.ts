@@ -109,6 +109,23 @@ describe("an app's audit log", () => {
     expect((await admin(foyer, 'GET', `/apps/${foyer.demo.appId}/audit-log`, { apiKey: regenerated.body.apiKey })).status).toBe(404);
     expect((await log(viewerToken, '', appId)).status).toBe(200);
   });
+
+  it('shows API keys made and revoked, with who did it', async () => {
+    const created = await admin<{ app: { id: string } }>(foyer, 'POST', '/apps', { token: ownerToken, body: { name: 'Keyed app' } });
+    const appId = created.body.app.id;
+    const key = await admin<{ apiKey: { id: string } }>(foyer, 'POST', `/apps/${appId}/api-keys`, {
+      token: ownerToken,
+      body: { name: 'Billing back end' },
+    });
+    expect(key.status).toBe(201);
+    const revoked = await admin(foyer, 'DELETE', `/apps/${appId}/api-keys/${key.body.apiKey.id}`, { token: ownerToken });
+    expect(revoked.status).toBeLessThan(300);
+    const entries = (await log(ownerToken, '', appId)).body.entries;
+    expect(entries.slice(0, 2).map((entry) => [entry.type, entry.person])).toEqual([
+      ['app.api_key_revoked', 'owner@demo.foyer.test'],
+      ['app.api_key_created', 'owner@demo.foyer.test'],
+    ]);
+  });
 });
 
 describe('hostile requests', () => {
