@@ -1,6 +1,7 @@
 // The admin API's answers (docs/configurator.md "Admin API"): what the configurator reads and sends.
 import type { AppConfig } from '../../common/app-config.ts';
 export type { WebhookDelivery, WebhookEndpoint } from '../../common/webhooks.ts';
+export type { AuditLogEntry } from '../../common/app-log.ts';
 
 export interface AppSummary {
   id: string;
@@ -64,19 +65,6 @@ export type Change =
 export { LOGO_MAX_BYTES, LOGO_TYPES } from '../../common/logos.ts';
 export const CUSTOM_CSS_MAX_LENGTH = 50_000;
 export const PUBLISH_NOTE_MAX_LENGTH = 500;
-
-/** One event of an app's audit log. */
-export interface AuditLogEntry {
-  type: string;
-  at: string;
-  ip: string | null;
-  /** Who it is about or who acted (an e-mail, or the address a failed attempt named). */
-  person: string | null;
-  /** Made with the app's API key rather than by an owner. */
-  viaApiKey: boolean;
-  browser: string | null;
-  os: string | null;
-}
 
 export interface AuditLogFilter {
   type: string;

@@ -6,7 +6,7 @@ import type { Database } from '../db/client.ts';
 import { auditEvents, users } from '../db/schema.ts';
 import type { AuditType } from '../audit/service.ts';
 import { deviceOf } from '../audit/device.ts';
-import { APP_LOG_EVENTS, APP_LOG_MAX_PAGE_SIZE } from '../../common/app-log.ts';
+import { APP_LOG_EVENTS, APP_LOG_MAX_PAGE_SIZE, type AuditLogEntry } from '../../common/app-log.ts';
 import type { AppRow } from './caller.ts';
 
 const APP_LOG_TYPES: readonly AuditType[] = APP_LOG_EVENTS;
@@ -27,18 +27,6 @@ export interface AuditLogFilter {
   person?: string;
   offset?: number;
   limit?: number;
-}
-
-export interface AuditLogEntry {
-  type: string;
-  at: string;
-  ip: string | null;
-  /** Who the event is about or who acted: their e-mail, or the address a failed attempt named. */
-  person: string | null;
-  /** An admin API call made with the app's API key rather than by an owner. */
-  viaApiKey: boolean;
-  browser: string | null;
-  os: string | null;
 }
 
 export async function appAuditLog(db: Database, app: AppRow, filter: AuditLogFilter): Promise<{ total: number; entries: AuditLogEntry[] }> {

@@ -3,6 +3,7 @@
 // caller gets the answer of an unknown app, and bad filters a 400.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestFoyer } from '../../../server/testing.ts';
+import type { AuditLogEntry } from '../../../common/app-log.ts';
 import { startFoyer } from '../../../server/testing.ts';
 import { accessTokenFor, admin, consoleOwnerToken, CONSOLE_WORKSPACE, newConsoleUser } from '../support/console.ts';
 import { createMember, type Member } from '../password/helpers.ts';
@@ -12,15 +13,7 @@ const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gec
 
 interface Page {
   total: number;
-  entries: {
-    type: string;
-    at: string;
-    ip: string | null;
-    person: string | null;
-    viaApiKey: boolean;
-    browser: string | null;
-    os: string | null;
-  }[];
+  entries: AuditLogEntry[];
 }
 
 let foyer: TestFoyer;
