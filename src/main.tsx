@@ -7,6 +7,7 @@ import { browserRuntime, createAuthClient } from './auth/index.ts';
 import { createI18n, loadCustomCss } from './i18n/index.ts';
 import { previewBrowserRuntime } from './preview/storage.ts';
 import { createRedirect } from './runtime/redirect.ts';
+import { loadOwnerPatterns } from './flow/logic.ts';
 import './theme/tokens.css';
 import './theme/foyer.css';
 
@@ -22,6 +23,7 @@ const root = createRoot(container);
 
 // The app config names the app's auth mode, so it is read first; the mode is chosen here, once.
 void loadAppConfigAnonymously(config).then(async (appConfig) => {
+  if (appConfig.status === 'ready' && appConfig.app.passwordComplexityRegex) await loadOwnerPatterns();
   const auth = await createAuthClient(
     withAuthMode(config, appConfig),
     config.preview ? previewBrowserRuntime() : browserRuntime(createRedirect(config).replace),
