@@ -7,3 +7,15 @@ import type { Flow } from './types.ts';
 export type BundledFlow = Pick<Flow, 'id' | 'routes'> & ({ flow: Flow } | { load(): Promise<Flow> });
 
 export const flows: BundledFlow[] = [...bundled].sort((a, b) => a.id.localeCompare(b.id));
+
+/**
+ * The forms of the first steps of the flows the page brings for `path`, so they can start loading with
+ * the page rather than after the app config is read (src/main.tsx).
+ */
+export function openingForms(path: string): string[] {
+  return flows.flatMap((entry) => {
+    if (!('flow' in entry) || !entry.routes.includes(path)) return [];
+    const form = entry.flow.steps[entry.flow.initial]?.form;
+    return form ? [form] : [];
+  });
+}
