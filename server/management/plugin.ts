@@ -33,6 +33,7 @@ import { checkLocale, checkLogo, InputProblems, isEmail } from '../graphql/input
 import { addWorkspaceFromBackEnd, deleteWorkspace } from '../admin/workspaces.ts';
 import type { WriteOrigin } from '../admin/caller.ts';
 import { registerSettingsRoutes } from './app-settings.ts';
+import { registerPaymentLinkRoutes } from './payment-links.ts';
 import { badInput, installManagementErrors, ManagementError, unauthenticated, unknownTenant } from './errors.ts';
 import {
   AppModel,
@@ -175,6 +176,8 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
     { schema: { tags, security, summary: "The app's taxes", response: { 200: TaxList, ...refusals } } },
     async (request) => taxesOf(holderOf(request).app).map(taxGraphql),
   );
+
+  registerPaymentLinkRoutes(app, context, { actorFor, tags, security });
 
   registerSettingsRoutes(app, context, {
     appOf: (request) => holderOf(request).app,

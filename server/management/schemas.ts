@@ -312,3 +312,14 @@ export type TaxBody = Static<typeof TaxBody>;
 
 /** Plans are told apart by key, taxes by "countryCode:name" (server/payments/catalog.ts). */
 export const CatalogIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
+
+/** The original client posts {} and checks out the plan waiting; a plan named here is chosen first. */
+export const CheckoutBody = Type.Optional(
+  Type.Object({ planKey: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })), priceOffer: Type.Optional(PriceOffer) }),
+);
+export const CheckoutResponse = Type.Object({
+  id: Type.String({ description: "The provider's checkout session id" }),
+  url: Type.String({ format: 'uri', description: 'The hosted checkout page' }),
+  publicKey: Nullable(Type.String({ description: "The app's Stripe publishable key (null with the test-mode provider)" })),
+});
+export const PortalResponse = Type.Object({ url: Type.String({ format: 'uri' }) });
