@@ -34,6 +34,7 @@ import { addWorkspaceFromBackEnd, deleteWorkspace } from '../admin/workspaces.ts
 import type { WriteOrigin } from '../admin/caller.ts';
 import { registerSettingsRoutes } from './app-settings.ts';
 import { registerPaymentLinkRoutes } from './payment-links.ts';
+import { registerMessageRoutes } from './messages.ts';
 import { badInput, installManagementErrors, ManagementError, unauthenticated, unknownTenant } from './errors.ts';
 import {
   AppModel,
@@ -178,6 +179,7 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
   );
 
   registerPaymentLinkRoutes(app, context, { actorFor, tags, security });
+  registerMessageRoutes(app, context, { tenantActor: (request) => tenantActor(request), tags, security });
 
   registerSettingsRoutes(app, context, {
     appOf: (request) => holderOf(request).app,

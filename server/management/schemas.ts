@@ -323,3 +323,12 @@ export const CheckoutResponse = Type.Object({
   publicKey: Nullable(Type.String({ description: "The app's Stripe publishable key (null with the test-mode provider)" })),
 });
 export const PortalResponse = Type.Object({ url: Type.String({ format: 'uri' }) });
+
+export const MemberEmailBody = Type.Object({
+  subject: Type.String({ minLength: 1, maxLength: 200 }),
+  emailBody: Type.String({ minLength: 1, maxLength: 10_000, description: 'Plain text (never markup); a blank line parts paragraphs' }),
+  ctaUrl: Type.Optional(Type.String({ maxLength: 2000, description: 'https (http to localhost outside production)' })),
+  ctaTitle: Type.Optional(Type.String({ maxLength: 100 })),
+});
+export const MemberSmsBody = Type.Object({ text: Type.String({ minLength: 1, maxLength: 480 }) });
+export const SmsOtpResponse = Type.Object({ id: Type.String(), code: Type.String({ pattern: '^[0-9]{6}$' }) });
