@@ -339,6 +339,16 @@ export function registerSettingsRoutes(parent: FastifyInstance, context: FoyerCo
 
   const planAt = (items: PricingPlan[], key: string) => items.findIndex((plan) => plan.key === key);
 
+  app.get(
+    '/payments/plan/:id',
+    { schema: { tags, security, summary: 'One plan, by key', params: CatalogIdParams, response: { 200: Plan, ...refusals } } },
+    async (request) => {
+      const plan = findPlan(appOf(request), request.params.id);
+      if (!plan) throw unknownPlan();
+      return planView(plan);
+    },
+  );
+
   app.post(
     '/payments/plan',
     { schema: { tags, security, summary: 'Add a plan', body: PlanBody, response: { 201: Plan, ...refusals } } },
@@ -424,6 +434,18 @@ export function registerSettingsRoutes(parent: FastifyInstance, context: FoyerCo
   );
 
   const taxAt = (items: Tax[], id: string) => items.findIndex((tax) => taxGraphql(tax).id === id);
+
+  app.get(
+    '/payments/tax/:id',
+    {
+      schema: { tags, security, summary: 'One tax, by countryCode:name', params: CatalogIdParams, response: { 200: TaxView, ...refusals } },
+    },
+    async (request) => {
+      const tax = taxesOf(appOf(request)).find((each) => taxGraphql(each).id === request.params.id);
+      if (!tax) throw unknownTax();
+      return taxGraphql(tax);
+    },
+  );
 
   app.post(
     '/payments/tax',
