@@ -299,6 +299,23 @@ describe('plans and taxes', () => {
     expect(await call('PUT', '/payments/plan/TEAM', { ...plan, key: 'TEAM' }, otherKey)).toMatchObject({ status: 404 });
   });
 
+  it('keeps every one of concurrent writes: each publishes on top of the one before', async () => {
+    const keys = ['ALPHA', 'BRAVO', 'CHARLIE', 'DELTA'];
+    const answers = await Promise.all(
+      keys.map((key) =>
+        call('POST', '/payments/plan', { ...plan, key, prices: [{ amount: 5, currency: 'USD', recurrenceInterval: 'month' }] }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 201]);
+    expect((await call<{ key: string }[]>('GET', '/payments/plan')).body.map((each) => each.key)).toEqual(expect.arrayContaining(keys));
+    const versions = await foyer.db
+      .select({ version: appVersions.version })
+      .from(appVersions)
+      .where(eq(appVersions.appId, foyer.demo.appId));
+    expect(new Set(versions.map((row) => row.version)).size).toBe(versions.length);
+    await Promise.all(keys.map((key) => call('DELETE', `/payments/plan/${key}`)));
+  });
+
   it('adds, changes and removes a tax, refusing a duplicate and a bad one', async () => {
     const added = await call('POST', '/payments/tax', { countryCode: 'se', name: 'Moms', percentage: 25 });
     expect(added).toMatchObject({ status: 201, body: { id: 'SE:Moms', countryCode: 'SE', name: 'Moms', percentage: 25 } });
