@@ -13,9 +13,10 @@ import Provider, {
 import type { FoyerContext } from '../../context.ts';
 import { ERROR_PAGE_PATH, isNavigation } from '../../http/errors.ts';
 import { privilegesOf, PRIVILEGES } from '../../../common/roles.ts';
-import { findEnabledMembershipCounted, fullNameOf, type Membership } from '../memberships.ts';
+import { countedMembershipOf, findEnabledMembershipCounted, fullNameOf, type Membership } from '../memberships.ts';
 import { accountClaimsOf, CLAIMS_BY_SCOPE, SCOPES } from './claims.ts';
-import { createAdapterFactory, withReadAhead } from './adapter.ts';
+import { createAdapterFactory, takeReadAheadAccount, withReadAhead } from './adapter.ts';
+import { withWriteBatch } from '../../db/write-batch.ts';
 import { appResource } from '../access-tokens.ts';
 import { loadSigningKeys } from './keys.ts';
 import { recordAudit } from '../../audit/service.ts';
@@ -40,7 +41,9 @@ export interface FoyerAccount extends Account {
 // A tenant user is the account: `sub` is the membership id, so every token names one workspace.
 async function loadAccount(context: FoyerContext, ctx: KoaContextWithOIDC, tenantUserId: string) {
   const appId = ctx.oidc.client?.clientId;
-  const found = await findEnabledMembershipCounted(context.db, tenantUserId, appId ? { appId } : {});
+  const expect = appId ? { appId } : {};
+  const readAhead = takeReadAheadAccount(tenantUserId);
+  const found = readAhead ? countedMembershipOf(readAhead, expect) : await findEnabledMembershipCounted(context.db, tenantUserId, expect);
   if (!found) return undefined;
   const { membership, workspaceCount } = found;
   const claims = accountClaimsOf(membership, workspaceCount);
@@ -81,6 +84,8 @@ function buildPolicy() {
   policy.add(new interactionPolicy.Prompt({ name: 'select_account', requestable: true }), 1);
   return policy;
 }
+
+const TOKEN_PATH = '/token';
 
 const PROVIDER_CSP = "default-src 'none'; script-src 'self'; form-action *; frame-ancestors 'none'; base-uri 'none'";
 
@@ -135,7 +140,7 @@ export async function createOidcProvider(context: FoyerContext, hooks: ProviderH
     extraParams: ['signup', 'force_federation'],
     routes: {
       authorization: '/authorize',
-      token: '/token',
+      token: TOKEN_PATH,
       jwks: '/.well-known/jwks.json',
       revocation: '/token/revocation',
       end_session: '/session/end',
@@ -247,8 +252,10 @@ export async function createOidcProvider(context: FoyerContext, hooks: ProviderH
   const provider = new Provider(config.urls.auth, configuration);
   // Behind a configured TLS-terminating proxy the forwarded protocol decides whether cookies are Secure.
   provider.proxy = config.trustProxy.length > 0;
-  // Outermost: every read of the request shares one read-ahead (server/auth/oidc/adapter.ts).
-  provider.use((_ctx, next) => withReadAhead(next));
+  // Outermost: every read of the request shares one read-ahead (server/auth/oidc/adapter.ts), and
+  // the token endpoint's writes (rotation, session activity, audit) go out as one statement before
+  // its answer does (server/db/write-batch.ts).
+  provider.use((ctx, next) => withReadAhead(() => (ctx.method === 'POST' && ctx.path === TOKEN_PATH ? withWriteBatch(db, next) : next())));
   provider.use(async (ctx, next) => {
     // Set before the route runs, so oidc-provider can add the hash of the one inline script it
     // writes (its self-submitting form page) to script-src. Forms may post on to any registered app.
