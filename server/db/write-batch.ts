@@ -11,7 +11,10 @@ import type { Database } from './client.ts';
 interface Batch {
   db: Database;
   pending: SQL[];
-  /** What each pending write changes: a second write to the same row goes out after the first. */
+  /**
+   * What each pending write changes. The parts of one statement run in no set order and see the same
+   * snapshot, so a second write to the same row goes out after the first, in a statement of its own.
+   */
   keys: Set<string>;
 }
 
