@@ -6,7 +6,8 @@ import { and, eq } from 'drizzle-orm';
 import type { ServerConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { enterpriseDomains } from '../../db/schema.ts';
-import type { EnterpriseDomain } from './connections.ts';
+
+type EnterpriseDomain = typeof enterpriseDomains.$inferSelect;
 
 export const verificationRecord = (token: string) => `foyer-verification=${token}`;
 

@@ -12,10 +12,8 @@ import {
   deleteConnection,
   findConnection,
   listConnections,
+  connectionView,
   normalizeDomain,
-  oidcRedirectUri,
-  samlAcsUrl,
-  samlEntityId,
   updateConnection,
   type ConnectionInput,
   type EnterpriseConnection,
@@ -32,28 +30,10 @@ function ownerOf(caller: Caller): MemberCaller {
 
 const notFound = () => foyerError('NOT_FOUND', 'This workspace has no such connection');
 
-function answer(config: ServerConfig, connection: EnterpriseConnection, domains: EnterpriseDomain[]) {
-  const saml = connection.kind === 'saml';
-  return {
-    id: connection.id,
-    kind: connection.kind.toUpperCase(),
-    name: connection.name,
-    defaultRole: connection.defaultRole,
-    domains: domains.map((domain) => ({
-      domain: domain.domain,
-      verified: domain.verifiedAt !== null,
-      verificationRecord: verificationRecord(domain.token),
-    })),
-    oidcIssuer: connection.oidcIssuer,
-    oidcClientId: connection.oidcClientId,
-    hasClientSecret: Boolean(connection.oidcClientSecretSealed),
-    redirectUri: saml ? null : oidcRedirectUri(config),
-    samlIdpEntityId: connection.samlIdpEntityId,
-    samlSsoUrl: connection.samlSsoUrl,
-    spEntityId: saml ? samlEntityId(config, connection.id) : null,
-    acsUrl: saml ? samlAcsUrl(config, connection.id) : null,
-  };
-}
+const answer = (config: ServerConfig, connection: EnterpriseConnection, domains: EnterpriseDomain[]) => ({
+  ...connectionView(config, connection, domains),
+  kind: connection.kind.toUpperCase(),
+});
 
 async function answerOne(config: ServerConfig, db: Database, tenantId: string, id: string) {
   const found = (await listConnections(db, tenantId)).find((entry) => entry.connection.id === id);

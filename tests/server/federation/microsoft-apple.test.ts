@@ -13,6 +13,7 @@ import { federatedIdentities, users } from '../../../server/db/schema.ts';
 import { sealWrittenConfig } from '../../../server/admin/config-document.ts';
 import type { AppConfig } from '../../../common/app-config.ts';
 import { APPLE_SECRET_TTL_SECONDS, appleClientSecret, appleUserName } from '../../../server/auth/federation/apple.ts';
+import { checkAppConfig } from '../../../server/admin/validation.ts';
 import { Browser } from '../oidc/browser.ts';
 import { insertApp } from '../support/apps.ts';
 import { startProviderStandIn, type ProviderStandIn } from './provider-stand-in.ts';
@@ -37,10 +38,7 @@ beforeAll(async () => {
   appleKey = (await generateKeyPair('ES256', { extractable: true })) as CryptoKeyPair;
   applePem = await exportPKCS8(appleKey.privateKey);
   foyer = await startFoyer({
-    providerFetch: (input, init) => {
-      const url = new URL(input instanceof Request ? input.url : input.toString());
-      return (url.origin === APPLE ? apple : microsoft).fetch(input, init);
-    },
+    providerFetch: (address, options) => (new URL(address).origin === APPLE ? apple : microsoft).fetch(address, options),
   });
 });
 afterAll(async () => {
@@ -160,6 +158,31 @@ describe("Apple's client secret", () => {
     expect(appleUserName('not json')).toEqual({ firstName: null, lastName: null });
     expect(appleUserName(JSON.stringify({ name: 'Tim' }))).toEqual({ firstName: null, lastName: null });
     expect(appleUserName(undefined)).toEqual({ firstName: null, lastName: null });
+  });
+});
+
+describe("the configurator's Apple key", () => {
+  const documentWith = (clientSecret: string) => ({
+    name: 'x',
+    redirectUris: ['https://x.test/cb'],
+    socialProviders: { apple: { clientId: 'com.example.web', clientSecret, teamId: 'TEAM123456', keyId: 'KEY1234567' } },
+  });
+
+  it('takes a .p8 key and refuses anything a client secret cannot be signed with, at its field', async () => {
+    expect(checkAppConfig(documentWith(applePem), 'app', foyer.urls.api).socialProviders?.apple?.teamId).toBe('TEAM123456');
+    const rsa = await generateKeyPair('RS256', { extractable: true });
+    for (const unusable of ['not a key', await exportPKCS8(rsa.privateKey), applePem.replace(/[A-Za-z]{8}/, 'AAAAAAAA')]) {
+      let refusal: unknown;
+      try {
+        checkAppConfig(documentWith(unusable), 'app', foyer.urls.api);
+      } catch (error) {
+        refusal = error;
+      }
+      expect(refusal).toMatchObject({
+        statusCode: 400,
+        details: [{ path: '/socialProviders/apple/clientSecret', code: 'applePrivateKey' }],
+      });
+    }
   });
 });
 

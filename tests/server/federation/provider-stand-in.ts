@@ -6,10 +6,11 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import type { CustomFetch } from 'openid-client';
 
 export interface ProviderStandIn {
   /** For ServerConfig.providerFetch: the provider's origin answered here, any other address refused. */
-  fetch: typeof fetch;
+  fetch: CustomFetch;
   /** The claims of the ID token the next token request is answered with (aud, iat and exp are added). */
   nextIdToken(claims: Record<string, unknown>): void;
   /** The form bodies of the token requests received, oldest first. */
@@ -59,7 +60,7 @@ export async function startProviderStandIn(origin: string, documentIssuer: (path
         tokenRequests.push(form);
         if (!claims) return json(400, { error: 'invalid_grant' });
         const now = Math.floor(Date.now() / 1000);
-        const idToken = await new SignJWT({ aud: form.get('client_id'), ...claims })
+        const idToken = await new SignJWT({ aud: form.get('client_id') ?? undefined, ...claims })
           .setProtectedHeader({ alg: 'RS256', kid: 'stand-in' })
           .setIssuedAt(now)
           .setExpirationTime(now + 300)
@@ -74,10 +75,10 @@ export async function startProviderStandIn(origin: string, documentIssuer: (path
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const local = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const standInFetch: typeof fetch = (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : input.toString());
+  const standInFetch: CustomFetch = (address, options) => {
+    const url = new URL(address);
     if (url.origin !== origin) return Promise.reject(new Error(`The stand-in for ${origin} does not reach ${url.origin}`));
-    return fetch(`${local}${url.pathname}${url.search}`, init);
+    return fetch(`${local}${url.pathname}${url.search}`, options as RequestInit);
   };
 
   return {
