@@ -23,7 +23,7 @@ import {
   updateConnection,
   type ConnectionInput,
 } from '../auth/enterprise/connections.ts';
-import { verificationRecord, verifyDomain } from '../auth/enterprise/domains.ts';
+import { isAddressAt, sendDomainProof, verificationRecord, verifyDomain } from '../auth/enterprise/domains.ts';
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 const Text = (maxLength: number) => Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]));
@@ -140,4 +140,31 @@ export async function enterpriseAdminRoutes(parent: FastifyInstance, context: Fo
     }
     return { connection: await connectionViewOf(config, db, tenantId, found.connection.id) };
   });
+
+  // The proof by mail: a link to an address at the domain; whoever reads that mailbox confirms it.
+  app.post(
+    `${base}/:connectionId/domains/:domain/mail`,
+    {
+      schema: {
+        params: DomainParams,
+        body: Type.Object({ address: Type.String({ minLength: 1, maxLength: 254 }) }, { additionalProperties: false }),
+      },
+    },
+    async (request, reply) => {
+      const { tenantId } = await workspaceOf(request, request.params, 'write');
+      const found = (await listConnections(db, tenantId)).find((entry) => entry.connection.id === request.params.connectionId);
+      const claim = found?.domains.find((entry) => entry.domain === normalizeDomain(request.params.domain));
+      if (!found || !claim) throw notFound();
+      if (!isAddressAt(claim.domain, request.body.address)) {
+        const message = `Send the proof to an address at ${claim.domain}, such as postmaster@${claim.domain}`;
+        throw new AdminError(400, 'VALIDATION_FAILED', message, [
+          { path: '/address', code: 'addressAtDomain', params: { domain: claim.domain }, message },
+        ]);
+      }
+      if (!(await sendDomainProof(context, claim, request.body.address))) {
+        throw new AdminError(502, 'MAIL_NOT_SENT', 'The proof mail could not be sent; try again later');
+      }
+      return reply.status(202).send({ sentTo: request.body.address.trim().toLowerCase() });
+    },
+  );
 }

@@ -19,7 +19,7 @@ import {
   type EnterpriseConnection,
   type EnterpriseDomain,
 } from '../../auth/enterprise/connections.ts';
-import { verificationRecord, verifyDomain } from '../../auth/enterprise/domains.ts';
+import { isAddressAt, sendDomainProof, verificationRecord, verifyDomain } from '../../auth/enterprise/domains.ts';
 import type { Database } from '../../db/client.ts';
 
 function ownerOf(caller: Caller): MemberCaller {
@@ -101,6 +101,24 @@ export const enterpriseResolvers: Resolvers = {
         });
       }
       return answerOne(config, db, owner.tenantId, id);
+    },
+    sendEnterpriseDomainMail: async (_parent, { id, domain, address }, context) => {
+      const owner = ownerOf(context.caller);
+      const found = (await listConnections(context.db, owner.tenantId)).find((entry) => entry.connection.id === id);
+      const claim = found?.domains.find((entry) => entry.domain === normalizeDomain(domain));
+      if (!claim) throw notFound();
+      if (!isAddressAt(claim.domain, address)) {
+        throw fieldErrors({
+          address: {
+            code: 'addressAtDomain',
+            params: { domain: claim.domain },
+            message: `Send the proof to an address at ${claim.domain}, such as postmaster@${claim.domain}`,
+          },
+        });
+      }
+      if (!(await sendDomainProof(context, claim, address)))
+        throw foyerError('SERVICE_UNAVAILABLE', 'The proof mail could not be sent; try again later');
+      return address.trim().toLowerCase();
     },
   },
 };
