@@ -2,7 +2,8 @@
 // verified, is sent with an AuthnRequest to a test IdP (a small HTTP server of this test that signs
 // the response with its own key, the way tests/server/support/saml-idp.ts signs with xml-crypto),
 // signs in there, and the IdP's page posts the response to Foyer's ACS; the person lands signed in, a
-// member of the workspace just in time. The login screen, the IdP's page and the landing pass axe.
+// member of the workspace just in time. The login screen, the IdP's page and the landing pass axe, and
+// so does the page of a domain proof mail's link, which asks and then confirms.
 // The suite first: Foyer's passkey code (@simplewebauthn/server) loads the reflect polyfill that
 // @peculiar/x509, which makes the test IdP's certificate, needs before it loads.
 import { browserSuite } from './support/suite.ts';
@@ -12,6 +13,8 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { enterpriseDomains, tenantUsers, tenants, users } from '../server/db/schema.ts';
 import { createConnection, samlEntityId } from '../server/auth/enterprise/connections.ts';
+import { admin, consoleOwnerToken } from '../tests/server/support/console.ts';
+import { nextLink } from './support/mailbox.ts';
 import { escapeHtml } from '../server/notify/render.ts';
 import { createTestIdp, readAuthnRequest, signedResponse, type TestIdp } from '../tests/server/support/saml-idp.ts';
 import { expectNoAxeViolations } from './support/browser.ts';
@@ -105,5 +108,47 @@ describe('enterprise SAML sign-in', () => {
       .innerJoin(users, eq(users.id, tenantUsers.userId))
       .where(and(eq(users.email, EMAIL), eq(tenantUsers.tenantId, await acmeId())));
     expect(membership).toEqual({ role: 'VIEWER', firstName: 'Grace' });
+  });
+
+  it("proves a domain from the mail's page: it asks, its button confirms, both pass axe at 320 px", async () => {
+    const { foyer, page } = suite;
+    const domain = 'mail-proof.example.test';
+    const connection = await createConnection(
+      foyer.config,
+      foyer.db,
+      { appId: foyer.demo.appId, tenantId: await acmeId() },
+      {
+        kind: 'saml',
+        name: 'Mail proof',
+        defaultRole: 'VIEWER',
+        domains: [domain],
+        samlIdpEntityId: idp.entityId,
+        samlSsoUrl: `${idpUrl}/sso`,
+        samlCertificate: idp.certificatePem,
+      },
+    );
+    const sent = await admin(
+      foyer,
+      'POST',
+      `/apps/${foyer.demo.appId}/tenants/${await acmeId()}/enterprise-connections/${connection.id}/domains/${domain}/mail`,
+      {
+        token: await consoleOwnerToken(foyer),
+        body: { address: `postmaster@${domain}` },
+      },
+    );
+    expect(sent.status).toBe(202);
+    const link = await nextLink(foyer.urls.ui, `postmaster@${domain}`, /\/federated\/domain-proof\//);
+
+    await page.setViewportSize({ width: 320, height: 720 });
+    await page.goto(link);
+    await page.getByRole('heading', { name: `Confirm ${domain}` }).waitFor();
+    await expectNoAxeViolations(page);
+    await page.getByRole('button', { name: 'Confirm the domain' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').getByText(`${domain} is confirmed.`, { exact: false }).waitFor();
+    await expectNoAxeViolations(page);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    const [proved] = await foyer.db.select().from(enterpriseDomains).where(eq(enterpriseDomains.connectionId, connection.id));
+    expect(proved!.verifiedAt).not.toBeNull();
   });
 });
