@@ -14,7 +14,7 @@ import type { FoyerContext } from '../context.ts';
 import { recordAudit } from '../audit/service.ts';
 import { AccessTokenVerifier } from '../auth/access-tokens.ts';
 import { resolveCaller } from '../auth/callers.ts';
-import type { MemberCaller } from '../auth/callers.ts';
+import type { MemberCaller } from '../auth/caller-kinds.ts';
 import { HttpError } from '../http/errors.ts';
 import { signInStartUrl } from '../apps/sign-in-start.ts';
 import { users } from '../db/schema.ts';
