@@ -23,7 +23,8 @@ import {
   type ConnectionView,
 } from '../auth/enterprise/connections.ts';
 import { ErrorBody, IdParams, TenantHeaders } from './schemas.ts';
-import { ManagementError, unknownTenant } from './errors.ts';
+import { badInput, ManagementError, unknownTenant } from './errors.ts';
+import { keyedIssue, type FieldIssue } from '../http/field-issues.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -108,13 +109,13 @@ function originalShape(view: ConnectionView): Static<typeof FederationConnection
 
 /** The body as Foyer's connection input; the request options Foyer does not offer are refused by name. */
 function connectionInput(body: Body): ConnectionInput {
-  const unsupported: Record<string, string> = {};
-  if (body.requestMethod === 'POST') unsupported.requestMethod = 'Foyer sends SAML requests by redirect: use GET';
+  const unsupported: Record<string, FieldIssue> = {};
+  if (body.requestMethod === 'POST')
+    unsupported.requestMethod = keyedIssue('redirectBinding', 'Foyer sends SAML requests by redirect: use GET');
   if (body.signedRequest === true || body.signedRequestPrivateKey !== undefined || body.signedRequestAlgorithm !== undefined) {
-    unsupported.signedRequest = 'Foyer sends unsigned SAML requests; leave signedRequest false';
+    unsupported.signedRequest = keyedIssue('unsignedRequests', 'Foyer sends unsigned SAML requests; leave signedRequest false');
   }
-  if (Object.keys(unsupported).length > 0)
-    throw new ManagementError(400, 'BAD_USER_INPUT', 'Some fields are not valid', undefined, unsupported);
+  if (Object.keys(unsupported).length > 0) throw badInput(unsupported);
   const saml = body.type === 'saml';
   return {
     kind: body.type,
@@ -142,8 +143,7 @@ async function checked<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } catch (error) {
     if (!(error instanceof ConnectionInputError)) throw error;
-    const fields = Object.fromEntries(Object.entries(error.fields).map(([field, issue]) => [FIELD_NAMES[field] ?? field, issue.message]));
-    throw new ManagementError(400, 'BAD_USER_INPUT', 'Some fields are not valid', undefined, fields);
+    throw badInput(Object.fromEntries(Object.entries(error.fields).map(([field, issue]) => [FIELD_NAMES[field] ?? field, issue])));
   }
 }
 
@@ -221,7 +221,7 @@ export async function managementFederationRoutes(parent: FastifyInstance, { cont
       const existing = await findConnection(db, tenantId, request.params.id);
       if (!existing) throw notFound();
       if (existing.kind !== request.body.type) {
-        throw new ManagementError(400, 'BAD_USER_INPUT', 'Some fields are not valid', undefined, { type: 'A connection keeps its type' });
+        throw badInput({ type: keyedIssue('typeFixed', 'A connection keeps its type') });
       }
       await checked(() => updateConnection(config, db, existing, connectionInput(request.body)));
       return answer(tenantId, existing.id);

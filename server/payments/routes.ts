@@ -120,8 +120,8 @@ export async function paymentsPlugin(app: FastifyInstance, options: PaymentsPlug
     // Nothing to pay for (any more): the plan page shows where things stand.
     if (!tenant || !offer || !provider) return reply.redirect(planPage(), 303);
     const [owner] = await db.select({ email: users.email }).from(users).where(eq(users.id, member.userId)).limit(1);
-    const url = await providerPage(request, () =>
-      provider.createCheckout({
+    const url = await providerPage(request, async () => {
+      const checkout = await provider.createCheckout({
         app: member.app,
         tenantId: tenant.id,
         offer,
@@ -129,8 +129,9 @@ export async function paymentsPlugin(app: FastifyInstance, options: PaymentsPlug
         customerEmail: owner?.email ?? '',
         successUrl: planPage({ payments: 'checkout' }),
         cancelUrl: planPage(),
-      }),
-    );
+      });
+      return checkout.url;
+    });
     if (!url) return reply.redirect(errorPage('PAYMENT_PROVIDER_FAILED'), 303);
     await recordAudit(db, {
       type: 'payment.checkout_opened',
