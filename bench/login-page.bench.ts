@@ -1,0 +1,105 @@
+// The hosted login page in the Chromium the browser tests use: from navigation until its e-mail field
+// is visible and typeable, in a fresh browser context each time (a first visit: nothing cached),
+// beside its floor, a static HTML page with the same form served by a bare Node HTTP server on the
+// same machine. Both are timed in turns, unthrottled, at 4× CPU throttling and on a 40 ms / 10 Mbit/s
+// network (Chromium's own emulation through the DevTools protocol). The hosted UI is the build in
+// dist/ui, made by `npm run build` when it is missing.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from '../e2e/support/browser.ts';
+import { startFoyer } from '../server/testing.ts';
+import { median, spreadOf } from './measure.ts';
+import type { BenchEntry, Figure } from './types.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RUNS = 9;
+const EMAIL_FIELD = 'input[type=email]:not([disabled])';
+
+const STATIC_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign in</title></head>
+<body><main><h1>Sign in</h1><form><label for="email">Email</label><input id="email" type="email" autocomplete="email" required><button>Continue</button></form></main></body></html>`;
+
+interface Conditions {
+  name: string;
+  cpuRate?: number;
+  network?: { latency: number; downloadThroughput: number; uploadThroughput: number };
+}
+
+const CONDITIONS: Conditions[] = [
+  { name: 'unthrottled' },
+  { name: '4× CPU throttling', cpuRate: 4 },
+  {
+    name: '40 ms, 10 Mbit/s',
+    network: { latency: 40, downloadThroughput: (10 * 1024 * 1024) / 8, uploadThroughput: (10 * 1024 * 1024) / 8 },
+  },
+];
+
+/** Milliseconds from navigating a fresh context to `url` until its e-mail field can be typed in. */
+async function untilTypeable(browser: Browser, url: string, conditions: Conditions): Promise<number> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const session = await context.newCDPSession(page);
+    if (conditions.cpuRate) await session.send('Emulation.setCPUThrottlingRate', { rate: conditions.cpuRate });
+    if (conditions.network) {
+      await session.send('Network.enable');
+      await session.send('Network.emulateNetworkConditions', { offline: false, ...conditions.network });
+    }
+    const started = performance.now();
+    await page.goto(url, { waitUntil: 'commit' });
+    await page.waitForSelector(EMAIL_FIELD, { state: 'visible' });
+    const elapsed = performance.now() - started;
+    await page.fill(EMAIL_FIELD, 'ada@example.com');
+    return elapsed;
+  } finally {
+    await context.close();
+  }
+}
+
+const entry: BenchEntry = {
+  title: 'login page',
+  async run() {
+    if (!existsSync(path.join(ROOT, 'dist/ui/index.html'))) execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
+    const staticServer = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(STATIC_PAGE);
+    });
+    await new Promise<void>((resolve) => staticServer.listen(0, '127.0.0.1', resolve));
+    const staticUrl = `http://127.0.0.1:${(staticServer.address() as AddressInfo).port}/`;
+    const [foyer, browser] = await Promise.all([startFoyer(), launchBrowser()]);
+    try {
+      const loginUrl = `${foyer.urls.ui}/auth/login`;
+      const figures: Figure[] = [];
+      for (const conditions of CONDITIONS) {
+        await untilTypeable(browser, loginUrl, conditions);
+        await untilTypeable(browser, staticUrl, conditions);
+        const values: number[] = [];
+        const floors: number[] = [];
+        for (let i = 0; i < RUNS; i += 1) {
+          values.push(await untilTypeable(browser, loginUrl, conditions));
+          floors.push(await untilTypeable(browser, staticUrl, conditions));
+        }
+        figures.push({
+          name: `/auth/login e-mail field typeable, first visit, ${conditions.name}`,
+          value: median(values),
+          unit: 'ms',
+          spread: spreadOf(values),
+          floor: { name: 'static HTML page with the same form', value: median(floors) },
+        });
+      }
+      return figures;
+    } finally {
+      await browser.close();
+      await foyer.close();
+      staticServer.close();
+    }
+  },
+};
+
+export default entry;
