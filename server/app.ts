@@ -20,7 +20,7 @@ import { createDevIdentityProvider } from './dev-idp/server.ts';
 import { createPayments, type Payments } from './payments/runtime.ts';
 import { paymentsPlugin } from './payments/routes.ts';
 import { managementPlugin, MANAGEMENT_PREFIX } from './management/plugin.ts';
-import { registerOpenApi } from './management/openapi.ts';
+import { collectAuthServiceRoutes, registerOpenApi } from './management/openapi.ts';
 import { startWebhookWorker } from './webhooks/worker.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 
@@ -46,10 +46,11 @@ export async function createFoyer(options: { config: ServerConfig; db: Database;
   const payments = createPayments(config, db, api);
   const context: FoyerContext = { config, db, notifier, payments };
 
+  // First on each listener: the OpenAPI collectors see the routes registered after them.
+  await collectAuthServiceRoutes(auth);
   await auth.register(authServicePlugin, context);
 
-  // First on the API host: it collects the routes registered after it.
-  await registerOpenApi(api, config);
+  await registerOpenApi(api, config, auth);
   await api.register(brandingPlugin, context);
   await api.register(graphqlPlugin, context);
   await api.register(adminPlugin, { ...context, prefix: ADMIN_PREFIX, extensions: [webhookRoutes] });

@@ -16,7 +16,11 @@ export const ErrorBodySchema = Type.Object({
   message: Type.String(),
   error: Type.String({ description: "Foyer's code, e.g. VALIDATION_FAILED" }),
   code: Type.Optional(Type.String({ description: "The original product's code, where one fits (e.g. NBLOCKS_CONFLICT)" })),
-  details: Type.Optional(Type.Array(ProblemDetailSchema)),
+  details: Type.Optional(
+    Type.Union([Type.Array(ProblemDetailSchema), Type.Object({}, { additionalProperties: true })], {
+      description: 'The admin API: one problem per refused field; the auth service: what a refused password or plan lacks',
+    }),
+  ),
   fields: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'The refused input fields, by name' })),
 });
 export type ErrorBody = Static<typeof ErrorBodySchema>;

@@ -16,3 +16,27 @@ export function handlerCheckedBody(body: TSchema, consumes?: string[]) {
     }),
   };
 }
+
+/** The OpenAPI tag of the auth service's REST routes (server/management/openapi.ts). */
+export const AUTH_SERVICE_TAG = 'Auth service';
+
+/** The OpenAPI tag of the legacy auth mode's calls on the API host (server/auth-proxy/). */
+export const AUTH_PROXY_TAG = 'Auth proxy (legacy mode)';
+
+/**
+ * How an auth-service call is authenticated: the login session cookie, a member's access token, the
+ * legacy mode's token (x-auth-token), or nothing yet.
+ */
+export type AuthServiceCredential = 'loginSession' | 'accessToken' | 'legacyToken' | 'none';
+
+const securityOf = (credential: AuthServiceCredential) => (credential === 'none' ? {} : { security: [{ [credential]: [] }] });
+
+/** The OpenAPI description of an auth-service route: its tag, summary and credential. */
+export function authServiceRoute(summary: string, credential: AuthServiceCredential = 'loginSession') {
+  return { tags: [AUTH_SERVICE_TAG], summary, ...securityOf(credential) };
+}
+
+/** The OpenAPI description of a legacy auth-proxy route. */
+export function authProxyRoute(summary: string, credential: AuthServiceCredential = 'legacyToken') {
+  return { tags: [AUTH_PROXY_TAG], summary, ...securityOf(credential) };
+}
