@@ -1,6 +1,6 @@
 // Assembles Foyer: one Fastify listener per origin (auth service, API host, hosted UI), each with
 // the capability modules that belong to it.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { ServerConfig } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { FoyerContext } from './context.ts';
@@ -35,13 +35,27 @@ export interface Foyer {
   close(): Promise<void>;
 }
 
-export async function createFoyer(options: { config: ServerConfig; db: Database; appId: string }): Promise<Foyer> {
+/** A route as a listener registers it, for callers that check what is served (the OpenAPI document's test). */
+export type RouteObserver = (listener: 'auth' | 'api' | 'ui', route: RouteOptions) => void;
+
+export async function createFoyer(options: {
+  config: ServerConfig;
+  db: Database;
+  appId: string;
+  observeRoutes?: RouteObserver;
+}): Promise<Foyer> {
   const { config, db } = options;
   bindKeySecrets(db, config);
   const errorPage = (code: string) => `${config.urls.ui}${ERROR_PAGE_PATH}?${new URLSearchParams({ error: code }).toString()}`;
   const auth = createListener(config, 'auth', { errorPage });
   const api = createListener(config, 'api');
   const ui = createListener(config, 'ui', { ownNotFound: true, errorPage });
+  const { observeRoutes } = options;
+  if (observeRoutes) {
+    for (const [name, listener] of Object.entries({ auth, api, ui }) as ['auth' | 'api' | 'ui', FastifyInstance][]) {
+      listener.addHook('onRoute', (route) => observeRoutes(name, route));
+    }
+  }
   const notifier = createNotifier({ config, db, log: auth.log.child({ module: 'notify' }) });
   const payments = createPayments(config, db, api);
   const context: FoyerContext = { config, db, notifier, payments };

@@ -144,3 +144,27 @@ export const LegacyUserBody = Type.Object({
 /** The signed-in member (GET /auth/currentUser on the API host) with the role's privileges. */
 export const CurrentUserSchema = Type.Object({ ...TenantUserSchema.properties, privileges: Type.Array(Type.String()) });
 export type CurrentUser = Static<typeof CurrentUserSchema>;
+
+/** The token endpoint's answer, passed through by the token shorthands (/token/code|refresh/{appId}). */
+export const TokenAnswerSchema = Type.Object(
+  {
+    access_token: Type.String(),
+    token_type: Type.String(),
+    expires_in: Type.Integer(),
+    id_token: Type.Optional(Type.String()),
+    refresh_token: Type.Optional(Type.String()),
+    scope: Type.Optional(Type.String()),
+    user_profile: Type.Optional(Type.Object({}, { additionalProperties: true, description: "The ID token's claims (code exchange only)" })),
+  },
+  { additionalProperties: true },
+);
+export const HandoverCodeBody = Type.Object({ accessToken: Type.String({ minLength: 1, maxLength: 4096 }) });
+export const HandoverCodeSchema = Type.Object({ code: Type.String({ description: 'A one-time code of the same membership' }) });
+/** The claims of the token's granted OpenID scopes (README "Connecting an app"). */
+export const UserinfoSchema = Type.Object(
+  {},
+  {
+    additionalProperties: true,
+    description: 'sub, onboarded, role, tenant_id, … (openid); name, … (profile); email, email_verified (email)',
+  },
+);

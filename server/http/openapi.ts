@@ -40,3 +40,12 @@ export function authServiceRoute(summary: string, credential: AuthServiceCredent
 export function authProxyRoute(summary: string, credential: AuthServiceCredential = 'legacyToken') {
   return { tags: [AUTH_PROXY_TAG], summary, ...securityOf(credential) };
 }
+
+/** The OpenAPI tags of the API host's calls the hosted screens make besides GraphQL. */
+export const PAYMENTS_TAG = 'Payments';
+export const WORKSPACE_TAG = 'Workspace';
+
+/** The OpenAPI description of one of those calls. */
+export function hostedScreensRoute(tag: typeof PAYMENTS_TAG | typeof WORKSPACE_TAG, summary: string, credential: AuthServiceCredential) {
+  return { tags: [tag], summary, ...securityOf(credential) };
+}

@@ -11,7 +11,7 @@ import type { FastifyCorsOptions } from '@fastify/cors';
 import type { ServerConfig } from '../config.ts';
 import { MANAGEMENT_TAG } from './plugin.ts';
 import { ADMIN_TAG } from '../admin/plugin.ts';
-import { AUTH_PROXY_TAG, AUTH_SERVICE_TAG } from '../http/openapi.ts';
+import { AUTH_PROXY_TAG, AUTH_SERVICE_TAG, PAYMENTS_TAG, WORKSPACE_TAG } from '../http/openapi.ts';
 import { LOGIN_SESSION_COOKIE } from '../auth/session/service.ts';
 
 // @fastify/cors reads a route's own settings from `config.cors` (server/auth/oidc/shorthands.ts,
@@ -27,9 +27,21 @@ declare module 'fastify' {
 export const OPENAPI_DOCUMENT_PATH = '/openapi.json';
 export const OPENAPI_REFERENCE_PATH = '/openapi';
 
+/** How callers authenticate, named by the routes' `security`. */
+const securitySchemes = {
+  apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: "One of the app's API keys" },
+  consoleToken: { type: 'http', scheme: 'bearer', description: "A console owner's access token" },
+  accessToken: { type: 'http', scheme: 'bearer', description: "A signed-in member's access token for the app" },
+  legacyToken: { type: 'apiKey', in: 'header', name: 'x-auth-token', description: "The legacy auth mode's token" },
+  loginSession: { type: 'apiKey', in: 'cookie', name: LOGIN_SESSION_COOKIE, description: "The auth origin's login session cookie" },
+} as const;
+
 /** Collects the auth service's documented routes: call before any route of the auth listener is added. */
 export async function collectAuthServiceRoutes(auth: FastifyInstance): Promise<void> {
-  await auth.register(swagger, { openapi: { openapi: '3.1.0', info: { title: 'Foyer auth service', version: '1' } }, hideUntagged: true });
+  await auth.register(swagger, {
+    openapi: { openapi: '3.1.0', info: { title: 'Foyer auth service', version: '1' }, components: { securitySchemes } },
+    hideUntagged: true,
+  });
 }
 
 type OpenApiDocument = ReturnType<FastifyInstance['swagger']>;
@@ -73,16 +85,14 @@ export async function registerOpenApi(api: FastifyInstance, config: ServerConfig
           name: AUTH_PROXY_TAG,
           description: "The legacy auth mode's sign-in calls on the API host, with the x-auth-token of an app that uses it",
         },
-      ],
-      components: {
-        securitySchemes: {
-          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: "One of the app's API keys" },
-          consoleToken: { type: 'http', scheme: 'bearer', description: "A console owner's access token" },
-          accessToken: { type: 'http', scheme: 'bearer', description: "A signed-in member's access token for the app" },
-          legacyToken: { type: 'apiKey', in: 'header', name: 'x-auth-token', description: "The legacy auth mode's token" },
-          loginSession: { type: 'apiKey', in: 'cookie', name: LOGIN_SESSION_COOKIE, description: "The auth origin's login session cookie" },
+        { name: WORKSPACE_TAG, description: "The workspace settings page's logo upload, with the API's access token" },
+        {
+          name: PAYMENTS_TAG,
+          description:
+            "Checkout and the subscription portal (browser navigations with the payments cookie), and the payment providers' webhook",
         },
-      },
+      ],
+      components: { securitySchemes },
     },
     hideUntagged: true,
   });
