@@ -5,14 +5,10 @@ import { Type, type Static, type TSchema } from 'typebox';
 import type { AppConfig } from '../app-config.ts';
 import { APP_LOG_EVENTS, APP_LOG_MAX_PAGE_SIZE } from '../app-log.ts';
 import { WEBHOOK_EVENT_TYPES } from '../webhooks.ts';
+import { MAX_API_KEY_NAME_LENGTH, MAX_PUBLISH_NOTE_LENGTH } from './limits.ts';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const DateTime = Type.String({ format: 'date-time' });
-
-/** At most this many characters name an API key. */
-export const MAX_API_KEY_NAME_LENGTH = 100;
-/** At most this many characters of a publish note. */
-export const MAX_PUBLISH_NOTE_LENGTH = 500;
 
 /**
  * An app's settings document. Its schema is schema/app-config.schema.json (the server checks every

@@ -16,9 +16,9 @@ export type {
   WebhookEndpointInput,
   Workspace,
 } from '../../common/api/admin.ts';
-export { MAX_API_KEY_NAME_LENGTH, MAX_PUBLISH_NOTE_LENGTH } from '../../common/api/admin.ts';
+export { MAX_API_KEY_NAME_LENGTH, MAX_PUBLISH_NOTE_LENGTH } from '../../common/api/limits.ts';
 export { LOGO_MAX_BYTES, LOGO_TYPES } from '../../common/logos.ts';
-export { MAX_CUSTOM_CSS_LENGTH as CUSTOM_CSS_MAX_LENGTH } from '../../common/custom-css.ts';
+export const CUSTOM_CSS_MAX_LENGTH = 50_000;
 
 /** The audit log screen's filter: an empty type or person does not filter. */
 export interface AuditLogFilter {

@@ -26,7 +26,7 @@ import { rotateClientSecret } from '../apps/client-secret.ts';
 import { assetUrl, checkLogo, storeLogo } from './logo.ts';
 import { checkAppConfig, validationFailed } from './validation.ts';
 import { HOSTED_CALLBACK_PATH } from '../apps/sign-in-start.ts';
-import { MAX_PUBLISH_NOTE_LENGTH } from '../../common/api/admin.ts';
+import { MAX_PUBLISH_NOTE_LENGTH } from '../../common/api/limits.ts';
 
 export interface AppSummary {
   id: string;

@@ -7,7 +7,7 @@ import type { Database } from '../db/client.ts';
 import { apiKeys } from '../db/schema.ts';
 import type { ApiKeySummary } from '../../common/api/admin.ts';
 
-export { MAX_API_KEY_NAME_LENGTH } from '../../common/api/admin.ts';
+export { MAX_API_KEY_NAME_LENGTH } from '../../common/api/limits.ts';
 
 const KEY_PREFIX = 'fyk_';
 /** Longer values are no key of ours; refused before hashing. */
