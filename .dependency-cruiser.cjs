@@ -65,6 +65,13 @@ module.exports = {
       from: { path: '^((common|server|src|configurator)/[^/]+)' },
       to: { circular: true, pathNot: '^$1(/|$)' },
     },
+    {
+      name: 'no-file-cycles',
+      comment: 'Two files that import each other (types too) cannot be read, tested or moved one without the other.',
+      severity: 'error',
+      from: { path: '^(common|server|src|configurator|sdk|examples)/' },
+      to: { circular: true },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -20,7 +20,7 @@ import {
   type StoredAppConfig,
 } from './config-document.ts';
 import { changesBetween, type Change } from './changes.ts';
-import { AdminError, forbidden } from './errors.ts';
+import { AdminError, forbidden, unknownApp } from './errors.ts';
 import { apiKeyCreatedAt, replaceApiKey } from '../apps/api-keys.ts';
 import { rotateClientSecret } from '../apps/client-secret.ts';
 import { assetUrl, checkLogo, storeLogo } from './logo.ts';
@@ -281,34 +281,73 @@ export async function publishDraft({ config, db }: FoyerContext, origin: WriteOr
     const draftConfig = draft.config as unknown as StoredAppConfig;
     // The schema may have grown stricter since the draft was saved.
     checkAppConfig(publicConfigOf(draftConfig), app.id, config.urls.api);
-    const [latest] = await tx
-      .select({ version: max(appVersions.version) })
-      .from(appVersions)
-      .where(eq(appVersions.appId, app.id));
-    let version = (latest?.version ?? 0) + 1;
-    if (locked.publishedVersion === 0 && version === 1) {
-      const before = liveConfigOf(locked);
-      await tx.insert(appVersions).values({
-        appId: app.id,
-        version,
-        config: { ...before },
-        note: 'Settings before the first publish',
-        author: PRE_CONFIGURATOR_AUTHOR,
-      });
-      version += 1;
-    }
-    const [published] = await tx
-      .insert(appVersions)
-      .values({ appId: app.id, version, config: { ...draftConfig }, note, author: authorOf(origin.caller) })
-      .returning();
-    const [updated] = await tx
-      .update(apps)
-      .set({ ...appColumnsOf(draftConfig), publishedVersion: version })
-      .where(eq(apps.id, app.id))
-      .returning();
+    const published = await publishVersion(tx, origin, locked, draftConfig, note);
     await tx.delete(appDrafts).where(eq(appDrafts.appId, app.id));
-    await recordAppAudit(tx, origin, 'app.published', app.id, { version, note });
-    return versionSummaryOf(updated!, published!);
+    return published;
+  });
+}
+
+/**
+ * Writes `stored` as the app's next version and makes it live, within the caller's transaction and
+ * with the app row `locked` there. An app never published here first keeps what it had as a version.
+ */
+async function publishVersion(
+  tx: Database,
+  origin: WriteOrigin,
+  locked: AppRow,
+  stored: StoredAppConfig,
+  note: string | null,
+): Promise<VersionSummary> {
+  const [latest] = await tx
+    .select({ version: max(appVersions.version) })
+    .from(appVersions)
+    .where(eq(appVersions.appId, locked.id));
+  let version = (latest?.version ?? 0) + 1;
+  if (locked.publishedVersion === 0 && version === 1) {
+    const before = liveConfigOf(locked);
+    await tx.insert(appVersions).values({
+      appId: locked.id,
+      version,
+      config: { ...before },
+      note: 'Settings before the first publish',
+      author: PRE_CONFIGURATOR_AUTHOR,
+    });
+    version += 1;
+  }
+  const [published] = await tx
+    .insert(appVersions)
+    .values({ appId: locked.id, version, config: { ...stored }, note, author: authorOf(origin.caller) })
+    .returning();
+  const [updated] = await tx
+    .update(apps)
+    .set({ ...appColumnsOf(stored), publishedVersion: version })
+    .where(eq(apps.id, locked.id))
+    .returning();
+  await recordAppAudit(tx, origin, 'app.published', locked.id, { version, note });
+  return versionSummaryOf(updated!, published!);
+}
+
+/**
+ * An app's back end changing settings (server/management/plugin.ts): `change` maps the live document
+ * (as the admin API answers it) to the new one, which passes the same checks and sealing as a saved
+ * draft and goes live at once as the next version, audited as a publish. A draft the owners are
+ * editing stays as it is: its change list (draftChanges) then shows what publishing it would undo.
+ */
+export async function publishChange(
+  { config, db }: FoyerContext,
+  origin: WriteOrigin,
+  app: AppRow,
+  change: (live: AppConfig) => unknown,
+  note: string,
+): Promise<{ app: AppRow; version: VersionSummary }> {
+  return db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(apps).where(eq(apps.id, app.id)).for('update');
+    if (!locked) throw unknownApp();
+    const live = liveConfigOf(locked);
+    const written = checkAppConfig(change(publicConfigOf(live)), app.id, config.urls.api);
+    const version = await publishVersion(tx, origin, locked, sealWrittenConfig(config, app.id, written, live), note);
+    const [updated] = await tx.select().from(apps).where(eq(apps.id, app.id));
+    return { app: updated!, version };
   });
 }
 

@@ -40,6 +40,10 @@ export type AuditType =
   | 'tenant.logo_uploaded'
   /** Two-factor by SMS: a code texted (counted by the send limits), a wrong code, the factor passed. */
   | 'mfa.code_sent'
+  /** An app's back end mailed a member (the management API); counted for its limits. */
+  | 'user.message_mailed'
+  /** An app's back end texted a member, or sent them a code; counted for its limits. */
+  | 'user.sms_sent'
   | 'mfa.failure'
   | 'mfa.verified'
   /** An authenticator-app code tried at sign-in, recorded before it is checked (counted by TOTP_ATTEMPTS). */

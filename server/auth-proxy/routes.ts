@@ -26,7 +26,7 @@ import {
   type User,
 } from '../auth/session/sign-in.ts';
 import { resolveCaller } from '../auth/callers.ts';
-import type { Caller, MemberCaller } from '../auth/callers.ts';
+import type { Caller, MemberCaller } from '../auth/caller-kinds.ts';
 import { updateMe } from '../graphql/users/service.ts';
 import type { AccessTokenVerifier } from '../auth/access-tokens.ts';
 import {

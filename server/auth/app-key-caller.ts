@@ -3,7 +3,7 @@
 // has an OWNER's authority over that workspace but is no member of it: nothing it does is "self",
 // and the audit trail names the key instead of a membership.
 import type { App } from '../apps/lookup.ts';
-import type { MemberCaller } from './callers.ts';
+import type { MemberCaller } from './caller-kinds.ts';
 
 export interface AppKeyCaller {
   kind: 'appKey';

@@ -12,7 +12,7 @@ import { findApp, type App } from '../apps/lookup.ts';
 import { isRole, privilegesOf } from '../../common/roles.ts';
 import { LoginSessions, type LoginSession } from './session/service.ts';
 import type { User } from './session/sign-in.ts';
-import type { Caller } from './callers.ts';
+import type { Caller } from './caller-kinds.ts';
 
 export type LegacyToken = typeof legacyTokens.$inferSelect;
 

@@ -4,7 +4,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import type { Caller } from '../auth/callers.ts';
+import type { Caller } from '../auth/caller-kinds.ts';
 import type { Notifier } from '../notify/types.ts';
 import type { Payments } from '../payments/runtime.ts';
 

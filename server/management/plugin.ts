@@ -19,7 +19,7 @@ import { apps, tenants, tenantUsers, users } from '../db/schema.ts';
 import type { AppKeyCaller } from '../auth/app-key-caller.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { attributeCatalog } from '../graphql/attributes/catalog.ts';
-import { keyedIssue, plainIssue } from '../http/field-issues.ts';
+import { keyedIssue, plainIssue, type FieldIssue } from '../http/field-issues.ts';
 import { findTenant, tenantPaymentDetails } from '../payments/service.ts';
 import { findPlan, findPrice, plansOf, taxesOf, taxGraphql } from '../payments/catalog.ts';
 import { getTenant, toTenant, updateTenant } from '../graphql/tenants/service.ts';
@@ -32,6 +32,9 @@ import { customParamsConfig } from '../graphql/custom-params/service.ts';
 import { checkLocale, checkLogo, InputProblems, isEmail } from '../graphql/input.ts';
 import { addWorkspaceFromBackEnd, deleteWorkspace } from '../admin/workspaces.ts';
 import type { WriteOrigin } from '../admin/caller.ts';
+import { registerSettingsRoutes } from './app-settings.ts';
+import { registerPaymentLinkRoutes } from './payment-links.ts';
+import { registerMessageRoutes } from './messages.ts';
 import { badInput, installManagementErrors, ManagementError, unauthenticated, unknownTenant } from './errors.ts';
 import {
   AppModel,
@@ -41,6 +44,7 @@ import {
   CustomParamsConfig,
   ErrorBody,
   IdParams,
+  NoContent,
   Page,
   PasswordLink,
   PaymentDetails,
@@ -78,7 +82,6 @@ interface KeyHolder {
 const refusals = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody, 429: ErrorBody };
 const security = [{ apiKey: [] }];
 const tags = [MANAGEMENT_TAG];
-const NoContent = Type.Null({ description: 'No content' });
 
 export async function managementPlugin(parent: FastifyInstance, context: FoyerContext): Promise<void> {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
@@ -174,6 +177,16 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
     { schema: { tags, security, summary: "The app's taxes", response: { 200: TaxList, ...refusals } } },
     async (request) => taxesOf(holderOf(request).app).map(taxGraphql),
   );
+
+  registerPaymentLinkRoutes(app, context, { actorFor, tags, security });
+  registerMessageRoutes(app, context, { tenantActor: (request) => tenantActor(request), tags, security });
+
+  registerSettingsRoutes(app, context, {
+    appOf: (request) => holderOf(request).app,
+    originOf: (request) => writeOrigin(request, holderOf(request)),
+    tags,
+    security,
+  });
 
   // ---- Workspaces -----------------------------------------------------------------------------
 
@@ -379,7 +392,9 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
       const actor = await tenantActor(request);
       const { body } = request;
       if (body.customParams && Object.keys(body.customParams).length > 0) {
-        throw badInput({ customParams: 'Custom values are collected by the signup form, not set here' });
+        throw badInput({
+          customParams: keyedIssue('customParamsBySignup', 'Custom values are collected by the signup form, not set here'),
+        });
       }
       const user = await addMember(serviceContext(request), actor, {
         email: body.username,
@@ -443,10 +458,12 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
     async (request) => {
       const actor = await tenantActor(request);
       const { body } = request;
-      const refused: Record<string, string> = {};
-      if (body.teams && body.teams.length > 0) refused.teams = 'Foyer has no teams yet';
-      if (body.phoneNumber !== undefined) refused.phoneNumber = "A phone number is the person's own second factor, set by them";
-      if (body.consentsToPrivacyPolicy !== undefined) refused.consentsToPrivacyPolicy = 'Only the person consents, from their profile';
+      const refused: Record<string, FieldIssue> = {};
+      if (body.teams && body.teams.length > 0) refused.teams = keyedIssue('noTeams', 'Foyer has no teams yet');
+      if (body.phoneNumber !== undefined)
+        refused.phoneNumber = keyedIssue('phoneNumberByPerson', "A phone number is the person's own second factor, set by them");
+      if (body.consentsToPrivacyPolicy !== undefined)
+        refused.consentsToPrivacyPolicy = keyedIssue('consentByPerson', 'Only the person consents, from their profile');
       if (Object.keys(refused).length > 0) throw badInput(refused);
       const context_ = serviceContext(request);
       await memberOf(actor, request.params.id);

@@ -24,7 +24,18 @@ export const ErrorBody = Type.Object({
   message: Type.String(),
   error: Type.String({ description: "Foyer's code" }),
   code: Type.Optional(Type.String({ description: "The original product's code, where one fits (e.g. NBLOCKS_CONFLICT)" })),
-  fields: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  fields: Type.Optional(Type.Record(Type.String(), Type.String(), { description: "Each bad field's first problem, in English" })),
+  details: Type.Optional(
+    Type.Array(
+      Type.Object({
+        path: Type.String({ description: 'A JSON pointer into the request body, e.g. /owner/email' }),
+        code: Type.String({ description: "A stable code: ajv's keyword where the schema found the problem" }),
+        params: Type.Record(Type.String(), Type.Unknown(), { description: 'The values the message names' }),
+        message: Type.String(),
+      }),
+      { description: 'Each problem with the input, coded' },
+    ),
+  ),
 });
 
 const PaymentStatus = Type.Object({
@@ -82,7 +93,7 @@ export const UpdateTenantBody = Type.Object({
 });
 export type UpdateTenantBody = Static<typeof UpdateTenantBody>;
 
-const Plan = Type.Object({
+export const Plan = Type.Object({
   id: Type.String(),
   key: Type.String(),
   name: Type.String(),
@@ -92,9 +103,9 @@ const Plan = Type.Object({
   prices: Type.Array(Type.Object({ amount: Type.Number(), currency: Type.String(), recurrenceInterval: Type.String() })),
 });
 export const PlanList = Type.Array(Plan);
-export const TaxList = Type.Array(
-  Type.Object({ id: Type.String(), countryCode: Type.String(), name: Type.String(), percentage: Type.Number() }),
-);
+export const TaxView = Type.Object({ id: Type.String(), countryCode: Type.String(), name: Type.String(), percentage: Type.Number() });
+export const TaxList = Type.Array(TaxView);
+export const NoContent = Type.Null({ description: 'No content' });
 
 export const PaymentDetails = Type.Object({
   status: PaymentStatus,
@@ -204,3 +215,120 @@ export const CredentialsState = Type.Object({
 export const CustomParamsConfig = Type.Array(
   Type.Object({ label: Type.String(), type: Type.String(), userLabel: Type.String(), regex: Type.String(), required: Type.Boolean() }),
 );
+
+const SettingUrl = Nullable(Type.String({ maxLength: 2000 }));
+
+/**
+ * PUT /app: the AppModel fields Foyer keeps a setting for, each optional (absent keeps what is live).
+ * Other fields pass the schema and are refused by name (server/management/app-settings.ts), so a
+ * misspelt setting is never dropped silently.
+ */
+export const UpdateAppBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ maxLength: 100 })),
+    uiUrl: Type.Optional(SettingUrl),
+    logo: Type.Optional(SettingUrl),
+    websiteUrl: Type.Optional(SettingUrl),
+    privacyPolicyUrl: Type.Optional(SettingUrl),
+    termsOfServiceUrl: Type.Optional(SettingUrl),
+    passkeysEnabled: Type.Optional(Type.Boolean()),
+    magicLinkEnabled: Type.Optional(Type.Boolean()),
+    mfaEnabled: Type.Optional(Type.Boolean()),
+    googleSsoEnabled: Type.Optional(Type.Boolean()),
+    linkedinSsoEnabled: Type.Optional(Type.Boolean()),
+    appleSsoEnabled: Type.Optional(Type.Boolean()),
+    githubSsoEnabled: Type.Optional(Type.Boolean()),
+    facebookSsoEnabled: Type.Optional(Type.Boolean()),
+    azureAdSsoEnabled: Type.Optional(Type.Boolean()),
+    onboardingFlow: Type.Optional(Nullable(Type.Union([Type.Literal('B2B'), Type.Literal('B2C')]))),
+    tenantSelfSignup: Type.Optional(Type.Boolean()),
+    redirectUris: Type.Optional(Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 20 })),
+    defaultCallbackUri: Type.Optional(Type.String({ maxLength: 2000, description: 'Moved (or added) to the front of redirectUris' })),
+    accessTokenTTL: Type.Optional(Type.Integer()),
+    refreshTokenTTL: Type.Optional(Type.Integer()),
+  },
+  { additionalProperties: true },
+);
+export type UpdateAppBody = Static<typeof UpdateAppBody>;
+
+const Secret = Type.String({ maxLength: 2000, description: 'Stored encrypted, never answered; empty removes it' });
+
+/** PUT /app/credentials in the original client's UpdateCredentials shape; Apple's as Foyer signs in with it. */
+export const CredentialsBody = Type.Object(
+  {
+    stripeSecretKey: Type.Optional(Secret),
+    stripePublicKey: Type.Optional(Type.String({ maxLength: 500 })),
+    stripeWebhookSecret: Type.Optional(Secret),
+    googleClientId: Type.Optional(Type.String({ maxLength: 500 })),
+    googleClientSecret: Type.Optional(Secret),
+    linkedinClientId: Type.Optional(Type.String({ maxLength: 500 })),
+    linkedinClientSecret: Type.Optional(Secret),
+    githubClientId: Type.Optional(Type.String({ maxLength: 500 })),
+    githubClientSecret: Type.Optional(Secret),
+    facebookAppId: Type.Optional(Type.String({ maxLength: 500 })),
+    facebookAppSecret: Type.Optional(Secret),
+    microsoftAzureADClientId: Type.Optional(Type.String({ maxLength: 500 })),
+    microsoftAzureADClientSecret: Type.Optional(Secret),
+    appleClientId: Type.Optional(Type.String({ maxLength: 500 })),
+    appleClientSecret: Type.Optional(
+      Type.String({ maxLength: 2000, description: "Apple's client secret: the JWT signed with the team's key" }),
+    ),
+  },
+  { additionalProperties: true },
+);
+export type CredentialsBody = Static<typeof CredentialsBody>;
+
+export const CustomParamsConfigBody = Type.Array(
+  Type.Object({
+    label: Type.String({ maxLength: 50 }),
+    type: Type.String({ maxLength: 20 }),
+    userLabel: Type.String({ maxLength: 100 }),
+    regex: Type.Optional(Type.String({ maxLength: 500 })),
+    required: Type.Optional(Type.Boolean()),
+    options: Type.Optional(Type.Array(Type.Object({ value: Type.String({ maxLength: 50 }), label: Type.String({ maxLength: 100 }) }))),
+  }),
+  { maxItems: 20 },
+);
+export type CustomParamsConfigBody = Static<typeof CustomParamsConfigBody>;
+
+export const PlanBody = Type.Object({
+  key: Type.String({ maxLength: 40 }),
+  name: Type.String({ maxLength: 100 }),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+  trial: Type.Optional(Type.Boolean()),
+  trialDays: Type.Optional(Type.Integer()),
+  prices: Type.Array(Type.Object({ amount: Type.Number(), currency: Type.String({ maxLength: 3 }), recurrenceInterval: Type.String() }), {
+    maxItems: 12,
+  }),
+});
+export type PlanBody = Static<typeof PlanBody>;
+
+export const TaxBody = Type.Object({
+  countryCode: Type.String({ maxLength: 2 }),
+  name: Type.String({ maxLength: 100 }),
+  percentage: Type.Number(),
+});
+export type TaxBody = Static<typeof TaxBody>;
+
+/** Plans are told apart by key, taxes by "countryCode:name" (server/payments/catalog.ts). */
+export const CatalogIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
+
+/** The original client posts {} and checks out the plan waiting; a plan named here is chosen first. */
+export const CheckoutBody = Type.Optional(
+  Type.Object({ planKey: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })), priceOffer: Type.Optional(PriceOffer) }),
+);
+export const CheckoutResponse = Type.Object({
+  id: Type.String({ description: "The provider's checkout session id" }),
+  url: Type.String({ format: 'uri', description: 'The hosted checkout page' }),
+  publicKey: Nullable(Type.String({ description: "The app's Stripe publishable key (null with the test-mode provider)" })),
+});
+export const PortalResponse = Type.Object({ url: Type.String({ format: 'uri' }) });
+
+export const MemberEmailBody = Type.Object({
+  subject: Type.String({ minLength: 1, maxLength: 200 }),
+  emailBody: Type.String({ minLength: 1, maxLength: 10_000, description: 'Plain text (never markup); a blank line parts paragraphs' }),
+  ctaUrl: Type.Optional(Type.String({ maxLength: 2000, description: 'https (http to localhost outside production)' })),
+  ctaTitle: Type.Optional(Type.String({ maxLength: 100 })),
+});
+export const MemberSmsBody = Type.Object({ text: Type.String({ minLength: 1, maxLength: 480 }) });
+export const SmsOtpResponse = Type.Object({ id: Type.String(), code: Type.String({ pattern: '^[0-9]{6}$' }) });

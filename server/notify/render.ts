@@ -4,7 +4,7 @@
 import { TOKEN_TTL_SECONDS, type TokenPurpose } from '../auth/tokens/service.ts';
 import { isAbsoluteHttpUrl, type Brand } from './brand.ts';
 import type { Translator } from './texts.ts';
-import type { MessageKind, OutgoingMessage } from './types.ts';
+import type { MessageKind, OutgoingAppMessage, OutgoingMessage } from './types.ts';
 
 export interface RenderedMessage {
   subject: string;
@@ -58,20 +58,74 @@ export function renderMessage(message: OutgoingMessage, brand: Brand, translator
   const values = { app: brand.name, workspace, duration: duration(ttl, translator) };
   const text = (key: string) => translator.t(`mail.${message.kind}.${key}`, values);
 
-  const subject = oneLine(text('subject'));
-  const heading = text('heading');
-  const paragraphs = [text('intro')];
-  const smallPrint = [text('expiry'), text('note')];
-  const button = text('button');
-  const fallback = translator.t('mail.common.fallback');
-  const footer = translator.t('mail.common.footer', values);
+  return layout(
+    {
+      subject: oneLine(text('subject')),
+      heading: text('heading'),
+      paragraphs: [text('intro')],
+      cta: { url: link, title: text('button') },
+      smallPrint: [text('expiry'), text('note')],
+      footer: translator.t('mail.common.footer', values),
+    },
+    brand,
+    translator,
+  );
+}
 
+/** A message an app's back end wrote: its subject and text (blank lines part paragraphs), an optional button. */
+export function renderAppMessage(message: OutgoingAppMessage, brand: Brand, translator: Translator): RenderedMessage {
+  if (message.cta && !isAbsoluteHttpUrl(message.cta.url)) throw new RefusedMessage('The link must be an absolute http(s) URL');
+  const subject = oneLine(message.subject);
+  const paragraphs = message.body
+    .split(/\r?\n\s*\r?\n/)
+    .map((paragraph) => paragraph.trim())
+    .filter((paragraph) => paragraph !== '');
+  return layout(
+    {
+      subject,
+      heading: subject,
+      paragraphs,
+      cta: message.cta ? { url: new URL(message.cta.url).href, title: oneLine(message.cta.title) } : undefined,
+      smallPrint: [],
+      footer: translator.t('mail.common.footer', { app: brand.name }),
+    },
+    brand,
+    translator,
+  );
+}
+
+interface MessageParts {
+  subject: string;
+  heading: string;
+  paragraphs: string[];
+  cta: { url: string; title: string } | undefined;
+  smallPrint: string[];
+  footer: string;
+}
+
+/** The branded mail around the parts; every part is text, escaped here. */
+function layout(
+  { subject, heading, paragraphs, cta, smallPrint, footer }: MessageParts,
+  brand: Brand,
+  translator: Translator,
+): RenderedMessage {
+  const fallback = translator.t('mail.common.fallback');
   const e = escapeHtml;
   const masthead = brand.logoUrl
     ? `<img src="${e(brand.logoUrl)}" alt="${e(brand.name)}" height="40" style="display:block;height:40px;width:auto;max-width:240px;border:0">`
     : `<p style="margin:0;font-size:20px;font-weight:700;color:${TEXT_COLOR}">${e(brand.name)}</p>`;
   const paragraph = (content: string, style = '') =>
     `<p style="margin:0 0 16px;font-size:16px;line-height:1.5;color:${TEXT_COLOR};${style}">${e(content)}</p>`;
+  const button = cta
+    ? `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 24px">
+<tr><td style="border-radius:6px;background:${brand.buttonColor}"><a href="${e(cta.url)}" style="display:inline-block;padding:12px 24px;border-radius:6px;background:${brand.buttonColor};color:${brand.buttonTextColor};font-size:16px;font-weight:600;text-decoration:none">${e(cta.title)}</a></td></tr>
+</table>
+`
+    : '';
+  const fallbackLink = cta
+    ? `<p style="margin:0 0 16px;font-size:14px;line-height:1.5;color:${MUTED_COLOR}">${e(fallback)}<br><a href="${e(cta.url)}" style="color:${LINK_COLOR};text-decoration:underline;word-break:break-all">${e(cta.url)}</a></p>
+`
+    : '';
 
   const html = `<!doctype html>
 <html lang="${e(translator.language)}">
@@ -88,12 +142,8 @@ export function renderMessage(message: OutgoingMessage, brand: Brand, translator
 <tr><td style="padding:8px 32px 8px">
 <h1 style="margin:0 0 16px;font-size:22px;line-height:1.3;color:${TEXT_COLOR}">${e(heading)}</h1>
 ${paragraphs.map((content) => paragraph(content)).join('\n')}
-<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 24px">
-<tr><td style="border-radius:6px;background:${brand.buttonColor}"><a href="${e(link)}" style="display:inline-block;padding:12px 24px;border-radius:6px;background:${brand.buttonColor};color:${brand.buttonTextColor};font-size:16px;font-weight:600;text-decoration:none">${e(button)}</a></td></tr>
-</table>
-${smallPrint.map((content) => paragraph(content, `font-size:14px;color:${MUTED_COLOR}`)).join('\n')}
-<p style="margin:0 0 16px;font-size:14px;line-height:1.5;color:${MUTED_COLOR}">${e(fallback)}<br><a href="${e(link)}" style="color:${LINK_COLOR};text-decoration:underline;word-break:break-all">${e(link)}</a></p>
-</td></tr>
+${button}${smallPrint.map((content) => paragraph(content, `font-size:14px;color:${MUTED_COLOR}`)).join('\n')}
+${fallbackLink}</td></tr>
 <tr><td style="padding:16px 32px 24px;border-top:1px solid #e5e7eb"><p style="margin:0;font-size:13px;line-height:1.5;color:${MUTED_COLOR}">${e(footer)}</p></td></tr>
 </table>
 </td></tr>
@@ -108,8 +158,7 @@ ${smallPrint.map((content) => paragraph(content, `font-size:14px;color:${MUTED_C
     heading,
     '',
     ...paragraphs.flatMap((content) => [content, '']),
-    `${button}: ${link}`,
-    '',
+    ...(cta ? [`${cta.title}: ${cta.url}`, ''] : []),
     ...smallPrint.flatMap((content) => [content, '']),
     '--',
     footer,

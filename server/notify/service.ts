@@ -7,12 +7,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { apps } from '../db/schema.ts';
-import { brandOf } from './brand.ts';
-import { RefusedMessage, renderMessage } from './render.ts';
-import { createTranslator } from './texts.ts';
-import { outboxTransport, smtpTransport, type Transport } from './transports.ts';
+import { brandOf, type Brand } from './brand.ts';
+import { RefusedMessage, renderAppMessage, renderMessage, type RenderedMessage } from './render.ts';
+import { createTranslator, type Translator } from './texts.ts';
+import { outboxTransport, smtpTransport, type Envelope, type Transport } from './transports.ts';
 import { outboxSmsProvider, type SmsProvider } from './sms.ts';
-import type { Delivery, Notifier, OutgoingMessage, OutgoingSms, SmsDelivery } from './types.ts';
+import type { Delivery, Notifier, OutgoingAppMessage, OutgoingMessage, OutgoingSms, SmsDelivery } from './types.ts';
 
 export type NotifyLogger = Pick<FastifyBaseLogger, 'error' | 'warn'>;
 
@@ -36,25 +36,24 @@ export function createNotifier({
     ? smtpTransport({ url: config.smtpUrl, from: config.mailFrom })
     : outboxTransport(db, { keepBodies: config.env !== 'production' });
 
-  async function send(message: OutgoingMessage): Promise<Delivery> {
-    const about = { appId: message.appId, kind: message.kind, to: message.to, transport: transport.name };
+  /** Renders with the app's brand and delivers; refusals and failures are logged and answered. */
+  async function deliverMail(
+    envelope: Envelope,
+    render: (brand: Brand, translator: Translator) => RenderedMessage,
+    locale: string | null | undefined,
+  ): Promise<Delivery> {
+    const about = { appId: envelope.appId, kind: envelope.kind, to: envelope.to, transport: transport.name };
     try {
-      if (message.to.length > MAX_ADDRESS_LENGTH || !SINGLE_ADDRESS.test(message.to)) {
+      if (envelope.to.length > MAX_ADDRESS_LENGTH || !SINGLE_ADDRESS.test(envelope.to)) {
         throw new RefusedMessage('The recipient must be one e-mail address');
       }
-      const [app] = await db.select({ name: apps.name, settings: apps.settings }).from(apps).where(eq(apps.id, message.appId)).limit(1);
+      const [app] = await db.select({ name: apps.name, settings: apps.settings }).from(apps).where(eq(apps.id, envelope.appId)).limit(1);
       if (!app) {
         log?.warn(about, 'mail not sent: unknown app');
         return { delivered: false, reason: 'unknown-app' };
       }
-      // The reset lifetime is configurable; the mail states the one the link really has.
-      const expiresInSeconds = message.expiresInSeconds ?? (message.kind === 'reset' ? config.resetTokenTtlSeconds : undefined);
-      const rendered = renderMessage(
-        { ...message, expiresInSeconds },
-        brandOf(app),
-        createTranslator(message.locale, app.settings.translations),
-      );
-      const id = await transport.deliver(message, rendered);
+      const rendered = render(brandOf(app), createTranslator(locale, app.settings.translations));
+      const id = await transport.deliver(envelope, rendered);
       return { delivered: true, transport: transport.name, id };
     } catch (error) {
       if (error instanceof RefusedMessage) {
@@ -64,6 +63,20 @@ export function createNotifier({
       log?.error({ ...about, failure: describeFailure(error) }, 'mail delivery failed');
       return { delivered: false, reason: 'failed' };
     }
+  }
+
+  function send(message: OutgoingMessage): Promise<Delivery> {
+    // The reset lifetime is configurable; the mail states the one the link really has.
+    const expiresInSeconds = message.expiresInSeconds ?? (message.kind === 'reset' ? config.resetTokenTtlSeconds : undefined);
+    return deliverMail(message, (brand, translator) => renderMessage({ ...message, expiresInSeconds }, brand, translator), message.locale);
+  }
+
+  function sendAppMessage(message: OutgoingAppMessage): Promise<Delivery> {
+    return deliverMail(
+      { appId: message.appId, to: message.to, kind: 'app-message' },
+      (brand, translator) => renderAppMessage(message, brand, translator),
+      message.locale,
+    );
   }
 
   async function sendSms(message: OutgoingSms): Promise<SmsDelivery> {
@@ -76,11 +89,10 @@ export function createNotifier({
         return { delivered: false, reason: 'unknown-app' };
       }
       const translator = createTranslator(message.locale, app.settings.translations);
-      const text = translator.t('sms.mfaCode', {
-        app: app.name,
-        code: message.code,
-        minutes: Math.round(message.expiresInSeconds / 60),
-      });
+      const text =
+        message.kind === 'mfa-code'
+          ? translator.t('sms.mfaCode', { app: app.name, code: message.code, minutes: Math.round(message.expiresInSeconds / 60) })
+          : message.text;
       const id = await smsProvider.deliver({ appId: message.appId, to: message.to, kind: message.kind, text });
       return { delivered: true, provider: smsProvider.name, id };
     } catch (error) {
@@ -91,6 +103,7 @@ export function createNotifier({
 
   return {
     send,
+    sendAppMessage,
     sendSms,
     close: async () => {
       await Promise.all([transport.close(), smsProvider.close()]);

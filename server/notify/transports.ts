@@ -10,7 +10,7 @@ import type { MessageKind } from './types.ts';
 export interface Envelope {
   appId: string;
   to: string;
-  kind: MessageKind;
+  kind: MessageKind | 'app-message';
 }
 
 export interface Transport {

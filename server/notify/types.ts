@@ -30,19 +30,32 @@ export interface OutgoingMessage {
   expiresInSeconds?: number;
 }
 
-/** Every text message Foyer sends: a two-factor code. */
-export type SmsKind = 'mfa-code';
+/** A message an app's back end writes to one member (the management API): its own subject and text. */
+export interface OutgoingAppMessage {
+  appId: string;
+  to: string;
+  /** Language of the recipient, for the footer and the fallback line; falls back to English. */
+  locale?: string | null;
+  subject: string;
+  /** Plain text; a blank line parts paragraphs. */
+  body: string;
+  /** A button to an absolute http(s) address. */
+  cta?: { url: string; title: string };
+}
 
-export interface OutgoingSms {
+/** Every text message Foyer sends: a security code (two-factor, or one an app's back end asked for), or an app's own text. */
+export type SmsKind = 'mfa-code' | 'app-message';
+
+interface SmsBase {
   appId: string;
   /** An E.164 number (validated by the caller). */
   to: string;
-  kind: SmsKind;
   /** Language of the recipient; falls back to English. */
   locale?: string | null;
-  code: string;
-  expiresInSeconds: number;
 }
+
+export type OutgoingSms =
+  (SmsBase & { kind: 'mfa-code'; code: string; expiresInSeconds: number }) | (SmsBase & { kind: 'app-message'; text: string });
 
 /** What became of a message. `send` never rejects: a failure is logged and answered here. */
 export type Delivery =
@@ -53,6 +66,8 @@ export type SmsDelivery = { delivered: true; provider: string; id: string } | { 
 export interface Notifier {
   /** Renders and hands the message to the transport; resolves when delivered, stored, or given up (logged). */
   send(message: OutgoingMessage): Promise<Delivery>;
+  /** Renders an app's own message to a member and hands it to the transport; never rejects either. */
+  sendAppMessage(message: OutgoingAppMessage): Promise<Delivery>;
   /** Translates and hands a text message to the SMS provider; never rejects either. */
   sendSms(message: OutgoingSms): Promise<SmsDelivery>;
   /** Releases the transport's connections. */

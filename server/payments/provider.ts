@@ -21,6 +21,11 @@ export interface CheckoutRequest {
   cancelUrl: string;
 }
 
+export interface Checkout {
+  id: string;
+  url: string;
+}
+
 export interface PortalRequest {
   app: App;
   tenantId: string;
@@ -30,8 +35,8 @@ export interface PortalRequest {
 
 export interface PaymentProvider {
   readonly name: ProviderName;
-  /** The address of a hosted checkout for the offer. */
-  createCheckout(request: CheckoutRequest): Promise<string>;
+  /** The hosted checkout for the offer: the provider's session id and its address. */
+  createCheckout(request: CheckoutRequest): Promise<Checkout>;
   /** The address of the hosted subscription portal of the workspace's customer. */
   openPortal(request: PortalRequest): Promise<string>;
   /** Ends a subscription at once (the workspace moved to a free plan, or to another subscription). */

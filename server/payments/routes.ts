@@ -14,7 +14,7 @@ import type { FoyerContext } from '../context.ts';
 import { recordAudit } from '../audit/service.ts';
 import { AccessTokenVerifier } from '../auth/access-tokens.ts';
 import { resolveCaller } from '../auth/callers.ts';
-import type { MemberCaller } from '../auth/callers.ts';
+import type { MemberCaller } from '../auth/caller-kinds.ts';
 import { HttpError } from '../http/errors.ts';
 import { signInStartUrl } from '../apps/sign-in-start.ts';
 import { users } from '../db/schema.ts';
@@ -159,8 +159,8 @@ export async function paymentsPlugin(app: FastifyInstance, options: PaymentsPlug
       // Nothing to pay for (any more): the plan page shows where things stand.
       if (!tenant || !offer || !provider) return reply.redirect(planPage(), 303);
       const [owner] = await db.select({ email: users.email }).from(users).where(eq(users.id, member.userId)).limit(1);
-      const url = await providerPage(request, () =>
-        provider.createCheckout({
+      const url = await providerPage(request, async () => {
+        const checkout = await provider.createCheckout({
           app: member.app,
           tenantId: tenant.id,
           offer,
@@ -168,8 +168,9 @@ export async function paymentsPlugin(app: FastifyInstance, options: PaymentsPlug
           customerEmail: owner?.email ?? '',
           successUrl: planPage({ payments: 'checkout' }),
           cancelUrl: planPage(),
-        }),
-      );
+        });
+        return checkout.url;
+      });
       if (!url) return reply.redirect(errorPage('PAYMENT_PROVIDER_FAILED'), 303);
       await recordAudit(db, {
         type: 'payment.checkout_opened',

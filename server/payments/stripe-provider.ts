@@ -7,7 +7,7 @@ import type { ServerConfig } from '../config.ts';
 import type { App } from '../apps/lookup.ts';
 import { openStripeSecret } from './stripe-keys.ts';
 import { trialDaysOf } from './catalog.ts';
-import { offerMetadata, type CheckoutRequest, type PaymentProvider, type PortalRequest } from './provider.ts';
+import { offerMetadata, type Checkout, type CheckoutRequest, type PaymentProvider, type PortalRequest } from './provider.ts';
 
 /** Currencies Stripe counts in whole units (no cents): amounts go as they are. */
 const ZERO_DECIMAL_CURRENCIES = new Set([
@@ -61,7 +61,7 @@ export class StripePaymentProvider implements PaymentProvider {
     return openStripeSecret(this.config, app.id, 'webhookSecret', sealed);
   }
 
-  async createCheckout(request: CheckoutRequest): Promise<string> {
+  async createCheckout(request: CheckoutRequest): Promise<Checkout> {
     const { offer } = request;
     const metadata = { ...offerMetadata(request.app.id, request.tenantId, offer) };
     const trialDays = trialDaysOf(offer.plan);
@@ -86,7 +86,7 @@ export class StripePaymentProvider implements PaymentProvider {
       cancel_url: request.cancelUrl,
     });
     if (!session.url) throw new Error('Stripe answered a checkout session without an address');
-    return session.url;
+    return { id: session.id, url: session.url };
   }
 
   async openPortal(request: PortalRequest): Promise<string> {

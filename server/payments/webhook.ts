@@ -8,8 +8,7 @@ import type { Database } from '../db/client.ts';
 import { recordAudit } from '../audit/service.ts';
 import { findApp } from '../apps/lookup.ts';
 import { HttpError } from '../http/errors.ts';
-import { applyProviderEvent, RefusedEvent, type ProviderEvent } from './service.ts';
-import type { Payments } from './runtime.ts';
+import { applyProviderEvent, RefusedEvent, type PaymentsRuntime, type ProviderEvent } from './service.ts';
 import { Type } from 'typebox';
 import { hostedScreensRoute, PAYMENTS_TAG } from '../http/openapi.ts';
 import { refusals } from '../../common/api/errors.ts';
@@ -19,7 +18,7 @@ export const WEBHOOK_PATH = '/payments/webhook/:appId';
 /** Provider events are small; Stripe's are a few KiB. */
 const WEBHOOK_BODY_LIMIT = 256 * 1024;
 
-export async function webhookRoutes(app: FastifyInstance, { db, payments }: { db: Database; payments: Payments }): Promise<void> {
+export async function webhookRoutes(app: FastifyInstance, { db, payments }: { db: Database; payments: PaymentsRuntime }): Promise<void> {
   // The signature covers the exact bytes sent, so the body stays raw here (this plugin's scope only).
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 

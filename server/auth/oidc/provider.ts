@@ -1,6 +1,7 @@
 // Foyer's authorization server: oidc-provider configured for public browser clients (the apps),
 // authorization code with PKCE S256, rotating refresh tokens, RS256 JWT access tokens whose
 // audience is the app, and Foyer's login screens as the interaction UI.
+import compress from 'koa-compress';
 import Provider, {
   errors,
   interactionPolicy,
@@ -247,7 +248,10 @@ export async function createOidcProvider(context: FoyerContext, hooks: ProviderH
   const provider = new Provider(config.urls.auth, configuration);
   // Behind a configured TLS-terminating proxy the forwarded protocol decides whether cookies are Secure.
   provider.proxy = config.trustProxy.length > 0;
-  // Outermost: every read of the request shares one read-ahead (server/auth/oidc/adapter.ts).
+  // Its answers leave Fastify's compression behind (server/auth/oidc/mount.ts hands over the raw
+  // response), so they are compressed here with the same encodings (server/http/listener.ts).
+  provider.use(compress({ br: {}, gzip: {}, deflate: false }));
+  // Every read of the request shares one read-ahead (server/auth/oidc/adapter.ts).
   provider.use((_ctx, next) => withReadAhead(next));
   provider.use(async (ctx, next) => {
     // Set before the route runs, so oidc-provider can add the hash of the one inline script it

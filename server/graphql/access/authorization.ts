@@ -4,7 +4,7 @@
 import { Kind, getOperationAST, type DocumentNode, type FragmentDefinitionNode, type GraphQLError, type SelectionSetNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GraphQLContext } from '../context.ts';
-import type { Caller } from '../../auth/callers.ts';
+import type { Caller } from '../../auth/caller-kinds.ts';
 import { foyerError, type FoyerErrorCode } from '../errors.ts';
 import type { RequiredPrivilege, Requirements } from './requirements.ts';
 

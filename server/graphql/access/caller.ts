@@ -2,7 +2,7 @@
 // caller before a resolver runs; these narrow the type and stay correct on their own should a field
 // be wired to the wrong privilege.
 import type { App } from '../../apps/lookup.ts';
-import type { Caller, MemberCaller } from '../../auth/callers.ts';
+import type { Caller, MemberCaller } from '../../auth/caller-kinds.ts';
 import { unauthenticated } from '../errors.ts';
 
 export function memberOf(caller: Caller): MemberCaller {

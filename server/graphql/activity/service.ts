@@ -6,7 +6,7 @@ import type { Database } from '../../db/client.ts';
 import { auditEvents, users } from '../../db/schema.ts';
 import type { AuditType } from '../../audit/service.ts';
 import { deviceOf } from '../../audit/device.ts';
-import type { MemberCaller } from '../../auth/callers.ts';
+import type { MemberCaller } from '../../auth/caller-kinds.ts';
 import { WORKSPACE_LOG_EVENTS } from '../../../common/workspace-log.ts';
 import type { ActivityEvent, AuditLogPage } from '../generated/resolvers.ts';
 

@@ -2,9 +2,8 @@
 // OWNERs only: TENANT_WRITE admits ADMINs to the fields too, so the role is checked here.
 import type { Resolvers } from '../generated/resolvers.ts';
 import type { ServerConfig } from '../../config.ts';
-import type { MemberCaller } from '../../auth/callers.ts';
+import type { Caller, MemberCaller } from '../../auth/caller-kinds.ts';
 import { memberOf } from '../access/caller.ts';
-import type { Caller } from '../../auth/callers.ts';
 import { fieldErrors, foyerError } from '../errors.ts';
 import {
   ConnectionInputError,

@@ -22,7 +22,7 @@ import { isRole, mayGrant, mayManage, ROLES } from '../../../common/roles.ts';
 import { issueToken } from '../../auth/tokens/service.ts';
 import { recordAudit } from '../../audit/service.ts';
 import type { GraphQLContext } from '../context.ts';
-import type { MemberCaller } from '../../auth/callers.ts';
+import type { MemberCaller } from '../../auth/caller-kinds.ts';
 import { auditActorOf, type WorkspaceActor } from '../../auth/app-key-caller.ts';
 import type { User } from '../generated/resolvers.ts';
 import { fieldErrors, foyerError, type FieldErrors } from '../errors.ts';

@@ -5,7 +5,7 @@
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { memberRoleRank, memberStatusKey, tenantUsers, users } from '../../db/schema.ts';
-import type { MemberCaller } from '../../auth/callers.ts';
+import type { MemberCaller } from '../../auth/caller-kinds.ts';
 import type { QueryListUsersArgs, SortDirection, User, UserSortField } from '../generated/resolvers.ts';
 import { InputProblems } from '../input.ts';
 import { memberColumns, toUser } from './service.ts';

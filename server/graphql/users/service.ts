@@ -5,7 +5,7 @@ import type { Database } from '../../db/client.ts';
 import { tenantUsers, users } from '../../db/schema.ts';
 import { recordAudit } from '../../audit/service.ts';
 import type { GraphQLContext } from '../context.ts';
-import type { MemberCaller } from '../../auth/callers.ts';
+import type { MemberCaller } from '../../auth/caller-kinds.ts';
 import type { App } from '../../apps/lookup.ts';
 import type { MeInput, User } from '../generated/resolvers.ts';
 import { checkName, InputProblems } from '../input.ts';

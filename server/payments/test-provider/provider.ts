@@ -12,7 +12,7 @@ import { testPaymentSessions, testSubscriptions } from '../../db/schema.ts';
 import type { App } from '../../apps/lookup.ts';
 import { findOffer, trialDaysOf, type Offer } from '../catalog.ts';
 import { DAY_MS, periodEnd, type PaymentClock } from '../clock.ts';
-import { offerMetadata, type CheckoutRequest, type PaymentProvider, type PortalRequest } from '../provider.ts';
+import { offerMetadata, type Checkout, type CheckoutRequest, type PaymentProvider, type PortalRequest } from '../provider.ts';
 import type { ProviderEvent, ProviderEventObject } from '../service.ts';
 
 export const TEST_PROVIDER_PREFIX = '/payments/test';
@@ -48,7 +48,7 @@ export class TestPaymentProvider implements PaymentProvider {
     return `whsec_test_${createHmac('sha256', this.config.secret).update(`test payments webhook ${app.id}`).digest('base64url')}`;
   }
 
-  async createCheckout(request: CheckoutRequest): Promise<string> {
+  async createCheckout(request: CheckoutRequest): Promise<Checkout> {
     const id = `cs_test_${randomBytes(18).toString('base64url')}`;
     await this.db.insert(testPaymentSessions).values({
       id,
@@ -65,7 +65,7 @@ export class TestPaymentProvider implements PaymentProvider {
       cancelUrl: request.cancelUrl,
       expiresAt: new Date(Date.now() + SESSION_TTL_MS),
     });
-    return `${this.config.urls.api}${TEST_PROVIDER_PREFIX}/checkout/${id}`;
+    return { id, url: `${this.config.urls.api}${TEST_PROVIDER_PREFIX}/checkout/${id}` };
   }
 
   async openPortal(request: PortalRequest): Promise<string> {

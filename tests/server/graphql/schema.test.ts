@@ -4,7 +4,7 @@ import { buildSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { authorize } from '../../../server/graphql/access/authorization.ts';
 import { readRequirements } from '../../../server/graphql/access/requirements.ts';
-import type { Caller, MemberCaller } from '../../../server/auth/callers.ts';
+import type { Caller, MemberCaller } from '../../../server/auth/caller-kinds.ts';
 import { capabilityResolvers, mergeResolvers } from '../../../server/graphql/resolvers.ts';
 import { buildFoyerSchema, SCHEMA_FILE } from '../../../server/graphql/schema.ts';
 import type { Privilege } from '../../../common/roles.ts';

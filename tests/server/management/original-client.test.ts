@@ -34,6 +34,28 @@ describe('the original Node client against the management API', () => {
     expect(plans.map((plan: { key: string }) => plan.key).length).toBeGreaterThan(0);
   });
 
+  it('changes the app, its credentials and its plans', async () => {
+    const changed = await nblocks.config.updateAppProfile({ name: 'Renamed by the client', mfaEnabled: false, accessTokenTTL: 1800 });
+    expect(changed).toMatchObject({ id: foyer.demo.appId, name: 'Renamed by the client', mfaEnabled: false, accessTokenTTL: 1800 });
+    expect(await nblocks.config.getAppProfile()).toMatchObject({ name: 'Renamed by the client' });
+    const state = await nblocks.config.updateCredentials({ githubClientId: 'gh-client', githubClientSecret: 'gh-secret' });
+    expect(state).toMatchObject({ githubCredentialsAdded: true });
+    expect(await nblocks.config.getCredentialsState()).toMatchObject({ githubCredentialsAdded: true });
+
+    const payments = nblocks.config.payments;
+    const plan = await payments.createPlan({
+      key: 'SCALE',
+      name: 'Scale',
+      trial: false,
+      trialDays: 0,
+      prices: [{ amount: 99, currency: 'USD', recurrenceInterval: 'month' }],
+    });
+    expect(plan).toMatchObject({ id: 'SCALE', key: 'SCALE', name: 'Scale' });
+    expect(await payments.getPlan('SCALE')).toMatchObject({ key: 'SCALE' });
+    await payments.deletePlan('SCALE');
+    await expect(payments.getPlan('SCALE')).rejects.toBeInstanceOf(NotFoundError);
+  });
+
   it('creates a workspace with its owner, lists, gets, updates and deletes it', async () => {
     const created = await nblocks.tenants.create({
       name: 'Initech',

@@ -172,7 +172,7 @@ describe('Stripe Checkout', () => {
     const port = (server.address() as { port: number }).port;
     const provider = new StripePaymentProvider(foyer.config, { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 });
     const [app] = await foyer.db.select().from(apps).where(eq(apps.id, appId));
-    const url = await provider.createCheckout({
+    const { id, url } = await provider.createCheckout({
       app: app!,
       tenantId: member.tenantId,
       offer: findOffer(app!, 'TEAM', { currency: 'JPY', recurrenceInterval: 'month' })!,
@@ -182,6 +182,7 @@ describe('Stripe Checkout', () => {
       cancelUrl: `${foyer.urls.ui}/tenant/plan`,
     });
     expect(url).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
+    expect(id).toMatch(/^cs_test_/);
     expect(received).toHaveLength(1);
     const [call] = received;
     expect(call!.path).toBe('/v1/checkout/sessions');

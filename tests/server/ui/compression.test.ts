@@ -91,6 +91,11 @@ describe('compressed answers', () => {
     expect(JSON.parse(schema.body).errors).toBeUndefined();
   });
 
+  it("compresses the OpenID Provider's own answers on the auth host", async () => {
+    const discovery = await expectCompressed(foyer.foyer.auth, { url: '/.well-known/openid-configuration' });
+    expect(JSON.parse(discovery.body).issuer).toBe(foyer.urls.auth);
+  });
+
   it('leaves small answers and clients that accept no encoding alone', async () => {
     const small = await foyer.foyer.api.inject({
       url: '/graphql',

@@ -104,6 +104,15 @@ describe('import boundaries', () => {
     expect(found.filter((line) => line.startsWith('no-folder-cycles'))).not.toEqual([]);
   });
 
+  it('refuses two files importing each other, even within one folder', async () => {
+    expect(
+      await violations({
+        'server/auth/callers.ts': ['server/auth/legacy-tokens.ts'],
+        'server/auth/legacy-tokens.ts': ['server/auth/callers.ts'],
+      }),
+    ).toContain('no-file-cycles: server/auth/callers.ts → server/auth/legacy-tokens.ts');
+  });
+
   it('lets a capability register its own steps, which use its shared parts', async () => {
     expect(
       await violations({
