@@ -35,6 +35,10 @@ const notRest: { matches: (route: string) => boolean; why: string }[] = [
   { matches: (route) => / \/interaction\//.test(route), why: "the OpenID Connect interaction's browser steps" },
   { matches: (route) => / \/openapi(\/|\.json|$)/.test(route), why: 'the document itself and its rendered reference' },
   { matches: (route) => route.endsWith(' /graphql'), why: 'GraphQL: its own schema, by introspection outside production' },
+  {
+    matches: (route) => /^(POST|PUT|DELETE) \/management\/role(\/|$)/.test(route),
+    why: 'role and privilege writes, which always answer 403 ROLES_FIXED (server/management/app-settings.ts): no operation that never succeeds',
+  },
   { matches: (route) => / \/payments\/test\//.test(route), why: "the test-mode payment provider's pages, never in production" },
   {
     matches: (route) => / \/federated\//.test(route),
