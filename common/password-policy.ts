@@ -1,6 +1,5 @@
 // The password policy of docs/SPEC.md section 5, in one place: the runtime shows its answers as a
 // warning list while the user types, and the server refuses any password it does not accept.
-import { matchesOwnerPattern } from './owner-pattern.ts';
 
 export interface PasswordPolicy {
   /** On by default; an app may switch the checks off. */
@@ -31,11 +30,17 @@ const checks: [PasswordProblem, (password: string) => boolean][] = [
   ['password.policy.special', (p) => /[\p{P}\p{S}]/u.test(p)],
 ];
 
-/** What is wrong with `password`; an empty list means the policy accepts it. */
-export function passwordProblems(password: string, policy: PasswordPolicy = defaultPasswordPolicy): PasswordProblem[] {
+/** How a complexity pattern is matched: common/owner-pattern.ts's matchesOwnerPattern (RE2). */
+export type PatternMatcher = (pattern: string, value: string) => boolean;
+
+/**
+ * What is wrong with `password`; an empty list means the policy accepts it. The matcher is passed in
+ * because RE2 is a large download the runtime fetches only for apps with a pattern (src/flow/logic.ts).
+ */
+export function passwordProblems(password: string, policy: PasswordPolicy, matchesPattern: PatternMatcher): PasswordProblem[] {
   if (!policy.enabled) return [];
   if (password.length === 0) return ['password.policy.empty'];
-  if (policy.complexityRegex) return matchesOwnerPattern(policy.complexityRegex, password) ? [] : ['password.policy.complexity'];
+  if (policy.complexityRegex) return matchesPattern(policy.complexityRegex, password) ? [] : ['password.policy.complexity'];
   return checks.filter(([, passes]) => !passes(password)).map(([problem]) => problem);
 }
 

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
 import { loadConfig, type ServerConfig } from './config.ts';
-import { pgliteHandle, pgliteOptions, postgresHandle, type Database, type DatabaseHandle } from './db/client.ts';
+import { pgliteHandle, pgliteOptions, postgresHandle, type Database, type DatabaseHandle, type HandleOptions } from './db/client.ts';
 import { createFoyer, type Foyer, type RouteObserver } from './app.ts';
 import { seedDemo, type DemoData } from './seed/demo.ts';
 
@@ -53,11 +53,11 @@ export async function createTestPostgresDatabase(postgresUrl: string): Promise<{
 }
 
 /** A migrated, empty database of the kind this test run uses. */
-export async function openTestDatabase(): Promise<DatabaseHandle> {
+export async function openTestDatabase(options: HandleOptions = {}): Promise<DatabaseHandle> {
   const postgresUrl = process.env[POSTGRES_ENV];
   if (postgresUrl) {
     const database = await createTestPostgresDatabase(postgresUrl);
-    const handle = postgresHandle(database.url);
+    const handle = postgresHandle(database.url, options);
     return {
       ...handle,
       async close() {
@@ -69,14 +69,18 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
   const template = process.env[TEMPLATE_ENV];
   if (template) {
     const dump = new Blob([await readFile(template)]);
-    return pgliteHandle(await PGlite.create({ ...pgliteOptions, loadDataDir: dump }));
+    return pgliteHandle(await PGlite.create({ ...pgliteOptions, loadDataDir: dump }), options);
   }
-  const handle = pgliteHandle(await PGlite.create(pgliteOptions));
+  const handle = pgliteHandle(await PGlite.create(pgliteOptions), options);
   await handle.migrate();
   return handle;
 }
 
-export async function startFoyer(overrides: Partial<ServerConfig> = {}, observeRoutes?: RouteObserver): Promise<TestFoyer> {
+export async function startFoyer(
+  overrides: Partial<ServerConfig> = {},
+  databaseOptions: HandleOptions = {},
+  observeRoutes?: RouteObserver,
+): Promise<TestFoyer> {
   const ports = { auth: await freePort(), api: await freePort(), ui: await freePort() };
   const devIdpPort = await freePort();
   const base = loadConfig({ LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' });
@@ -91,7 +95,7 @@ export async function startFoyer(overrides: Partial<ServerConfig> = {}, observeR
     devIdp: { port: devIdpPort, url: `http://localhost:${devIdpPort}` },
     ...overrides,
   };
-  const database = await openTestDatabase();
+  const database = await openTestDatabase(databaseOptions);
   const demo = await seedDemo(database.db, config.urls);
   const foyer = await createFoyer({ config, db: database.db, appId: demo.appId, observeRoutes });
   await foyer.listen('127.0.0.1');

@@ -7,6 +7,9 @@ import { browserRuntime, createAuthClient } from './auth/index.ts';
 import { createI18n, loadCustomCss } from './i18n/index.ts';
 import { previewBrowserRuntime } from './preview/storage.ts';
 import { createRedirect } from './runtime/redirect.ts';
+import { loadOwnerPatterns } from './flow/logic.ts';
+import { openingForms } from './flow/flows.ts';
+import { loadForm } from './flow/forms.ts';
 import './theme/tokens.css';
 import './theme/foyer.css';
 
@@ -19,9 +22,12 @@ loadCustomCss(config.apiUrl, config.appId);
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root');
 const root = createRoot(container);
+// The first step's form and its validator load while the app config is read, not after it.
+for (const form of openingForms(globalThis.location.pathname)) void loadForm(form).catch(() => undefined);
 
 // The app config names the app's auth mode, so it is read first; the mode is chosen here, once.
 void loadAppConfigAnonymously(config).then(async (appConfig) => {
+  if (appConfig.status === 'ready' && appConfig.app.passwordComplexityRegex) await loadOwnerPatterns();
   const auth = await createAuthClient(
     withAuthMode(config, appConfig),
     config.preview ? previewBrowserRuntime() : browserRuntime(createRedirect(config).replace),

@@ -1,6 +1,6 @@
 // Limits on how often something may happen: wrong passwords, reset and magic-link requests. Counted
 // from the audit trail in the database, so every instance sharing it agrees.
-import { and, count, eq, gt, max, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { auditEvents } from '../db/schema.ts';
 import type { AuditEvent, AuditType } from './service.ts';
@@ -64,22 +64,40 @@ function lockKey(limit: RequestLimit, type: AuditType, attempt: Attempt): string
   return JSON.stringify([type, ...limit.per, ...parts]);
 }
 
-async function countSince(
-  db: Database,
-  limit: RequestLimit & { clearedBy?: AuditType },
+/**
+ * How many events of `type` count against `limit` for `attempt` (those since its clearedBy event, when
+ * it has one), as a scalar subquery: each limit's count is a range of one attempt index
+ * (tests/server/audit/limit-plans.test.ts).
+ */
+export function countSince(limit: RequestLimit & { clearedBy?: AuditType }, type: AuditType, attempt: Attempt): SQL {
+  const clearedAt = limit.clearedBy
+    ? sql`(select max(${auditEvents.createdAt}) from ${auditEvents} where ${sameAttempt(limit, attempt, limit.clearedBy)})`
+    : undefined;
+  const counted = clearedAt
+    ? and(sameAttempt(limit, attempt, type), sql`${auditEvents.createdAt} > coalesce(${clearedAt}, '-infinity'::timestamptz)`)!
+    : sameAttempt(limit, attempt, type);
+  return sql`(select count(*) from ${auditEvents} where ${counted})`;
+}
+
+/**
+ * The event of `type` for `attempt`, inserted only when every one of `limits` is still below its
+ * maximum: counts and record in one statement (tests/server/audit/limit-plans.test.ts reads its plan).
+ */
+export function recordWithinLimitsStatement(
   type: AuditType,
   attempt: Attempt,
-): Promise<number> {
-  let counted = sameAttempt(limit, attempt, type);
-  if (limit.clearedBy) {
-    const [cleared] = await db
-      .select({ at: max(auditEvents.createdAt) })
-      .from(auditEvents)
-      .where(sameAttempt(limit, attempt, limit.clearedBy));
-    if (cleared?.at) counted = and(counted, gt(auditEvents.createdAt, cleared.at))!;
-  }
-  const [events] = await db.select({ total: count() }).from(auditEvents).where(counted);
-  return events?.total ?? 0;
+  limits: readonly (RequestLimit & { clearedBy?: AuditType })[],
+  userId?: string,
+): SQL {
+  const withinLimits = sql.join(
+    limits.map((limit) => sql`${countSince(limit, type, attempt)} < ${limit.max}`),
+    sql` and `,
+  );
+  return sql`
+    insert into ${auditEvents} (type, app_id, user_id, ip, user_agent, detail)
+    select ${type}, ${attempt.appId}, ${userId ?? null}, ${attempt.ip}, ${currentUserAgent() ?? null}, ${JSON.stringify({ username: attempt.username })}::jsonb
+    where ${withinLimits}
+    returning id`;
 }
 
 /**
@@ -100,23 +118,23 @@ export async function reserveAttempt(
   // Locks in one order everywhere, so two reservations never wait on each other crosswise.
   const keys = [...new Set(limits.map((limit) => lockKey(limit, type, attempt)))].sort();
   return db.transaction(async (tx) => {
-    for (const key of keys) await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
-    for (const limit of limits) {
-      if ((await countSince(tx, limit, type, attempt)) >= limit.max) return null;
-    }
-    const [recorded] = await tx
-      .insert(auditEvents)
-      .values({
-        type,
-        appId: attempt.appId,
-        userId,
-        ip: attempt.ip,
-        userAgent: currentUserAgent() ?? null,
-        detail: { username: attempt.username },
-      })
-      .returning({ id: auditEvents.id });
-    return recorded!.id;
+    // Every lock in one statement, taken in the keys' order; the counts run after it, in a statement of
+    // their own, so they see whatever the attempts that held the locks before committed.
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtextextended(key, 0)) from (select unnest(array[${sql.join(
+        keys.map((key) => sql`${key}`),
+        sql`, `,
+      )}]::text[]) as key order by 1) as keys`,
+    );
+    const answer = await tx.execute(recordWithinLimitsStatement(type, attempt, limits, userId));
+    const [recorded] = rowsOf<{ id: number }>(answer);
+    return recorded ? Number(recorded.id) : null;
   });
+}
+
+/** The rows of an execute answer: PGlite's has them under `rows`, postgres.js's is them. */
+function rowsOf<T>(result: unknown): T[] {
+  return Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
 }
 
 /**

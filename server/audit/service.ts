@@ -2,6 +2,7 @@
 // for operators.
 import type { Database } from '../db/client.ts';
 import { auditEvents } from '../db/schema.ts';
+import { write } from '../db/write-batch.ts';
 import { currentUserAgent } from '../http/request-device.ts';
 
 export type AuditType =
@@ -107,13 +108,17 @@ export interface AuditEvent {
 }
 
 export async function recordAudit(db: Database, event: AuditEvent): Promise<void> {
-  await db.insert(auditEvents).values({
-    type: event.type,
-    appId: event.appId ?? null,
-    userId: event.userId ?? null,
-    tenantUserId: event.tenantUserId ?? null,
-    ip: event.ip ?? null,
-    userAgent: currentUserAgent() ?? null,
-    detail: event.detail ?? {},
-  });
+  // With the request's other writes when it batches them (the token endpoint: server/db/write-batch.ts).
+  await write(
+    db,
+    db.insert(auditEvents).values({
+      type: event.type,
+      appId: event.appId ?? null,
+      userId: event.userId ?? null,
+      tenantUserId: event.tenantUserId ?? null,
+      ip: event.ip ?? null,
+      userAgent: currentUserAgent() ?? null,
+      detail: event.detail ?? {},
+    }),
+  );
 }

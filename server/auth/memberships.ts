@@ -61,31 +61,59 @@ export async function findEnabledMembership(
 
 const others = alias(tenantUsers, 'others');
 
+export interface CountedMembership {
+  membership: Membership;
+  workspaceCount: number;
+}
+
 /**
- * The same, with how many enabled memberships its user has (the `multi_tenant` claim), in one
- * statement: the token endpoint asks for both on every refresh.
+ * The columns of a membership with how many enabled memberships its user has (the `multi_tenant`
+ * claim), for a select that joins tenant_users, users and tenants (countedMembershipJoins). The token
+ * endpoint reads them on every refresh, within the refresh token's own read (server/auth/oidc/adapter.ts).
  */
+export const countedMembershipColumns = {
+  ...selection,
+  workspaceCount:
+    sql<number>`(select count(*) from ${tenantUsers} as ${others} where ${others.userId} = ${tenantUsers.userId} and ${others.enabled} and not ${others.invitationPending})`.mapWith(
+      Number,
+    ),
+};
+
+/** Only an enabled membership (the join condition of a membership read along with something else). */
+export const enabledMembership = enabled;
+
+/** A row of countedMembershipColumns, its parts null when a left join found no enabled membership. */
+export interface CountedMembershipRow {
+  membership: typeof tenantUsers.$inferSelect | null;
+  user: typeof users.$inferSelect | null;
+  tenant: typeof tenants.$inferSelect | null;
+  workspaceCount: number;
+}
+
+/** A row of countedMembershipColumns, when it is there and passes the checks of `expect`. */
+export function countedMembershipOf(
+  row: CountedMembershipRow,
+  expect: { userId?: string; appId?: string } = {},
+): CountedMembership | undefined {
+  if (!row.membership || !row.user || !row.tenant) return undefined;
+  const membership = toMembership({ membership: row.membership, user: row.user, tenant: row.tenant });
+  return acceptable(membership, expect) ? { membership, workspaceCount: row.workspaceCount } : undefined;
+}
+
+/** An enabled membership by id with its user's workspace count, in one statement. */
 export async function findEnabledMembershipCounted(
   db: Database,
   tenantUserId: string,
   expect: { userId?: string; appId?: string } = {},
-): Promise<{ membership: Membership; workspaceCount: number } | undefined> {
+): Promise<CountedMembership | undefined> {
   const [row] = await db
-    .select({
-      ...selection,
-      workspaceCount:
-        sql<number>`(select count(*) from ${tenantUsers} as ${others} where ${others.userId} = ${tenantUsers.userId} and ${others.enabled} and not ${others.invitationPending})`.mapWith(
-          Number,
-        ),
-    })
+    .select(countedMembershipColumns)
     .from(tenantUsers)
     .innerJoin(users, eq(users.id, tenantUsers.userId))
     .innerJoin(tenants, eq(tenants.id, tenantUsers.tenantId))
     .where(and(eq(tenantUsers.id, tenantUserId), enabled))
     .limit(1);
-  if (!row) return undefined;
-  const membership = toMembership(row);
-  return acceptable(membership, expect) ? { membership, workspaceCount: row.workspaceCount } : undefined;
+  return row ? countedMembershipOf(row, expect) : undefined;
 }
 
 /** A user's enabled memberships in an app, in the order the workspace picker shows them. */

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { Logger } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -30,9 +31,14 @@ const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)),
  */
 export const pgliteOptions = { extensions: { pg_trgm } } satisfies PGliteOptions;
 
+/** Told every statement the server sends (tests count the statements of a request with it). */
+export interface HandleOptions {
+  logger?: Logger;
+}
+
 /** Wraps an open PGlite (a folder, memory, or a clone of a migrated template). */
-export function pgliteHandle(client: PGlite): DatabaseHandle {
-  const db = drizzlePglite(client, { schema });
+export function pgliteHandle(client: PGlite, { logger }: HandleOptions = {}): DatabaseHandle {
+  const db = drizzlePglite(client, { schema, ...(logger ? { logger } : {}) });
   return {
     db: db as unknown as Database,
     migrate: () => migratePglite(db, { migrationsFolder }),
@@ -47,9 +53,9 @@ export function pgliteHandle(client: PGlite): DatabaseHandle {
  */
 export const STATEMENT_TIMEOUT_MS = 5000;
 
-export function postgresHandle(url: string): DatabaseHandle {
+export function postgresHandle(url: string, { logger }: HandleOptions = {}): DatabaseHandle {
   const client = postgres(url, { max: 10, onnotice: () => {}, connection: { statement_timeout: STATEMENT_TIMEOUT_MS } });
-  const db = drizzlePostgres(client, { schema });
+  const db = drizzlePostgres(client, { schema, ...(logger ? { logger } : {}) });
   return {
     db: db as unknown as Database,
     async migrate() {

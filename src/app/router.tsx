@@ -1,16 +1,17 @@
 // Routes: every flow's routes, the OAuth callback, logout, the handover, the signed-in home, the
 // management screens inside the signed-in layout, and fallbacks to the login. Screens other than the
-// flows are lazy chunks.
-import { useEffect } from 'react';
+// login route's flows are lazy chunks.
+import { useEffect, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createBrowserRouter, Navigate, Outlet, useLocation, type RouteObject } from 'react-router';
-import { flows } from '../flow/flows.ts';
+import { flows, type BundledFlow } from '../flow/flows.ts';
 import { WorkspaceLayout, AdminPage } from './layouts/WorkspaceLayout.tsx';
 import { browserLanguages, screenLanguage, signedInLocale } from '../i18n/choice.ts';
 import { useLanguageChoice } from '../i18n/choice-context.ts';
 import { showLanguage } from '../i18n/index.ts';
 import { useAppConfig, useAuthChanges, useRuntime } from '../runtime/context.tsx';
 import { useSessionCheck } from './session-check.ts';
+import type { AuthLayoutProps } from './layouts/AuthLayout.tsx';
 import { FlowScreen } from './screens/FlowScreen.tsx';
 import { RouteError } from './screens/RouteError.tsx';
 import { UnknownApp } from './screens/UnknownApp.tsx';
@@ -44,12 +45,18 @@ function Shell() {
   return <Outlet />;
 }
 
+/** A flow's route: its screen at once for the flows the page brings, after fetching the flow for the others. */
+function flowRoute(entry: BundledFlow, path: string, layout?: ComponentType<AuthLayoutProps>): RouteObject {
+  if ('flow' in entry) return { path, element: <FlowScreen key={entry.id} flow={entry.flow} layout={layout} /> };
+  return { path, lazy: async () => ({ element: <FlowScreen key={entry.id} flow={await entry.load()} layout={layout} /> }) };
+}
+
 export function routes(): RouteObject[] {
-  const flowRoutes: RouteObject[] = flows.flatMap((flow) =>
-    flow.routes.filter((path) => !isManagementRoute(path)).map((path) => ({ path, element: <FlowScreen key={flow.id} flow={flow} /> })),
+  const flowRoutes: RouteObject[] = flows.flatMap((entry) =>
+    entry.routes.filter((path) => !isManagementRoute(path)).map((path) => flowRoute(entry, path)),
   );
-  const managementRoutes: RouteObject[] = flows.flatMap((flow) =>
-    flow.routes.filter(isManagementRoute).map((path) => ({ path, element: <FlowScreen key={flow.id} flow={flow} layout={AdminPage} /> })),
+  const managementRoutes: RouteObject[] = flows.flatMap((entry) =>
+    entry.routes.filter(isManagementRoute).map((path) => flowRoute(entry, path, AdminPage)),
   );
   return [
     {

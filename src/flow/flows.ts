@@ -1,6 +1,21 @@
 // Every flow of the flows folder (flows/, or FOYER_FLOWS_DIR at build time; build/flowsPlugin.ts),
-// bundled as data. Their routes become router entries.
+// bundled as data. Their routes become router entries; only the login route's flows come with the
+// page, every other flow is fetched when one of its routes is entered.
 import bundled from 'virtual:foyer-flows';
 import type { Flow } from './types.ts';
 
-export const flows: Flow[] = [...bundled].sort((a, b) => a.id.localeCompare(b.id));
+export type BundledFlow = Pick<Flow, 'id' | 'routes'> & ({ flow: Flow } | { load(): Promise<Flow> });
+
+export const flows: BundledFlow[] = [...bundled].sort((a, b) => a.id.localeCompare(b.id));
+
+/**
+ * The forms of the first steps of the flows the page brings for `path`, so they can start loading with
+ * the page rather than after the app config is read (src/main.tsx).
+ */
+export function openingForms(path: string): string[] {
+  return flows.flatMap((entry) => {
+    if (!('flow' in entry) || !entry.routes.includes(path)) return [];
+    const form = entry.flow.steps[entry.flow.initial]?.form;
+    return form ? [form] : [];
+  });
+}

@@ -3,16 +3,36 @@ import jsonLogic, { type RulesLogic } from 'json-logic-js';
 import { passwordProblems } from '../../common/password-policy.ts';
 import type { FlowContext, JsonLogic, TextRef, ValueMapping } from './types.ts';
 
+type OwnerPatterns = typeof import('../../common/owner-pattern.ts');
+
+// RE2 (common/owner-pattern.ts) is a large download only apps with a password complexity pattern need:
+// it loads before such an app's first screen (src/main.tsx) or with a preview draft that sets one
+// (src/preview/listener.ts). Until it has, a pattern matches nothing, so the button stays disabled.
+let ownerPatterns: OwnerPatterns | undefined;
+let ownerPatternsLoading: Promise<OwnerPatterns> | undefined;
+
+/** Loads the matcher of owners' patterns (once). */
+export async function loadOwnerPatterns(): Promise<void> {
+  ownerPatternsLoading ??= import('../../common/owner-pattern.ts');
+  ownerPatterns = await ownerPatternsLoading;
+}
+
+const matchesLoadedPattern = (pattern: string, value: string) => ownerPatterns?.matchesOwnerPattern(pattern, value) ?? false;
+
 /**
  * Operations Foyer adds to JSON Logic (data still, never code):
  * - `{"passwordProblems": [password, enabled, complexityRegex]}` → the password policy's problem keys
  *   (an empty list passes); `enabled` false switches the checks off, a regex replaces the five checks.
  */
 jsonLogic.add_operation('passwordProblems', (password: unknown, enabled: unknown, complexityRegex: unknown) =>
-  passwordProblems(typeof password === 'string' ? password : '', {
-    enabled: enabled !== false,
-    complexityRegex: typeof complexityRegex === 'string' && complexityRegex ? complexityRegex : undefined,
-  }),
+  passwordProblems(
+    typeof password === 'string' ? password : '',
+    {
+      enabled: enabled !== false,
+      complexityRegex: typeof complexityRegex === 'string' && complexityRegex ? complexityRegex : undefined,
+    },
+    matchesLoadedPattern,
+  ),
 );
 
 export function evaluate(logic: JsonLogic, context: FlowContext): unknown {

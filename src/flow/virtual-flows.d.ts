@@ -1,5 +1,5 @@
 // The flows bundled by build/flowsPlugin.ts.
 declare module 'virtual:foyer-flows' {
-  const flows: import('./types.ts').Flow[];
+  const flows: import('./flows.ts').BundledFlow[];
   export default flows;
 }

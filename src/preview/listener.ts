@@ -6,6 +6,7 @@ import type { AppConfigStore } from '../runtime/app-config.ts';
 import { replaceAppTranslations, showLanguage } from '../i18n/index.ts';
 import type { AppConfig } from '../../common/app-config.ts';
 import { publicConfigOf, translationsOf } from './draft.ts';
+import { loadOwnerPatterns } from '../flow/logic.ts';
 import { acceptedMessage, PREVIEW_TAG, type PreviewReply, type PreviewWindow, type ReceivedMessage } from './protocol.ts';
 import { PREVIEW_NAVIGATION, previewScreenTargets, type PreviewNavigation } from './screens.ts';
 import { brandingStylesheet } from '../../common/branding-css.ts';
@@ -30,6 +31,8 @@ export function applyDraft(config: AppConfig, { appConfig, i18n, styles }: Pick<
   replaceAppTranslations(i18n, translationsOf(config));
   appConfig.set({ status: 'ready', app: publicConfigOf(config) });
   styles.show(brandingStylesheet(config.branding));
+  // A new store value once RE2 is there, so the password checks are evaluated again with it.
+  if (config.passwordPolicy?.complexityRegex) void loadOwnerPatterns().then(() => appConfig.set({ ...appConfig.get() }));
 }
 
 function reply(host: PreviewHost, type: PreviewReply['type']): void {

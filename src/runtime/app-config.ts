@@ -1,6 +1,7 @@
 // The app's public configuration (docs/SPEC.md section 3): read at start-up with GetAppAnonymous, held in a
 // store every screen reads, which the configurator's preview (src/preview) may replace with a draft.
-import { createApiClient, type ApiClient } from '../api/index.ts';
+// The client itself, not src/api/index.ts, whose TanStack Query helpers the first screen does not need.
+import { createApiClient, type ApiClient } from '../api/client.ts';
 import { apiHeaderRules } from '../http/headers.ts';
 import type { AuthCapability } from '../auth/types.ts';
 import type { ClientConfig } from '../config.ts';

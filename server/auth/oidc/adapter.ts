@@ -10,7 +10,9 @@ import { and, eq, gt, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Database } from '../../db/client.ts';
-import { apps, oidcPayloads } from '../../db/schema.ts';
+import { apps, oidcPayloads, tenants, tenantUsers, users } from '../../db/schema.ts';
+import { flushWrites, write } from '../../db/write-batch.ts';
+import { countedMembershipColumns, enabledMembership, type CountedMembershipRow } from '../memberships.ts';
 import { seal, sealingKey, unseal } from '../../crypto/seal.ts';
 import { openClientSecret } from '../../apps/client-secret.ts';
 
@@ -63,19 +65,38 @@ function notExpired(expiresAt: AnyPgColumn = oidcPayloads.expiresAt) {
 type PayloadRow = typeof oidcPayloads.$inferSelect;
 
 /**
- * Grants read ahead within one request, by grant id. A refresh reads its token, then the token's
- * Grant: the token's read fetches both in one statement (bench/token-refresh.bench.ts), and the
- * Grant's read then takes this copy instead of asking the database again. Request-scoped, and taken
- * once, so nothing outlives the request that read it.
+ * What one request read ahead: a refresh reads its token, then the token's Grant, then the account
+ * (the membership) it names; the token's read fetches all three in one statement
+ * (bench/token-refresh.bench.ts), and the later reads take these copies instead of asking the
+ * database again. Request-scoped, and each copy taken once, so nothing outlives the request that read it.
  */
-const grantsReadAhead = new AsyncLocalStorage<Map<string, AdapterPayload | undefined>>();
+interface ReadAhead {
+  grants: Map<string, AdapterPayload | undefined>;
+  accounts: Map<string, CountedMembershipRow>;
+}
+
+const readAheads = new AsyncLocalStorage<ReadAhead>();
 
 /** Runs one request of oidc-provider's with its own read-ahead (server/auth/oidc/provider.ts). */
 export function withReadAhead<T>(run: () => Promise<T>): Promise<T> {
-  return grantsReadAhead.run(new Map(), run);
+  return readAheads.run({ grants: new Map(), accounts: new Map() }, run);
+}
+
+/** The membership row a refresh token's read fetched for `accountId`, once; undefined when none was read ahead. */
+export function takeReadAheadAccount(accountId: string): CountedMembershipRow | undefined {
+  const accounts = readAheads.getStore()?.accounts;
+  const row = accounts?.get(accountId);
+  accounts?.delete(accountId);
+  return row;
 }
 
 const grantRows = alias(oidcPayloads, 'grant');
+
+/** A prepared query built on its first use (the adapter is made before the database is needed). */
+function lazyPrepared<T>(build: () => T): () => T {
+  let prepared: T | undefined;
+  return () => (prepared ??= build());
+}
 
 class ClientAdapter implements Adapter {
   constructor(
@@ -83,8 +104,18 @@ class ClientAdapter implements Adapter {
     private readonly secret: string,
   ) {}
 
+  /** Built once: the query runs on every token request (bench/token-refresh.bench.ts). */
+  private readonly read = lazyPrepared(() =>
+    this.db
+      .select()
+      .from(apps)
+      .where(eq(apps.id, sql.placeholder('id')))
+      .limit(1)
+      .prepare('foyer_oidc_client'),
+  );
+
   async find(id: string): Promise<AdapterPayload | undefined> {
-    const [app] = await this.db.select().from(apps).where(eq(apps.id, id)).limit(1);
+    const [app] = await this.read().execute({ id });
     return app ? clientMetadataOf(app, (sealed) => openClientSecret(this.secret, app.id, sealed)) : undefined;
   }
 
@@ -123,10 +154,19 @@ class PayloadAdapter implements Adapter {
       uid: payload.uid ?? null,
       expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
     };
-    await this.db
-      .insert(oidcPayloads)
-      .values({ id: stored(id), type: this.type, ...row })
-      .onConflictDoUpdate({ target: [oidcPayloads.id, oidcPayloads.type], set: row });
+    await write(
+      this.db,
+      this.db
+        .insert(oidcPayloads)
+        .values({ id: stored(id), type: this.type, ...row })
+        .onConflictDoUpdate({ target: [oidcPayloads.id, oidcPayloads.type], set: row }),
+      this.rowKey(id),
+    );
+  }
+
+  /** Names the stored row of `id` for the request's write batch (server/db/write-batch.ts). */
+  private rowKey(id: string): string {
+    return `oidc_payloads:${this.type}:${stored(id)}`;
   }
 
   /** A stored row as oidc-provider's payload: its id unsealed, its first use told as `consumed`. */
@@ -146,6 +186,7 @@ class PayloadAdapter implements Adapter {
   }
 
   private async findWhere(condition: ReturnType<typeof eq>): Promise<AdapterPayload | undefined> {
+    await flushWrites(this.db);
     const [row] = await this.db
       .select()
       .from(oidcPayloads)
@@ -154,27 +195,39 @@ class PayloadAdapter implements Adapter {
     return row ? this.payloadOf(row) : undefined;
   }
 
-  /** A refresh token and, read ahead for the same request, its live Grant. */
-  private async findRefreshToken(id: string): Promise<AdapterPayload | undefined> {
-    const [found] = await this.db
-      .select({ token: oidcPayloads, grant: grantRows })
+  /** Built once: the query runs on every refresh (bench/token-refresh.bench.ts). */
+  private readonly refreshTokenRead = lazyPrepared(() =>
+    this.db
+      .select({ token: oidcPayloads, grant: grantRows, ...countedMembershipColumns })
       .from(oidcPayloads)
       .leftJoin(grantRows, and(eq(grantRows.type, 'Grant'), eq(grantRows.grantId, oidcPayloads.grantId), notExpired(grantRows.expiresAt)))
-      .where(and(eq(oidcPayloads.type, this.type), eq(oidcPayloads.id, stored(id)), notExpired()))
-      .limit(1);
+      .leftJoin(tenantUsers, and(eq(tenantUsers.id, sql`${oidcPayloads.payload}->>'accountId'`), enabledMembership))
+      .leftJoin(users, eq(users.id, tenantUsers.userId))
+      .leftJoin(tenants, eq(tenants.id, tenantUsers.tenantId))
+      .where(and(eq(oidcPayloads.type, 'RefreshToken'), eq(oidcPayloads.id, sql.placeholder('id')), notExpired()))
+      .limit(1)
+      .prepare('foyer_oidc_refresh_token'),
+  );
+
+  /** A refresh token and, read ahead for the same request, its live Grant and the enabled membership it names. */
+  private async findRefreshToken(id: string): Promise<AdapterPayload | undefined> {
+    await flushWrites(this.db);
+    const [found] = await this.refreshTokenRead().execute({ id: stored(id) });
     if (!found) return undefined;
-    const readAhead = grantsReadAhead.getStore();
+    const readAhead = readAheads.getStore();
     if (readAhead && found.token.grantId)
-      readAhead.set(found.token.grantId, found.grant ? this.payloadOf(found.grant, 'Grant') : undefined);
+      readAhead.grants.set(found.token.grantId, found.grant ? this.payloadOf(found.grant, 'Grant') : undefined);
+    const accountId = (found.token.payload as AdapterPayload).accountId;
+    if (readAhead && typeof accountId === 'string') readAhead.accounts.set(accountId, found);
     return this.payloadOf(found.token);
   }
 
   find(id: string) {
     if (this.type === 'RefreshToken') return this.findRefreshToken(id);
-    const readAhead = grantsReadAhead.getStore();
-    if (this.type === 'Grant' && readAhead?.has(id)) {
-      const payload = readAhead.get(id);
-      readAhead.delete(id);
+    const grants = readAheads.getStore()?.grants;
+    if (this.type === 'Grant' && grants?.has(id)) {
+      const payload = grants.get(id);
+      grants.delete(id);
       return Promise.resolve(payload);
     }
     return this.findWhere(eq(oidcPayloads.id, stored(id)));
@@ -190,17 +243,23 @@ class PayloadAdapter implements Adapter {
 
   async consume(id: string): Promise<void> {
     // The first use counts: a use within the grace window does not extend it.
-    await this.db
-      .update(oidcPayloads)
-      .set({ consumedAt: sql`coalesce(${oidcPayloads.consumedAt}, now())` })
-      .where(and(eq(oidcPayloads.id, stored(id)), eq(oidcPayloads.type, this.type)));
+    await write(
+      this.db,
+      this.db
+        .update(oidcPayloads)
+        .set({ consumedAt: sql`coalesce(${oidcPayloads.consumedAt}, now())` })
+        .where(and(eq(oidcPayloads.id, stored(id)), eq(oidcPayloads.type, this.type))),
+      this.rowKey(id),
+    );
   }
 
   async destroy(id: string): Promise<void> {
+    await flushWrites(this.db);
     await this.db.delete(oidcPayloads).where(and(eq(oidcPayloads.id, stored(id)), eq(oidcPayloads.type, this.type)));
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
+    await flushWrites(this.db);
     await this.db.delete(oidcPayloads).where(and(eq(oidcPayloads.grantId, grantId), eq(oidcPayloads.type, this.type)));
   }
 }

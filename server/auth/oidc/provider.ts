@@ -14,9 +14,10 @@ import Provider, {
 import type { FoyerContext } from '../../context.ts';
 import { ERROR_PAGE_PATH, isNavigation } from '../../http/errors.ts';
 import { privilegesOf, PRIVILEGES } from '../../../common/roles.ts';
-import { findEnabledMembershipCounted, fullNameOf, type Membership } from '../memberships.ts';
+import { countedMembershipOf, findEnabledMembershipCounted, fullNameOf, type Membership } from '../memberships.ts';
 import { accountClaimsOf, CLAIMS_BY_SCOPE, SCOPES } from './claims.ts';
-import { createAdapterFactory, withReadAhead } from './adapter.ts';
+import { createAdapterFactory, takeReadAheadAccount, withReadAhead } from './adapter.ts';
+import { withWriteBatch } from '../../db/write-batch.ts';
 import { appResource } from '../access-tokens.ts';
 import { loadSigningKeys } from './keys.ts';
 import { recordAudit } from '../../audit/service.ts';
@@ -41,7 +42,9 @@ export interface FoyerAccount extends Account {
 // A tenant user is the account: `sub` is the membership id, so every token names one workspace.
 async function loadAccount(context: FoyerContext, ctx: KoaContextWithOIDC, tenantUserId: string) {
   const appId = ctx.oidc.client?.clientId;
-  const found = await findEnabledMembershipCounted(context.db, tenantUserId, appId ? { appId } : {});
+  const expect = appId ? { appId } : {};
+  const readAhead = takeReadAheadAccount(tenantUserId);
+  const found = readAhead ? countedMembershipOf(readAhead, expect) : await findEnabledMembershipCounted(context.db, tenantUserId, expect);
   if (!found) return undefined;
   const { membership, workspaceCount } = found;
   const claims = accountClaimsOf(membership, workspaceCount);
@@ -82,6 +85,8 @@ function buildPolicy() {
   policy.add(new interactionPolicy.Prompt({ name: 'select_account', requestable: true }), 1);
   return policy;
 }
+
+const TOKEN_PATH = '/token';
 
 const PROVIDER_CSP = "default-src 'none'; script-src 'self'; form-action *; frame-ancestors 'none'; base-uri 'none'";
 
@@ -136,7 +141,7 @@ export async function createOidcProvider(context: FoyerContext, hooks: ProviderH
     extraParams: ['signup', 'force_federation'],
     routes: {
       authorization: '/authorize',
-      token: '/token',
+      token: TOKEN_PATH,
       jwks: '/.well-known/jwks.json',
       revocation: '/token/revocation',
       end_session: '/session/end',
@@ -251,8 +256,10 @@ export async function createOidcProvider(context: FoyerContext, hooks: ProviderH
   // Its answers leave Fastify's compression behind (server/auth/oidc/mount.ts hands over the raw
   // response), so they are compressed here with the same encodings (server/http/listener.ts).
   provider.use(compress({ br: {}, gzip: {}, deflate: false }));
-  // Every read of the request shares one read-ahead (server/auth/oidc/adapter.ts).
-  provider.use((_ctx, next) => withReadAhead(next));
+  // Every read of the request shares one read-ahead (server/auth/oidc/adapter.ts), and the token
+  // endpoint's writes (rotation, session activity, audit) go out as one statement before its answer
+  // does (server/db/write-batch.ts).
+  provider.use((ctx, next) => withReadAhead(() => (ctx.method === 'POST' && ctx.path === TOKEN_PATH ? withWriteBatch(db, next) : next())));
   provider.use(async (ctx, next) => {
     // Set before the route runs, so oidc-provider can add the hash of the one inline script it
     // writes (its self-submitting form page) to script-src. Forms may post on to any registered app.

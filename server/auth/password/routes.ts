@@ -10,6 +10,7 @@ import type { DeferredWork } from '../deferred.ts';
 import { HttpError } from '../../http/errors.ts';
 import { passwordPolicyOf } from '../../apps/settings.ts';
 import { passwordProblems, passwordProblemTexts, type PasswordProblem } from '../../../common/password-policy.ts';
+import { matchesOwnerPattern } from '../../../common/owner-pattern.ts';
 import { requireApp, type App } from '../../apps/lookup.ts';
 import { normalizeUsername, passwordSignInEnabled, resolveApp, signIn, type User } from '../session/sign-in.ts';
 import { MAILED_LINK_LIMITS, recordWithinLimits } from '../../audit/limits.ts';
@@ -81,7 +82,7 @@ export async function usePasswordLink(
     password = body.password ?? '';
     const policy = passwordPolicyOf(target.settings);
     // An empty password is refused even when the app switched the policy off.
-    const problems = password === '' ? (['password.policy.empty'] as const) : passwordProblems(password, policy);
+    const problems = password === '' ? (['password.policy.empty'] as const) : passwordProblems(password, policy, matchesOwnerPattern);
     if (problems.length > 0) return { problems: [...problems] };
   }
   if (!(await applyPasswordLink(db, target, body.token, token, user, password))) throw linkExpired();

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { and, desc, eq, inArray, ne, or, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { loginSessions, oidcPayloads, signInSessions, tenants, tenantUsers } from '../../db/schema.ts';
+import { write } from '../../db/write-batch.ts';
 import { revokeAccountGrants, revokeGrants } from '../oidc/adapter.ts';
 import { deviceOf } from '../../audit/device.ts';
 import { emitWebhookEvent } from '../../webhooks/outbox/outbox.ts';
@@ -65,10 +66,13 @@ export async function recordTokenIssue(
   grantId: string,
   fields: { ip: string | null; accessTokenJti: string | null },
 ): Promise<void> {
-  await db
-    .update(signInSessions)
-    .set({ ip: fields.ip, accessTokenJti: fields.accessTokenJti, lastActiveAt: sql`now()` })
-    .where(eq(signInSessions.grantId, grantId));
+  await write(
+    db,
+    db
+      .update(signInSessions)
+      .set({ ip: fields.ip, accessTokenJti: fields.accessTokenJti, lastActiveAt: sql`now()` })
+      .where(eq(signInSessions.grantId, grantId)),
+  );
 }
 
 /** The owner's live sessions, most recently active first; `tokenId` (the caller's access token) marks this device. */

@@ -16,6 +16,7 @@ import { passwordSignInEnabled } from '../../auth/session/sign-in.ts';
 import { issueToken } from '../../auth/tokens/service.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { passwordProblems, passwordProblemTexts } from '../../../common/password-policy.ts';
+import { matchesOwnerPattern } from '../../../common/owner-pattern.ts';
 import { DEFAULT_LOCALE } from '../../../common/locales.ts';
 import type { GraphQLContext } from '../context.ts';
 import type { App } from '../../apps/lookup.ts';
@@ -95,7 +96,10 @@ function checkPassword(app: App, password: string, problems: InputProblems): voi
     return;
   }
   // An empty password is never a password, even where the app switched the checks off.
-  const found = password === '' ? (['password.policy.empty'] as const) : passwordProblems(password, passwordPolicyOf(app.settings));
+  const found =
+    password === ''
+      ? (['password.policy.empty'] as const)
+      : passwordProblems(password, passwordPolicyOf(app.settings), matchesOwnerPattern);
   if (found.length > 0)
     problems.add(
       'password',

@@ -44,7 +44,7 @@ import {
   takePendingAuthorization,
   writeStoredTokens,
 } from './token-store.ts';
-import { createTokenVerifier, type TokenVerifier } from './token-verifier.ts';
+import type { TokenVerifier } from './token-verifier.ts';
 
 /** Access tokens this close to expiry are renewed before an API call rather than sent. */
 const EXPIRY_MARGIN_MS = 5_000;
@@ -90,7 +90,14 @@ export class OAuthClient implements AuthClient {
     this.redirectUri = `${trimTrailingSlashes(config.uiUrl)}${config.oauthRedirectPath}`;
     const fetch = runtime.fetch;
     this.tokenEndpoint = { authUrl: this.authUrl, appId: config.appId, fetch };
-    this.verify = createTokenVerifier({ authUrl: this.authUrl, appId: config.appId, fetch, now: runtime.now });
+    // The JOSE library loads with the first token to check, so a visitor who is not signed in never fetches it.
+    let verifier: Promise<TokenVerifier> | undefined;
+    this.verify = async (token) => {
+      verifier ??= import('./token-verifier.ts').then(({ createTokenVerifier }) =>
+        createTokenVerifier({ authUrl: this.authUrl, appId: config.appId, fetch, now: runtime.now }),
+      );
+      return (await verifier)(token);
+    };
     this.sessionApi = new SessionApi(this.authUrl, config.appId, fetch);
     this.refreshTimer = new RefreshTimer(runtime);
     const api = this.sessionApi;

@@ -1,10 +1,10 @@
 // Vite plugin that precompiles every schema/forms/*.json validator at build time (also in Vitest), so
 // the runtime validates forms without ajv's runtime compiler: no eval / new Function under a strict CSP.
 //   virtual:foyer-forms         → { formLoaders: { <name>: () => import('virtual:foyer-forms/<name>') } }
-//   virtual:foyer-forms/<name>  → default export { schema, uiSchema, validateFns }
+//   virtual:foyer-forms/<name>  → default export { schema, uiSchema, validateFns, rootValidatorKey }
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { schemaParser, type RJSFSchema } from '@rjsf/utils';
+import { hashForSchema, ID_KEY, schemaParser, type RJSFSchema } from '@rjsf/utils';
 import createAjvInstance from '@rjsf/validator-ajv8/lib/createAjvInstance.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import type { Plugin } from 'vite';
@@ -71,7 +71,9 @@ export function foyerForms(options: { formsDir: string }): Plugin {
       const form = JSON.parse(readFileSync(file, 'utf8')) as { schema: RJSFSchema; uiSchema?: Record<string, unknown> };
       return [
         validatorModuleCode(form.schema),
-        `export default { schema: ${JSON.stringify(form.schema)}, uiSchema: ${JSON.stringify(form.uiSchema ?? {})}, validateFns };`,
+        // The key RJSF's precompiled validator looks the whole form's function up by (its getValidator).
+        `const rootValidatorKey = ${JSON.stringify(typeof form.schema[ID_KEY] === 'string' ? form.schema[ID_KEY] : hashForSchema(form.schema))};`,
+        `export default { schema: ${JSON.stringify(form.schema)}, uiSchema: ${JSON.stringify(form.uiSchema ?? {})}, validateFns, rootValidatorKey };`,
       ].join('\n');
     },
   };

@@ -11,6 +11,7 @@ import {
   LOGIN_FAILURES,
   LOGIN_FAILURES_PER_ADDRESS,
   MAILED_LINK_LIMITS,
+  recordWithinLimitsStatement,
   sameAttempt,
   type Attempt,
   type RequestLimit,
@@ -82,5 +83,15 @@ describe('attempt limits on a busy app', () => {
       .from(auditEvents)
       .where(sameAttempt(LOGIN_FAILURES, attempt, 'login.success'));
     expectAttemptIndex(await plan(latest.getSQL()), LOGIN_FAILURES);
+  });
+
+  it('counts both login limits and records the attempt in one statement, on the attempt indexes only', async () => {
+    const text = await plan(recordWithinLimitsStatement('login.failure', attempt, [LOGIN_FAILURES, LOGIN_FAILURES_PER_ADDRESS]));
+    expect(text).toMatch(/^Insert on audit_events/);
+    expect(text).not.toMatch(/Seq Scan|audit_events_app_idx/);
+    // Three ranges: the failures per address and username since the latest success, that success, the failures per address.
+    expect(text.match(/(Index (Only )?Scan (Backward )?using|Bitmap Index Scan on) audit_events_attempt_(ip|username)_idx/g)?.length).toBe(
+      3,
+    );
   });
 });

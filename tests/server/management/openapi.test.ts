@@ -15,7 +15,7 @@ const registered = new Set<string>();
 
 let foyer: TestFoyer;
 beforeAll(async () => {
-  foyer = await startFoyer({}, (listener, route) => {
+  foyer = await startFoyer({}, {}, (listener, route) => {
     if (listener === 'ui') return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const path = route.url.replace(/:(\w+)/g, '{$1}');

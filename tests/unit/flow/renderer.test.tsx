@@ -13,6 +13,8 @@ import { OAuthClient } from '../../../src/auth/oauth/oauth-client.ts';
 import { browserRuntime } from '../../../src/auth/runtime.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { loadForm } from '../../../src/flow/forms.ts';
+import { plainFieldsOf } from '../../../src/flow/plain-form.ts';
+import { rjsfValidatorOf } from '../../../src/app/screens/flow-screen/RjsfStepForm.tsx';
 import type { Flow } from '../../../src/flow/types.ts';
 import { createI18n } from '../../../src/i18n/index.ts';
 import { FoyerForm } from '../../../src/theme/rjsf/index.ts';
@@ -109,12 +111,69 @@ describe('login screen', () => {
   });
 });
 
+describe('plain forms', () => {
+  it('are the text-only forms; anything else is left to RJSF', async () => {
+    const [loginPassword, signup, workspace] = await Promise.all(['login-password', 'signup', 'workspace'].map(loadForm));
+    expect(loginPassword!.plainFields).toEqual([
+      {
+        name: 'email',
+        title: 'fields.email',
+        inputType: 'email',
+        autoComplete: 'username',
+        placeholder: undefined,
+        help: undefined,
+        readOnly: true,
+        required: true,
+      },
+      {
+        name: 'password',
+        title: 'fields.password',
+        inputType: 'password',
+        autoComplete: 'current-password',
+        placeholder: undefined,
+        help: undefined,
+        readOnly: false,
+        required: true,
+      },
+    ]);
+    expect(signup!.plainFields).toBeUndefined();
+    expect(workspace!.plainFields).toBeUndefined();
+    const text = { type: 'object', properties: { code: { type: 'string', title: 'fields.securityCode' } } };
+    expect(plainFieldsOf(text, {})).toHaveLength(1);
+    expect(plainFieldsOf({ ...text, properties: { code: { type: 'string', title: 'x', enum: ['a'] } } }, {})).toBeUndefined();
+    expect(plainFieldsOf(text, { code: { 'ui:widget': 'textarea' } })).toBeUndefined();
+    expect(plainFieldsOf(text, { code: { 'ui:options': { label: false } } })).toBeUndefined();
+    expect(plainFieldsOf({ ...text, dependencies: {} }, {})).toBeUndefined();
+  });
+
+  it('checks on submit with the compiled validator and ties the message to its input', async () => {
+    renderLogin('/auth/login');
+    const email = await screen.findByLabelText('Email');
+    fireEvent.change(email, { target: { value: `${'a'.repeat(320)}@demo.foyer.test` } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    });
+    expect(email.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(email.getAttribute('aria-describedby')!)?.textContent).toBe('This value is too long.');
+    // The message stays while typing, as RJSF's does, and goes with the next submit that passes the checks.
+    fireEvent.change(email, { target: { value: 'owner@demo.foyer.test' } });
+    expect(screen.getByText('This value is too long.')).toBeTruthy();
+  });
+});
+
 describe('Foyer RJSF theme', () => {
   it('ties a field error to its input with aria-describedby, using the precompiled validator', async () => {
-    const form = await loadForm('login-username');
+    const form = await loadForm('signup');
     render(
       <I18nextProvider i18n={createI18n()}>
-        <FoyerForm schema={form.schema} uiSchema={form.uiSchema} validator={form.validator} noHtml5Validate showErrorList={false}>
+        <FoyerForm
+          schema={form.schema}
+          uiSchema={form.uiSchema}
+          validator={rjsfValidatorOf(form)}
+          formContext={{ props: {} }}
+          noHtml5Validate
+          showErrorList={false}
+        >
           <button type="submit">Send</button>
         </FoyerForm>
       </I18nextProvider>,
@@ -126,7 +185,7 @@ describe('Foyer RJSF theme', () => {
     const describedBy = email.getAttribute('aria-describedby');
     expect(describedBy).toBeTruthy();
     const error = document.getElementById(describedBy!);
-    expect(error?.textContent).toBeTruthy();
+    expect(error?.textContent).toContain('required');
     expect(email.getAttribute('aria-invalid')).toBe('true');
   });
 });

@@ -13,7 +13,7 @@ import tenantPlanFlow from '../../../flows/tenant-plan.json';
 import { ApiError } from '../../../src/http/errors.ts';
 import { FlowRunner, resolveTarget, submitDisabled, buildContext, initialState } from '../../../src/flow/engine.ts';
 import { fieldErrorsFor, serverFieldErrors } from '../../../src/flow/errors.ts';
-import { evaluate, evaluateMapping, holds } from '../../../src/flow/logic.ts';
+import { evaluate, evaluateMapping, holds, loadOwnerPatterns } from '../../../src/flow/logic.ts';
 import type { Flow, FlowEnvironment, Step } from '../../../src/flow/types.ts';
 import { shownStep, stepNameShowing, stepNameWhere, stepShowing, walkTo } from './walk.ts';
 
@@ -99,7 +99,15 @@ describe('JSON Logic additions', () => {
     expect(evaluate({ passwordProblems: ['', null, null] }, context)).toEqual(['password.policy.empty']);
     expect(evaluate({ passwordProblems: ['Correct-Horse-9', null, null] }, context)).toEqual([]);
     expect(evaluate({ passwordProblems: ['a', false, null] }, context)).toEqual([]);
+  });
+
+  it('checks a complexity pattern with RE2 once it has loaded, and until then passes no password', async () => {
+    const matching = { passwordProblems: ['abcdefghijklm', true, '[a-z]{12,}'] };
+    expect(evaluate(matching, context)).toEqual(['password.policy.complexity']);
+    await loadOwnerPatterns();
+    expect(evaluate(matching, context)).toEqual([]);
     expect(evaluate({ passwordProblems: ['abcdefgh', true, '[a-z]{12,}'] }, context)).toEqual(['password.policy.complexity']);
+    expect(evaluate({ passwordProblems: ['abcdefgh', false, '[a-z]{12,}'] }, context)).toEqual([]);
   });
 
   it('builds nested inputs from dotted names and leaves out null answers', () => {

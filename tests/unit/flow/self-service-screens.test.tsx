@@ -14,6 +14,7 @@ import { browserRuntime } from '../../../src/auth/runtime.ts';
 import PasswordPolicy from '../../../src/components/PasswordPolicy.tsx';
 import { loadConfig } from '../../../src/config.ts';
 import { loadForm } from '../../../src/flow/forms.ts';
+import { rjsfValidatorOf } from '../../../src/app/screens/flow-screen/RjsfStepForm.tsx';
 import type { Flow } from '../../../src/flow/types.ts';
 import { applyTranslations, createI18n } from '../../../src/i18n/index.ts';
 import { FoyerForm } from '../../../src/theme/rjsf/index.ts';
@@ -48,7 +49,7 @@ describe('signup form', () => {
         <FoyerForm
           schema={form.schema}
           uiSchema={form.uiSchema}
-          validator={form.validator}
+          validator={rjsfValidatorOf(form)}
           formContext={{
             props: { customParams: params, privacyPolicyUrl: 'https://x.test/privacy', termsOfServiceUrl: 'https://x.test/terms' },
           }}
@@ -96,7 +97,7 @@ describe('signup form', () => {
         <FoyerForm
           schema={form.schema}
           uiSchema={form.uiSchema}
-          validator={form.validator}
+          validator={rjsfValidatorOf(form)}
           formContext={{
             props: {
               customParams: [{ label: 'size', type: 'select', userLabel: 'Company size', regex: '', required: true, options: sizes }],
@@ -121,7 +122,9 @@ describe('signup form', () => {
 
   it('renders no custom fields when the app has none', async () => {
     const form = await loadForm('signup');
-    render(withI18n(<FoyerForm schema={form.schema} uiSchema={form.uiSchema} validator={form.validator} formContext={{ props: {} }} />));
+    render(
+      withI18n(<FoyerForm schema={form.schema} uiSchema={form.uiSchema} validator={rjsfValidatorOf(form)} formContext={{ props: {} }} />),
+    );
     expect(screen.getAllByRole('textbox').map((input) => input.getAttribute('name'))).toEqual(['root_email']);
   });
 });

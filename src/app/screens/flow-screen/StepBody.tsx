@@ -1,33 +1,19 @@
 // The step's body: its form (a JSON-Schema form of schema/forms/) or registered component, with the
-// slots placed above the main button and the button itself.
-import { Suspense, use, useEffect, useMemo, type ReactNode } from 'react';
+// slots placed above the main button and the button itself. Plain forms (src/flow/plain-form.ts) are
+// drawn by the theme's PlainForm; RJSF loads only with a form that needs it (./RjsfStepForm.tsx).
+import { lazy, Suspense, use, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ErrorSchema, RJSFValidationError } from '@rjsf/utils';
 import { componentRegistry } from '../../../components/registry.ts';
-import { submitDisabled } from '../../../flow/engine.ts';
-import type { FieldErrors, FieldMessage } from '../../../flow/errors.ts';
-import { loadForm, validationMessageKey } from '../../../flow/forms.ts';
+import { loadForm, plainFormIssues } from '../../../flow/forms.ts';
+import type { PlainField } from '../../../flow/plain-form.ts';
 import { evaluateMapping } from '../../../flow/logic.ts';
 import { isComponentName } from '../../../flow/registry-names.ts';
 import { translateServerMessage } from '../../../i18n/index.ts';
-import { Button } from '../../../theme/Button.tsx';
-import { FoyerForm } from '../../../theme/rjsf/index.ts';
-import type { StepViewProps } from './types.ts';
+import { PlainForm } from '../../../theme/PlainForm.tsx';
+import { SubmitButton } from './SubmitButton.tsx';
+import type { StepFormProps, StepViewProps } from './types.ts';
 
-function SubmitButton({ step, state, context, translate }: Omit<StepViewProps, 'runner'>) {
-  if (!step.submit || step.submit.hidden) return null;
-  const busy = state.status === 'submitting' || state.status === 'leaving';
-  return (
-    <Button
-      type="submit"
-      size={step.submit.size ?? 'lg'}
-      loading={busy}
-      disabled={!busy && (state.status !== 'idle' || submitDisabled(step, context))}
-    >
-      {translate(step.submit.label ?? 'actions.continue')}
-    </Button>
-  );
-}
+const RjsfStepForm = lazy(() => import('./RjsfStepForm.tsx'));
 
 /** Runs `onMounted` after the (possibly lazy) content above it has mounted. */
 function Mounted({ onMounted }: { onMounted: () => void }) {
@@ -42,7 +28,7 @@ export function StepBody(props: StepViewProps & { aboveSubmit: ReactNode; onMoun
   if (step.form) {
     return (
       <Suspense fallback={fallback}>
-        <StepForm {...props} formName={step.form} />
+        <StepForm {...props} key={step.form} formName={step.form} />
         <Mounted onMounted={onMounted} />
       </Suspense>
     );
@@ -80,53 +66,44 @@ export function StepBody(props: StepViewProps & { aboveSubmit: ReactNode; onMoun
   );
 }
 
-const NO_CONST_DEFAULTS = { constAsDefaults: 'never' } as const;
-
-/** Server field errors as RJSF's error schema ("customParams.size" → {customParams: {size: {__errors}}}). */
-export function errorSchemaOf(fieldErrors: FieldErrors, translate: (message: FieldMessage) => string): ErrorSchema | undefined {
-  const entries = Object.entries(fieldErrors);
-  if (entries.length === 0) return undefined;
-  const schema: Record<string, unknown> = {};
-  for (const [path, messages] of entries) {
-    let node = schema;
-    for (const part of path.split('.')) node = (node[part] ??= {}) as Record<string, unknown>;
-    node.__errors = messages.map(translate);
-  }
-  return schema as ErrorSchema;
+function StepForm({ formName, ...props }: StepViewProps & { formName: string; aboveSubmit: ReactNode }) {
+  const form = use(loadForm(formName));
+  if (form.plainFields) return <PlainStepForm {...props} form={form} fields={form.plainFields} />;
+  return <RjsfStepForm {...props} form={form} />;
 }
 
-function StepForm(props: StepViewProps & { formName: string; aboveSubmit: ReactNode }) {
+/**
+ * Like RJSF without live validation: the compiled validator runs on submit, its messages stay until
+ * the next submit, and the server's field messages show beside them.
+ */
+function PlainStepForm(props: StepFormProps & { fields: PlainField[] }) {
   const { t, i18n } = useTranslation();
-  const { runner, state, formName, step, context } = props;
-  const form = use(loadForm(formName));
-  const transformErrors = (errors: RJSFValidationError[]) => errors.map((error) => ({ ...error, message: t(validationMessageKey(error)) }));
-  // Server messages are translation keys, Foyer's English texts (the password policy's) or texts the server wrote.
-  const extraErrors = useMemo(
-    () => errorSchemaOf(state.fieldErrors, (message) => translateServerMessage(i18n, message)),
-    [state.fieldErrors, i18n],
-  );
-  const stepProps = evaluateMapping(step.props, context);
-  const propsKey = JSON.stringify(stepProps);
-  const formContext = useMemo(() => ({ props: JSON.parse(propsKey) as Record<string, unknown> }), [propsKey]);
+  const { runner, state, form, fields } = props;
+  const [checked, setChecked] = useState<Record<string, string[]>>({});
+  const errors = useMemo(() => {
+    const shown: Record<string, string[]> = {};
+    for (const [field, keys] of Object.entries(checked)) shown[field] = keys.map((key) => t(key));
+    // Server messages are translation keys, Foyer's English texts (the password policy's) or texts the server wrote.
+    for (const [field, messages] of Object.entries(state.fieldErrors))
+      (shown[field] ??= []).push(...messages.map((message) => translateServerMessage(i18n, message)));
+    return shown;
+  }, [checked, state.fieldErrors, t, i18n]);
   return (
-    <FoyerForm
+    <PlainForm
       className="foyer-stack"
-      schema={form.schema}
-      uiSchema={form.uiSchema}
-      validator={form.validator}
-      formContext={formContext}
-      extraErrors={extraErrors}
-      // A `const` states what must be entered (a consent must be ticked), never a value to start from.
-      experimental_defaultFormStateBehavior={NO_CONST_DEFAULTS}
-      formData={state.form}
-      noHtml5Validate
-      showErrorList={false}
-      transformErrors={transformErrors}
-      onChange={(event) => runner.setForm((event.formData ?? {}) as Record<string, unknown>)}
-      onSubmit={(event) => void runner.submit((event.formData ?? {}) as Record<string, unknown>)}
+      fields={fields}
+      values={state.form}
+      errors={errors}
+      translate={t}
+      onChange={(values) => runner.setForm(values)}
+      onSubmit={() => {
+        const issues = plainFormIssues(form, state.form);
+        setChecked(issues);
+        if (Object.keys(issues).length === 0) void runner.submit(state.form);
+      }}
     >
       {props.aboveSubmit}
       <SubmitButton {...props} />
-    </FoyerForm>
+    </PlainForm>
   );
 }

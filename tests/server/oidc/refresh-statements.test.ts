@@ -1,0 +1,111 @@
+// What a refresh grant asks of the database (bench/token-refresh.bench.ts measures what it costs):
+// three statements, the app, the refresh token read with its Grant and the membership it names, and
+// one write carrying the rotation, the sign-in session's activity and the audit event together
+// (server/auth/oidc/adapter.ts, server/db/write-batch.ts). The membership read along with the token
+// still decides, as a read of its own did: a disabled membership gets no token, a changed role shows.
+import { and, desc, eq, type Logger } from 'drizzle-orm';
+import * as client from 'openid-client';
+import { decodeJwt } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
+import { auditEvents, signInSessions, tenantUsers } from '../../../server/db/schema.ts';
+import { authorizationRequest, callbackUri, relyingParty, signIn } from './sign-in.ts';
+import { createMember, type Member } from '../password/helpers.ts';
+
+let foyer: TestFoyer;
+const statements: string[] = [];
+let recording = false;
+const logger: Logger = {
+  logQuery(query) {
+    if (recording) statements.push(query);
+  },
+};
+
+beforeAll(async () => {
+  foyer = await startFoyer({}, { logger });
+});
+afterAll(() => foyer?.close());
+
+async function refreshTokenOf(member: Member, workspace: string): Promise<string> {
+  const rp = await relyingParty(foyer);
+  const pending = await authorizationRequest(rp, callbackUri(foyer));
+  const { callback } = await signIn(foyer, {
+    authorizeUrl: pending.url,
+    redirectUri: callbackUri(foyer),
+    email: member.email,
+    password: member.password!,
+    workspace,
+  });
+  const tokens = await client.authorizationCodeGrant(rp, callback, { pkceCodeVerifier: pending.verifier, expectedState: pending.state });
+  return tokens.refresh_token!;
+}
+
+/** POST /token with a refresh_token grant, recording the statements it sends. */
+async function refresh(refreshToken: string) {
+  statements.length = 0;
+  recording = true;
+  try {
+    const response = await foyer.foyer.auth.inject({
+      method: 'POST',
+      url: '/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ grant_type: 'refresh_token', client_id: foyer.demo.appId, refresh_token: refreshToken }).toString(),
+    });
+    return { status: response.statusCode, body: response.json() as Record<string, string> };
+  } finally {
+    recording = false;
+  }
+}
+
+const writes = () => statements.filter((statement) => /^(with write_|insert|update|delete)/.test(statement));
+
+describe('a refresh grant', () => {
+  it('reads twice and writes once: the rotation, the session activity and the audit event in one statement', async () => {
+    const member = await createMember(foyer, { workspaces: ['Acme'] });
+    const first = await refresh(await refreshTokenOf(member, 'Acme'));
+    expect(first.status).toBe(200);
+    expect(statements).toHaveLength(3);
+    expect(statements[0]).toMatch(/^select .* from "apps"/);
+    expect(statements[1]).toMatch(/^select .* from "oidc_payloads" left join "oidc_payloads" "grant" .* left join "tenant_users"/);
+    expect(writes()).toHaveLength(1);
+    const [batch] = writes();
+    expect(batch).toContain('update "oidc_payloads" set "consumed_at"');
+    expect(batch).toContain('insert into "oidc_payloads"');
+    expect(batch).toContain('update "sign_in_sessions"');
+    expect(batch).toContain('insert into "audit_events"');
+
+    // What that one statement wrote: the audit event, the session's latest access token, and a successor that works.
+    const [issued] = await foyer.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.tenantUserId, member.memberships.Acme!), eq(auditEvents.type, 'token.issued')))
+      .orderBy(desc(auditEvents.id))
+      .limit(1);
+    expect(issued?.detail).toEqual({ grantType: 'refresh_token' });
+    const [session] = await foyer.db.select().from(signInSessions).where(eq(signInSessions.tenantUserId, member.memberships.Acme!));
+    expect(session?.accessTokenJti).toBe(decodeJwt(first.body.access_token!).jti);
+    const second = await refresh(first.body.refresh_token!);
+    expect(second.status).toBe(200);
+    expect(statements).toHaveLength(3);
+  });
+
+  it('refuses the token of a membership disabled in the database, with no write of a successor', async () => {
+    const member = await createMember(foyer, { workspaces: ['Acme'] });
+    const refreshToken = await refreshTokenOf(member, 'Acme');
+    // Straight in the table: no revocation ran, so only the membership read with the token can refuse.
+    await foyer.db.update(tenantUsers).set({ enabled: false }).where(eq(tenantUsers.id, member.memberships.Acme!));
+    const answer = await refresh(refreshToken);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe('invalid_grant');
+    expect(statements.some((statement) => statement.includes('insert into "oidc_payloads"'))).toBe(false);
+  });
+
+  it('issues the role the membership has now, read with the token', async () => {
+    const member = await createMember(foyer, { workspaces: ['Acme'] });
+    const refreshToken = await refreshTokenOf(member, 'Acme');
+    await foyer.db.update(tenantUsers).set({ role: 'VIEWER' }).where(eq(tenantUsers.id, member.memberships.Acme!));
+    const answer = await refresh(refreshToken);
+    expect(answer.status).toBe(200);
+    expect(decodeJwt(answer.body.access_token!)).toMatchObject({ sub: member.memberships.Acme, role: 'VIEWER' });
+  });
+});
