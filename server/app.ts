@@ -23,6 +23,7 @@ import { managementPlugin, MANAGEMENT_PREFIX } from './management/plugin.ts';
 import { collectAuthServiceRoutes, registerOpenApi } from './management/openapi.ts';
 import { startWebhookWorker } from './webhooks/worker.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
+import { enterpriseAdminRoutes } from './admin/enterprise-connections.ts';
 
 export interface Foyer {
   auth: FastifyInstance;
@@ -67,7 +68,7 @@ export async function createFoyer(options: {
   await registerOpenApi(api, config, auth);
   await api.register(brandingPlugin, context);
   await api.register(graphqlPlugin, context);
-  await api.register(adminPlugin, { ...context, prefix: ADMIN_PREFIX, extensions: [webhookRoutes] });
+  await api.register(adminPlugin, { ...context, prefix: ADMIN_PREFIX, extensions: [webhookRoutes, enterpriseAdminRoutes] });
   await api.register(managementPlugin, { ...context, prefix: MANAGEMENT_PREFIX });
   await api.register(workspaceLogoPlugin, { ...context, prefix: WORKSPACE_PREFIX });
   await api.register(authProxyPlugin, context);

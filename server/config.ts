@@ -1,4 +1,5 @@
 // Operator settings, read once from the environment (README "Configuration").
+import type { CustomFetch } from 'openid-client';
 import path from 'node:path';
 
 export type FoyerEnv = 'development' | 'production';
@@ -43,6 +44,12 @@ export interface ServerConfig {
    * `host:port`, comma-separated); empty, the system's resolvers.
    */
   dnsServers: string[];
+  /**
+   * How Foyer reaches the social providers' own hosts (openid-client's customFetch); absent, the
+   * global fetch. Never set from the environment: tests route a provider's real addresses
+   * (https://login.microsoftonline.com, https://appleid.apple.com) to a local stand-in with it.
+   */
+  providerFetch?: CustomFetch;
   /** The webhook worker's timings (server/webhooks/worker.ts), all in milliseconds. */
   webhooks: WebhookTimings;
 }

@@ -102,6 +102,9 @@ export function changesBetween(live: StoredAppConfig, draft: StoredAppConfig): C
     ['branding.customCss', null],
     ['passwordPolicy.complexityRegex', null],
     ...socialProviders.map((provider): [string, unknown] => [`socialProviders.${provider}.clientId`, null]),
+    ['socialProviders.apple.teamId', null],
+    ['socialProviders.apple.keyId', null],
+    ['socialProviders.azureAd.tenant', 'common'],
     ['payments.stripe.publishableKey', null],
   ];
   for (const [path, fallback] of valuePaths) {

@@ -57,6 +57,9 @@ export function appColumnsOf(config: StoredAppConfig) {
   };
 }
 
+const definedOnly = <T extends object>(fields: T): Partial<T> =>
+  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
+
 /** The document as the admin API answers it: each provider says whether it has a secret, never which. */
 export function publicConfigOf(config: StoredAppConfig): AppConfig {
   const { socialProviders: stored, payments, ...withoutPayments } = config;
@@ -66,8 +69,9 @@ export function publicConfigOf(config: StoredAppConfig): AppConfig {
   for (const provider of socialProviders) {
     const credentials = stored[provider];
     if (!credentials) continue;
+    const { clientId, teamId, keyId, tenant } = credentials;
     providers[provider] = {
-      ...(credentials.clientId !== undefined ? { clientId: credentials.clientId } : {}),
+      ...definedOnly({ clientId, teamId, keyId, tenant: tenant as ProviderCredentials['tenant'] }),
       hasClientSecret: Boolean(credentials.clientSecretSealed),
     };
   }
@@ -96,8 +100,9 @@ export function sealWrittenConfig(config: ServerConfig, appId: string, written: 
         : credentials.clientSecret === ''
           ? undefined
           : sealProviderSecret(config, appId, provider, credentials.clientSecret);
+    const { clientId, teamId, keyId, tenant } = credentials;
     stored[provider] = {
-      ...(credentials.clientId !== undefined ? { clientId: credentials.clientId } : {}),
+      ...definedOnly({ clientId, teamId, keyId, tenant }),
       ...(sealed ? { clientSecretSealed: sealed } : {}),
     };
   }

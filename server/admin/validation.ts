@@ -2,6 +2,7 @@
 // JSON Schema 2020-12, compiled once, on first use: compiling takes a few hundred milliseconds that
 // the server's start should not wait for) and the custom CSS rule. Refusals name each problem by JSON
 // pointer, so the configurator can show it at its field, and read the same for every kind of caller.
+import { createPrivateKey } from 'node:crypto';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import appConfigSchema from '../../schema/app-config.schema.json' with { type: 'json' };
@@ -126,6 +127,26 @@ function unofferedDefaultLanguage(config: AppConfig): ProblemDetail[] {
   return problem ? [{ path: '/defaultLanguage', code: 'unofferedDefaultLanguage', params: {}, message: problem }] : [];
 }
 
+/** Apple's client secrets are ES256 JWTs signed with the key Apple issued (a .p8 file: PKCS #8, EC P-256). */
+function unusableAppleKey(config: AppConfig): ProblemDetail[] {
+  const pem = config.socialProviders?.apple?.clientSecret;
+  if (!pem) return [];
+  try {
+    const key = createPrivateKey({ key: pem.trim(), format: 'pem' });
+    if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1') return [];
+  } catch {
+    // Not a PEM private key at all: the same answer as a key of another kind.
+  }
+  return [
+    {
+      path: '/socialProviders/apple/clientSecret',
+      code: 'applePrivateKey',
+      params: {},
+      message: "paste the whole .p8 private key file Apple gave you (it starts with '-----BEGIN PRIVATE KEY-----')",
+    },
+  ];
+}
+
 /**
  * The document, typed, when it passes the schema and the CSS rule; otherwise a 400 naming every
  * problem. The logo and the CSS may load only `appId`'s own uploaded assets, served from `apiUrl`.
@@ -141,6 +162,7 @@ export function checkAppConfig(document: unknown, appId: string, apiUrl: string)
     ...noSignInMethod(document),
     ...foreignLogo(document, assetsBaseOf(apiUrl, appId)),
     ...unofferedDefaultLanguage(document),
+    ...unusableAppleKey(document),
   ];
   if (problems.length > 0) throw validationFailed(problems);
   const css = document.branding?.customCss;

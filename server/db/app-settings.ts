@@ -6,7 +6,13 @@ import type { PaymentSettings } from '../../common/payments.ts';
 /** A provider's credentials at rest: the secret only sealed under config.secret. */
 export interface StoredProviderCredentials {
   clientId?: string;
+  /** The client secret; for Apple, the .p8 private key its client secrets are signed with. */
   clientSecretSealed?: string;
+  /** Apple: the developer team id and the key's id. */
+  teamId?: string;
+  keyId?: string;
+  /** Microsoft: which accounts sign in (`common`, `organizations` or `consumers`). */
+  tenant?: string;
 }
 
 /** The AppConfig fields kept in their own apps columns. */

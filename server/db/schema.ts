@@ -687,9 +687,17 @@ export const enterpriseDomains = pgTable(
     /** The value of the TXT record `foyer-verification=<token>` the owner publishes at the domain. */
     token: text('token').notNull(),
     verifiedAt: timestamp('verified_at', { withTimezone: true }),
+    /** The proof by mail (server/auth/enterprise/domains.ts): the SHA-256 of the link's token, single use. */
+    mailTokenHash: text('mail_token_hash'),
+    mailSentTo: text('mail_sent_to'),
+    mailExpiresAt: timestamp('mail_expires_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.connectionId, t.domain] }), index('enterprise_domains_domain_idx').on(t.appId, t.domain)],
+  (t) => [
+    primaryKey({ columns: [t.connectionId, t.domain] }),
+    index('enterprise_domains_domain_idx').on(t.appId, t.domain),
+    uniqueIndex('enterprise_domains_mail_token_idx').on(t.mailTokenHash),
+  ],
 );
 
 /**

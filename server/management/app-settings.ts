@@ -76,10 +76,14 @@ const DERIVED_APP_FIELDS = ['id', 'stripeEnabled'] as const;
 const UNSUPPORTED: Record<string, FieldIssue> = {
   emailSenderName: keyedIssue('noAppMailSender', "Foyer sends every app's mail from the server's sender address"),
   emailSenderEmail: keyedIssue('noAppMailSender', "Foyer sends every app's mail from the server's sender address"),
-  microsoftAzureADTenantId: keyedIssue('azureAdCommon', 'Foyer signs in with Microsoft through the common endpoint, for any tenant'),
-  appleTeamId: keyedIssue('appleClientSecret', "Send appleClientSecret: the client secret JWT signed with the team's key"),
-  appleKeyId: keyedIssue('appleClientSecret', "Send appleClientSecret: the client secret JWT signed with the team's key"),
-  applePrivateKey: keyedIssue('appleClientSecret', "Send appleClientSecret: the client secret JWT signed with the team's key"),
+  microsoftAzureADTenantId: keyedIssue(
+    'azureAdCommon',
+    "Foyer signs in with Microsoft through its multi-tenant endpoints (common, organizations or consumers, chosen in the configurator), not one tenant's",
+  ),
+  appleClientSecret: keyedIssue(
+    'applePrivateKey',
+    "Send applePrivateKey (the .p8 key) with appleTeamId and appleKeyId: Foyer signs Apple's client secret for every token request",
+  ),
   microsoftAzureMarketplaceClientId: keyedIssue('noAzureMarketplace', 'Foyer has no Azure Marketplace integration'),
   microsoftAzureMarketplaceClientSecret: keyedIssue('noAzureMarketplace', 'Foyer has no Azure Marketplace integration'),
   microsoftAzureMarketplaceTenantId: keyedIssue('noAzureMarketplace', 'Foyer has no Azure Marketplace integration'),
@@ -121,7 +125,8 @@ const PROVIDER_FIELDS: [SocialProvider, string, string][] = [
   ['github', 'githubClientId', 'githubClientSecret'],
   ['facebook', 'facebookAppId', 'facebookAppSecret'],
   ['azureAd', 'microsoftAzureADClientId', 'microsoftAzureADClientSecret'],
-  ['apple', 'appleClientId', 'appleClientSecret'],
+  // Apple's secret is the .p8 key Foyer signs each client secret with (server/auth/federation/apple.ts).
+  ['apple', 'appleClientId', 'applePrivateKey'],
 ];
 
 const FOYER_FIELD_TYPES: readonly string[] = ['email', 'phone', 'number', 'integer', 'text', 'regex', 'boolean', 'select'];
@@ -222,6 +227,8 @@ export function registerSettingsRoutes(parent: FastifyInstance, context: FoyerCo
         }
         return (
           {
+            '/socialProviders/apple/teamId': '/appleTeamId',
+            '/socialProviders/apple/keyId': '/appleKeyId',
             '/payments/stripe/secretKey': '/stripeSecretKey',
             '/payments/stripe/publishableKey': '/stripePublicKey',
             '/payments/stripe/webhookSecret': '/stripeWebhookSecret',
@@ -239,6 +246,13 @@ export function registerSettingsRoutes(parent: FastifyInstance, context: FoyerCo
                 ...providers[provider],
                 ...(sent(idField) !== undefined ? { clientId: sent(idField)!.trim() } : {}),
                 ...(sent(secretField) !== undefined ? { clientSecret: sent(secretField)!.trim() } : {}),
+              };
+            }
+            if (sent('appleTeamId') !== undefined || sent('appleKeyId') !== undefined) {
+              providers.apple = {
+                ...providers.apple,
+                ...(sent('appleTeamId') !== undefined ? { teamId: sent('appleTeamId')!.trim() } : {}),
+                ...(sent('appleKeyId') !== undefined ? { keyId: sent('appleKeyId')!.trim() } : {}),
               };
             }
             const stripeSent = ['stripeSecretKey', 'stripePublicKey', 'stripeWebhookSecret'].some((field) => sent(field) !== undefined);

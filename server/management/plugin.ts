@@ -32,6 +32,7 @@ import { customParamsConfig } from '../graphql/custom-params/service.ts';
 import { checkLocale, checkLogo, InputProblems, isEmail } from '../graphql/input.ts';
 import { addWorkspaceFromBackEnd, deleteWorkspace } from '../admin/workspaces.ts';
 import type { WriteOrigin } from '../admin/caller.ts';
+import { managementFederationRoutes } from './federation.ts';
 import { registerSettingsRoutes } from './app-settings.ts';
 import { registerPaymentLinkRoutes } from './payment-links.ts';
 import { registerMessageRoutes } from './messages.ts';
@@ -106,6 +107,8 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
     if (!holder) throw unauthenticated();
     return holder;
   };
+
+  await app.register(managementFederationRoutes, { context, appOf: (request) => holderOf(request).app, tags });
 
   /** The key's app acting on workspace `tenantId`, when that is one of the app's workspaces. */
   async function actorFor(request: FastifyRequest, tenantId: string): Promise<AppKeyCaller> {

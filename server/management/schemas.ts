@@ -253,7 +253,7 @@ export type UpdateAppBody = Static<typeof UpdateAppBody>;
 
 const Secret = Type.String({ maxLength: 2000, description: 'Stored encrypted, never answered; empty removes it' });
 
-/** PUT /app/credentials in the original client's UpdateCredentials shape; Apple's as Foyer signs in with it. */
+/** PUT /app/credentials in the original client's UpdateCredentials shape. */
 export const CredentialsBody = Type.Object(
   {
     stripeSecretKey: Type.Optional(Secret),
@@ -270,8 +270,13 @@ export const CredentialsBody = Type.Object(
     microsoftAzureADClientId: Type.Optional(Type.String({ maxLength: 500 })),
     microsoftAzureADClientSecret: Type.Optional(Secret),
     appleClientId: Type.Optional(Type.String({ maxLength: 500 })),
-    appleClientSecret: Type.Optional(
-      Type.String({ maxLength: 2000, description: "Apple's client secret: the JWT signed with the team's key" }),
+    appleTeamId: Type.Optional(Type.String({ maxLength: 100, description: "Apple: the developer team id (the client secret's iss)" })),
+    appleKeyId: Type.Optional(Type.String({ maxLength: 100, description: "Apple: the private key's id (the client secret's kid)" })),
+    applePrivateKey: Type.Optional(
+      Type.String({
+        maxLength: 2000,
+        description: 'Apple: the .p8 private key (PEM) Foyer signs each client secret with; stored encrypted, never answered',
+      }),
     ),
   },
   { additionalProperties: true },

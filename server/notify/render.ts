@@ -16,7 +16,8 @@ export interface RenderedMessage {
 /** A message that must not go out as asked (a link that is not absolute http(s), a missing workspace). */
 export class RefusedMessage extends Error {}
 
-const TOKEN_PURPOSE: Record<MessageKind, TokenPurpose> = {
+// A domain proof's link is no user token: its sender always states the lifetime (expiresInSeconds).
+const TOKEN_PURPOSE: Record<Exclude<MessageKind, 'domain-proof'>, TokenPurpose> = {
   reset: 'reset',
   signup: 'signup',
   'signup-existing': 'signup',
@@ -25,7 +26,7 @@ const TOKEN_PURPOSE: Record<MessageKind, TokenPurpose> = {
   'invite-existing': 'invite',
 };
 
-const NEEDS_WORKSPACE: ReadonlySet<MessageKind> = new Set(['invite', 'invite-existing']);
+const NEEDS_WORKSPACE: ReadonlySet<MessageKind> = new Set(['invite', 'invite-existing', 'domain-proof']);
 
 export function escapeHtml(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -49,13 +50,21 @@ const TEXT_COLOR = '#1f2937';
 const MUTED_COLOR = '#4b5563';
 const LINK_COLOR = '#1d4ed8';
 
+function lifetimeOf(message: OutgoingMessage): number {
+  if (message.expiresInSeconds !== undefined) return message.expiresInSeconds;
+  if (message.kind === 'domain-proof') throw new RefusedMessage('A domain proof states how long its link works');
+  return TOKEN_TTL_SECONDS[TOKEN_PURPOSE[message.kind]];
+}
+
 export function renderMessage(message: OutgoingMessage, brand: Brand, translator: Translator): RenderedMessage {
   if (!isAbsoluteHttpUrl(message.link)) throw new RefusedMessage('The link must be an absolute http(s) URL');
   const workspace = message.workspace?.trim() ?? '';
   if (NEEDS_WORKSPACE.has(message.kind) && !workspace) throw new RefusedMessage('An invitation names its workspace');
+  const domain = message.domain?.trim() ?? '';
+  if (message.kind === 'domain-proof' && !domain) throw new RefusedMessage('A domain proof names its domain');
   const link = new URL(message.link).href;
-  const ttl = message.expiresInSeconds ?? TOKEN_TTL_SECONDS[TOKEN_PURPOSE[message.kind]];
-  const values = { app: brand.name, workspace, duration: duration(ttl, translator) };
+  const ttl = lifetimeOf(message);
+  const values = { app: brand.name, workspace, domain, duration: duration(ttl, translator) };
   const text = (key: string) => translator.t(`mail.${message.kind}.${key}`, values);
 
   return layout(

@@ -14,7 +14,9 @@ export type MessageKind =
   /** A new identity was invited to {workspace}: set a password. */
   | 'invite'
   /** An existing identity was invited to {workspace}: sign in. */
-  | 'invite-existing';
+  | 'invite-existing'
+  /** A workspace claims {domain} for enterprise sign-in: confirm at an address of the domain (server/auth/enterprise/domains.ts). */
+  | 'domain-proof';
 
 export interface OutgoingMessage {
   appId: string;
@@ -24,8 +26,10 @@ export interface OutgoingMessage {
   locale?: string | null;
   /** The call to action, absolute URL. */
   link: string;
-  /** Workspace name, for invitations. */
+  /** Workspace name, for invitations and domain proofs. */
   workspace?: string;
+  /** The e-mail domain a domain proof is about. */
+  domain?: string;
   /** How long the link works, when it differs from the token lifetime of its kind (a configured reset TTL). */
   expiresInSeconds?: number;
 }

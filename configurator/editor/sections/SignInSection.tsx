@@ -1,5 +1,6 @@
 // Sign-in options: methods, social providers with their credentials (a secret goes in, only "set"
 // comes back), workspaces and two-factor, legal links, redirect URIs and token lifetimes.
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { federationTypeOf, socialProviderFlags, socialProviders, type SocialProvider } from '../../../common/app-config.ts';
 import { CopyField } from '../../components/CopyField.tsx';
@@ -159,20 +160,111 @@ function ProviderSettings({ provider }: { provider: SocialProvider }) {
           autoComplete="off"
           spellCheck={false}
         />
-        <TextField
-          label={t('signIn.clientSecret', { provider: name })}
-          type="password"
-          autoComplete="new-password"
-          value={typeof secret === 'string' ? secret : ''}
-          onChange={(text) => set(secretPath, text)}
-          help={hasSecret ? t('signIn.secretSet') : t('signIn.secretNotSet')}
-          error={secretIssue}
-        />
+        {provider === 'apple' ? (
+          <>
+            <PathText
+              path={['socialProviders', provider, 'teamId']}
+              label={t('socialCredentials.appleTeamId')}
+              autoComplete="off"
+              spellCheck={false}
+            />
+            <PathText
+              path={['socialProviders', provider, 'keyId']}
+              label={t('socialCredentials.appleKeyId')}
+              autoComplete="off"
+              spellCheck={false}
+            />
+            <ApplePrivateKey
+              value={typeof secret === 'string' ? secret : ''}
+              onChange={(text) => set(secretPath, text)}
+              help={hasSecret ? t('signIn.secretSet') : t('socialCredentials.applePrivateKeyHelp')}
+              error={secretIssue}
+            />
+          </>
+        ) : (
+          <TextField
+            label={t('signIn.clientSecret', { provider: name })}
+            type="password"
+            autoComplete="new-password"
+            value={typeof secret === 'string' ? secret : ''}
+            onChange={(text) => set(secretPath, text)}
+            help={hasSecret ? t('signIn.secretSet') : t('signIn.secretNotSet')}
+            error={secretIssue}
+          />
+        )}
+        {provider === 'azureAd' && <MicrosoftAccounts />}
         <CopyField
           label={t('signIn.providerRedirectUri', { provider: name })}
           value={`${config.authUrl}/federated/${federationTypeOf[provider]}/callback`}
         />
       </div>
+    </div>
+  );
+}
+
+const MICROSOFT_ACCOUNTS = [
+  ['common', 'socialCredentials.microsoftAccountsCommon'],
+  ['organizations', 'socialCredentials.microsoftAccountsOrganizations'],
+  ['consumers', 'socialCredentials.microsoftAccountsConsumers'],
+] as const;
+
+/** Which Microsoft authority the app's client signs in with (server/auth/federation/providers.ts). */
+function MicrosoftAccounts() {
+  const { t } = useTranslation();
+  const { draft, set } = useEditor();
+  const id = useId();
+  const path = ['socialProviders', 'azureAd', 'tenant'];
+  const value = getIn(draft.config, path);
+  return (
+    <div className="foyer-field">
+      <label className="foyer-label" htmlFor={id}>
+        {t('socialCredentials.microsoftAccounts')}
+      </label>
+      <select
+        id={id}
+        className="foyer-select"
+        value={typeof value === 'string' ? value : 'common'}
+        onChange={(event) => set(path, event.target.value)}
+      >
+        {MICROSOFT_ACCOUNTS.map(([tenant, label]) => (
+          <option key={tenant} value={tenant}>
+            {t(label)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** Apple's "client secret" is the .p8 key its secrets are signed with: a few lines of PEM, pasted whole. */
+function ApplePrivateKey({ value, onChange, help, error }: { value: string; onChange(text: string): void; help: string; error?: string }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const describedBy = [`${id}-help`, error ? `${id}-error` : undefined].filter(Boolean).join(' ');
+  return (
+    <div className="foyer-field">
+      <label className="foyer-label" htmlFor={id}>
+        {t('socialCredentials.applePrivateKey')}
+      </label>
+      <textarea
+        id={id}
+        className="foyer-input console__textarea console__mono"
+        rows={5}
+        spellCheck={false}
+        autoComplete="off"
+        value={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        onChange={(event) => onChange(event.target.value)}
+      />
+      <p id={`${id}-help`} className="foyer-help">
+        {help}
+      </p>
+      {error && (
+        <p id={`${id}-error`} className="foyer-field-error">
+          {error}
+        </p>
+      )}
     </div>
   );
 }

@@ -11,6 +11,7 @@ import { enterpriseConnections, enterpriseDomains } from '../../db/schema.ts';
 import { seal, sealingKey, unseal } from '../../crypto/seal.ts';
 import { isRole, type Role } from '../../../common/roles.ts';
 import { parseIdpMetadata } from './saml-metadata.ts';
+import { verificationRecord } from './domains.ts';
 import { allowedValuesIssue, keyedIssue, maxLengthIssue, plainIssue, type FieldIssue } from '../../http/field-issues.ts';
 
 export type EnterpriseConnection = typeof enterpriseConnections.$inferSelect;
@@ -143,6 +144,44 @@ function checkInput(
   }
   if (Object.keys(problems).length > 0) throw new ConnectionInputError(problems);
   return { fields, domains, secret };
+}
+
+/** A connection as the owner's APIs answer it: never its secret, each domain with the TXT record that proves it. */
+export function connectionView(config: ServerConfig, connection: EnterpriseConnection, domains: EnterpriseDomain[]) {
+  const saml = connection.kind === 'saml';
+  return {
+    id: connection.id,
+    kind: connection.kind,
+    name: connection.name,
+    defaultRole: connection.defaultRole,
+    domains: domains.map((domain) => ({
+      domain: domain.domain,
+      verified: domain.verifiedAt !== null,
+      verificationRecord: verificationRecord(domain.token),
+    })),
+    oidcIssuer: connection.oidcIssuer,
+    oidcClientId: connection.oidcClientId,
+    hasClientSecret: Boolean(connection.oidcClientSecretSealed),
+    redirectUri: saml ? null : oidcRedirectUri(config),
+    samlIdpEntityId: connection.samlIdpEntityId,
+    samlSsoUrl: connection.samlSsoUrl,
+    samlCertificate: saml ? (connection.samlIdpCerts?.[0] ?? null) : null,
+    spEntityId: saml ? samlEntityId(config, connection.id) : null,
+    acsUrl: saml ? samlAcsUrl(config, connection.id) : null,
+  };
+}
+
+export type ConnectionView = ReturnType<typeof connectionView>;
+
+/** The workspace's connection `id` as its owner's APIs answer it, or undefined. */
+export async function connectionViewOf(
+  config: ServerConfig,
+  db: Database,
+  tenantId: string,
+  id: string,
+): Promise<ConnectionView | undefined> {
+  const found = (await listConnections(db, tenantId)).find((entry) => entry.connection.id === id);
+  return found && connectionView(config, found.connection, found.domains);
 }
 
 export async function listConnections(db: Database, tenantId: string) {

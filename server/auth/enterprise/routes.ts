@@ -22,6 +22,8 @@ import { connectionById, type EnterpriseConnection } from './connections.ts';
 import { finishOidc, oidcLoginUrl } from './oidc.ts';
 import { checkSamlResponse, samlClient, samlLoginUrl } from './saml.ts';
 import { resolveEnterpriseUser, type EnterpriseProfile } from './profile.ts';
+import { confirmDomainProof, findDomainProof } from './domains.ts';
+import { DOMAIN_PROOF_CSP, renderDomainProofPage } from './domain-proof-page.ts';
 
 const hashState = (state: string) => createHash('sha256').update(state).digest('hex');
 
@@ -211,5 +213,33 @@ export async function enterpriseRoutes(app: FastifyInstance, { context, sessions
     if (!connection || connection.kind !== 'saml') throw connectionNotFound();
     const metadata = samlClient(config, db, connection).generateServiceProviderMetadata(null);
     return reply.type('application/samlmetadata+xml').send(metadata);
+  });
+
+  // A domain proof mail's link: the page asks, its button (a POST) confirms; the token is looked up by its hash only.
+  const proofParams = {
+    type: 'object',
+    required: ['token'],
+    properties: { token: { type: 'string', minLength: 1, maxLength: 200 } },
+  } as const;
+  const page = (reply: FastifyReply, status: number, html: string) =>
+    reply
+      .status(status)
+      .header('content-security-policy', DOMAIN_PROOF_CSP)
+      .header('cache-control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(html);
+
+  app.get<{ Params: { token: string } }>('/federated/domain-proof/:token', { schema: { params: proofParams } }, async (request, reply) => {
+    const about = await findDomainProof(db, request.params.token);
+    return about
+      ? page(reply, 200, renderDomainProofPage({ kind: 'ask', about }))
+      : page(reply, 410, renderDomainProofPage({ kind: 'expired' }));
+  });
+
+  app.post<{ Params: { token: string } }>('/federated/domain-proof/:token', { schema: { params: proofParams } }, async (request, reply) => {
+    const about = await confirmDomainProof(db, request.params.token);
+    if (!about) return page(reply, 410, renderDomainProofPage({ kind: 'expired' }));
+    request.log.info({ domain: about.domain }, 'enterprise domain proved by mail');
+    return page(reply, 200, renderDomainProofPage({ kind: 'done', about }));
   });
 }

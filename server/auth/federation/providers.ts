@@ -3,13 +3,17 @@
 // LinkedIn through OAuth 2 and their user APIs. An app's own client id and sealed secret use the real
 // provider; without them, outside production, the development identity provider (server/dev-idp)
 // serves every type along the same code. Production never uses it.
+import { createHash } from 'node:crypto';
 import * as client from 'openid-client';
+import type { ServerConfig } from '../../config.ts';
 import type { FoyerContext } from '../../context.ts';
 import { openProviderSecret } from '../../apps/provider-secrets.ts';
 import { DEV_IDP_CLIENT_ID, devIdpClientSecret, federationCallbackUrl } from '../../dev-idp/server.ts';
 import { socialProviderOf, type FederationType, type SocialProvider } from '../../../common/app-config.ts';
 import type { App } from '../../apps/lookup.ts';
 import { HttpError } from '../../http/errors.ts';
+import type { StoredProviderCredentials } from '../../db/app-settings.ts';
+import { appleClientAuthentication } from './apple.ts';
 
 /** What Foyer learns of a person from a provider, whatever the provider's own shape. */
 export interface FederatedProfile {
@@ -93,9 +97,36 @@ export function facebookProfile(me: Record<string, unknown>): FederatedProfile {
   return { subject, email: text(me.email), emailVerified: false, firstName: text(me.first_name), lastName: text(me.last_name) };
 }
 
+const MICROSOFT_ORIGIN = 'https://login.microsoftonline.com';
+/** Microsoft's multi-tenant authorities (an app's `tenant` setting; `common` when unset). */
+export const MICROSOFT_TENANTS = ['common', 'organizations', 'consumers'] as const;
+// What Microsoft's multi-tenant discovery documents name as the issuer; an ID token's own `iss`
+// carries the person's tenant id in its place.
+const MICROSOFT_ISSUER_TEMPLATE = `${MICROSOFT_ORIGIN}/{tenantid}/v2.0`;
+const TENANT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The issuer an app's own client discovers for `type`: Microsoft's per its tenant setting. */
+function issuerFor(type: FederationType, credentials: StoredProviderCredentials): string {
+  if (type !== 'ms-azure-ad') return SPECS[type].issuer;
+  const tenant = MICROSOFT_TENANTS.find((name) => name === credentials.tenant) ?? 'common';
+  return `${MICROSOFT_ORIGIN}/${tenant}/v2.0`;
+}
+
+/**
+ * A Microsoft ID token already passed openid-client's issuer check (its `iss` equals the template
+ * with the token's own `tid`); this keeps the tenant id a tenant id, so no `iss` off Microsoft's host
+ * (nor a path smuggled in through `tid`) is ever taken.
+ */
+function checkMicrosoftIssuer(claims: Record<string, unknown>): void {
+  const tid = typeof claims.tid === 'string' ? claims.tid : '';
+  if (!TENANT_ID.test(tid) || claims.iss !== MICROSOFT_ISSUER_TEMPLATE.replace('{tenantid}', tid)) {
+    throw new Error('The ID token names an issuer outside Microsoft or another tenant than its tid');
+  }
+}
+
 const SPECS: Record<FederationType, ProviderSpec> = {
   google: { protocol: 'oidc', issuer: 'https://accounts.google.com', scope: 'openid email profile' },
-  'ms-azure-ad': { protocol: 'oidc', issuer: 'https://login.microsoftonline.com/common/v2.0', scope: 'openid email profile' },
+  'ms-azure-ad': { protocol: 'oidc', issuer: `${MICROSOFT_ORIGIN}/common/v2.0`, scope: 'openid email profile' },
   apple: { protocol: 'oidc', issuer: 'https://appleid.apple.com', scope: 'openid email name', responseMode: 'form_post' },
   github: {
     protocol: 'oauth2',
@@ -182,6 +213,58 @@ function withInsecure(configuration: client.Configuration, insecure: boolean): c
   return configuration;
 }
 
+function withProviderFetch(config: ServerConfig, configuration: client.Configuration): client.Configuration {
+  if (config.providerFetch) configuration[client.customFetch] = config.providerFetch;
+  return configuration;
+}
+
+const ownConfigurations = new Map<string, { configuration: client.Configuration; at: number }>();
+
+/**
+ * An app's own client of an OpenID provider, kept ten minutes. It comes straight from openid-client's
+ * discovery: for Microsoft's multi-tenant authorities that is what makes openid-client check an ID
+ * token's `iss` against the discovered template filled with the token's own `tid` (a configuration
+ * rebuilt from copied metadata would lose it). Apple's client authenticates with a JWT it signs per
+ * token request (./apple.ts).
+ */
+async function ownOidcConfiguration(
+  config: ServerConfig,
+  type: FederationType,
+  issuer: string,
+  credentials: StoredProviderCredentials,
+  secret: string,
+): Promise<client.Configuration> {
+  const key = createHash('sha256')
+    .update(JSON.stringify([issuer, credentials.clientId, credentials.teamId, credentials.keyId, secret]))
+    .digest('hex');
+  const cached = ownConfigurations.get(key);
+  if (cached && Date.now() - cached.at < DISCOVERY_TTL_MS) return cached.configuration;
+  const authentication =
+    type === 'apple'
+      ? appleClientAuthentication({ teamId: credentials.teamId ?? '', keyId: credentials.keyId ?? '', privateKey: secret })
+      : client.ClientSecretPost(secret);
+  let configuration: client.Configuration;
+  try {
+    configuration = await client.discovery(
+      new URL(issuer),
+      credentials.clientId!,
+      undefined,
+      authentication,
+      config.providerFetch ? { [client.customFetch]: config.providerFetch } : undefined,
+    );
+  } catch (error) {
+    throw Object.assign(new HttpError(502, 'FEDERATION_PROVIDER_UNAVAILABLE', 'The sign-in provider cannot be reached; try again later'), {
+      cause: error,
+    });
+  }
+  // openid-client takes any issuer a login.microsoftonline.com document names; only Microsoft's own host is.
+  if (type === 'ms-azure-ad' && URL.parse(configuration.serverMetadata().issuer)?.origin !== MICROSOFT_ORIGIN) {
+    throw new HttpError(502, 'FEDERATION_PROVIDER_UNAVAILABLE', 'The sign-in provider cannot be reached; try again later');
+  }
+  ownConfigurations.set(key, { configuration, at: Date.now() });
+  return configuration;
+}
+
 /** Whether the app configured its own client for this provider (a client id and a sealed secret). */
 export function hasOwnCredentials(app: App, provider: SocialProvider): boolean {
   const credentials = app.settings.socialProviders?.[provider];
@@ -207,16 +290,22 @@ export async function upstreamFor(
   if (chosen === 'app' && own) {
     const credentials = app.settings.socialProviders![provider]!;
     const secret = openProviderSecret(config, app.id, provider, credentials.clientSecretSealed!);
-    const metadata: client.ServerMetadata =
+    const configuration =
       spec.protocol === 'oidc'
-        ? await serverMetadata(spec.issuer, false)
-        : {
-            issuer: spec.issuer,
-            authorization_endpoint: spec.endpoints!.authorization,
-            token_endpoint: spec.endpoints!.token,
-            ...(spec.endpoints!.userinfo ? { userinfo_endpoint: spec.endpoints!.userinfo } : {}),
-          };
-    const configuration = new client.Configuration(metadata, credentials.clientId!, secret);
+        ? await ownOidcConfiguration(config, type, issuerFor(type, credentials), credentials, secret)
+        : withProviderFetch(
+            config,
+            new client.Configuration(
+              {
+                issuer: spec.issuer,
+                authorization_endpoint: spec.endpoints!.authorization,
+                token_endpoint: spec.endpoints!.token,
+                ...(spec.endpoints!.userinfo ? { userinfo_endpoint: spec.endpoints!.userinfo } : {}),
+              },
+              credentials.clientId!,
+              secret,
+            ),
+          );
     return {
       type,
       source: 'app',
@@ -225,8 +314,11 @@ export async function upstreamFor(
       scope: spec.scope,
       responseMode: spec.responseMode,
       redirectUri,
-      profile: async (tokens) =>
-        spec.protocol === 'oidc' ? oidcProfile(configuration, tokens) : spec.fetchProfile!(configuration, tokens.access_token),
+      profile: async (tokens) => {
+        if (spec.protocol !== 'oidc') return spec.fetchProfile!(configuration, tokens.access_token);
+        if (type === 'ms-azure-ad') checkMicrosoftIssuer({ ...tokens.claims() });
+        return oidcProfile(configuration, tokens);
+      },
     };
   }
   if (chosen === 'development' && config.env !== 'production') {

@@ -13,7 +13,8 @@ import { signIn } from '../session/sign-in.ts';
 import { nextStepAfterSignIn } from '../magic-link/service.ts';
 import type { AuthServiceOptions } from '../service-options.ts';
 import { federationCallbackUrl } from '../../dev-idp/server.ts';
-import { upstreamFor } from './providers.ts';
+import { upstreamFor, type FederatedProfile } from './providers.ts';
+import { appleUserName } from './apple.ts';
 import {
   FEDERATION_STATE_TTL_SECONDS,
   finishFederation,
@@ -39,7 +40,8 @@ const startSchema = {
   querystring: { type: 'object', properties: { appId: { type: 'string', minLength: 1, maxLength: 100 } } },
 } as const;
 
-const callbackFields = ['code', 'state', 'error', 'iss'] as const;
+// `user`: Apple's first-authorization name (./apple.ts), posted beside the code.
+const callbackFields = ['code', 'state', 'error', 'iss', 'user'] as const;
 const callbackSchema = {
   params: typeParams,
   querystring: {
@@ -82,6 +84,11 @@ async function appOf(context: FoyerContext, session: LoginSession | undefined, a
   if (appId) return requireApp(context.db, appId);
   if (session) return requireApp(context.db, session.appId);
   throw new HttpError(400, 'APP_REQUIRED', 'Start signing in from the app, or name the app in the appId query parameter');
+}
+
+function withAppleName(profile: FederatedProfile, user: string | undefined): FederatedProfile {
+  const name = appleUserName(user);
+  return { ...profile, firstName: profile.firstName ?? name.firstName, lastName: profile.lastName ?? name.lastName };
 }
 
 export async function federationRoutes(app: FastifyInstance, { context, sessions }: AuthServiceOptions) {
@@ -141,12 +148,14 @@ export async function federationRoutes(app: FastifyInstance, { context, sessions
     const callbackUrl = new URL(federationCallbackUrl(config.urls.auth, type));
     for (const field of callbackFields) {
       const value = request.query[field];
-      if (value !== undefined) callbackUrl.searchParams.set(field, value);
+      if (value !== undefined && field !== 'user') callbackUrl.searchParams.set(field, value);
     }
-    const { profile } = await finishFederation(context, target, started, callbackUrl).catch((error: unknown) => {
+    const { profile: verifiedProfile } = await finishFederation(context, target, started, callbackUrl).catch((error: unknown) => {
       request.log.warn({ err: (error as { cause?: unknown }).cause ?? error, type, appId: target.id }, 'federated sign-in refused');
       throw error;
     });
+    // Apple names the person only in the form post; the ID token's identity and e-mail stay the sole proof.
+    const profile = type === 'apple' ? withAppleName(verifiedProfile, request.query.user) : verifiedProfile;
     const outcome = await resolveFederatedUser(context, {
       app: target,
       type,

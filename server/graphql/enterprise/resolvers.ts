@@ -11,16 +11,14 @@ import {
   deleteConnection,
   findConnection,
   listConnections,
+  connectionView,
   normalizeDomain,
-  oidcRedirectUri,
-  samlAcsUrl,
-  samlEntityId,
   updateConnection,
   type ConnectionInput,
   type EnterpriseConnection,
   type EnterpriseDomain,
 } from '../../auth/enterprise/connections.ts';
-import { verificationRecord, verifyDomain } from '../../auth/enterprise/domains.ts';
+import { isAddressAt, sendDomainProof, verificationRecord, verifyDomain } from '../../auth/enterprise/domains.ts';
 import type { Database } from '../../db/client.ts';
 
 function ownerOf(caller: Caller): MemberCaller {
@@ -31,28 +29,10 @@ function ownerOf(caller: Caller): MemberCaller {
 
 const notFound = () => foyerError('NOT_FOUND', 'This workspace has no such connection');
 
-function answer(config: ServerConfig, connection: EnterpriseConnection, domains: EnterpriseDomain[]) {
-  const saml = connection.kind === 'saml';
-  return {
-    id: connection.id,
-    kind: connection.kind.toUpperCase(),
-    name: connection.name,
-    defaultRole: connection.defaultRole,
-    domains: domains.map((domain) => ({
-      domain: domain.domain,
-      verified: domain.verifiedAt !== null,
-      verificationRecord: verificationRecord(domain.token),
-    })),
-    oidcIssuer: connection.oidcIssuer,
-    oidcClientId: connection.oidcClientId,
-    hasClientSecret: Boolean(connection.oidcClientSecretSealed),
-    redirectUri: saml ? null : oidcRedirectUri(config),
-    samlIdpEntityId: connection.samlIdpEntityId,
-    samlSsoUrl: connection.samlSsoUrl,
-    spEntityId: saml ? samlEntityId(config, connection.id) : null,
-    acsUrl: saml ? samlAcsUrl(config, connection.id) : null,
-  };
-}
+const answer = (config: ServerConfig, connection: EnterpriseConnection, domains: EnterpriseDomain[]) => ({
+  ...connectionView(config, connection, domains),
+  kind: connection.kind.toUpperCase(),
+});
 
 async function answerOne(config: ServerConfig, db: Database, tenantId: string, id: string) {
   const found = (await listConnections(db, tenantId)).find((entry) => entry.connection.id === id);
@@ -120,6 +100,24 @@ export const enterpriseResolvers: Resolvers = {
         });
       }
       return answerOne(config, db, owner.tenantId, id);
+    },
+    sendEnterpriseDomainMail: async (_parent, { id, domain, address }, context) => {
+      const owner = ownerOf(context.caller);
+      const found = (await listConnections(context.db, owner.tenantId)).find((entry) => entry.connection.id === id);
+      const claim = found?.domains.find((entry) => entry.domain === normalizeDomain(domain));
+      if (!claim) throw notFound();
+      if (!isAddressAt(claim.domain, address)) {
+        throw fieldErrors({
+          address: {
+            code: 'addressAtDomain',
+            params: { domain: claim.domain },
+            message: `Send the proof to an address at ${claim.domain}, such as postmaster@${claim.domain}`,
+          },
+        });
+      }
+      if (!(await sendDomainProof(context, claim, address)))
+        throw foyerError('SERVICE_UNAVAILABLE', 'The proof mail could not be sent; try again later');
+      return address.trim().toLowerCase();
     },
   },
 };

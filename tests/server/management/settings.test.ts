@@ -2,6 +2,7 @@
 // the credentials, the custom signup fields, plans and taxes, each published as a new version through
 // the admin service; and the refusals: unknown and read-only fields, invalid values and wrong types
 // (coded details, the database as it was), another app's key, a revoked key, and role writes.
+import { exportPKCS8, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq } from 'drizzle-orm';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
@@ -179,6 +180,26 @@ describe('PUT /app/credentials', () => {
     });
   });
 
+  it("takes Apple's .p8 key with its team and key ids, as the original client names them", async () => {
+    const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+    const pem = await exportPKCS8(privateKey);
+    const answer = await call('PUT', '/app/credentials', {
+      appleClientId: 'com.example.web',
+      appleTeamId: 'TEAM123456',
+      appleKeyId: 'KEY1234567',
+      applePrivateKey: pem,
+    });
+    expect(answer).toMatchObject({ status: 200, body: { appleCredentialsAdded: true } });
+    const row = await appRow();
+    expect(JSON.stringify(row.settings)).not.toContain(pem.split('\n')[1]);
+    expect(row.settings.socialProviders?.apple).toMatchObject({
+      clientId: 'com.example.web',
+      teamId: 'TEAM123456',
+      keyId: 'KEY1234567',
+      clientSecretSealed: expect.any(String),
+    });
+  });
+
   it('refuses malformed keys, fields Foyer has no use for and wrong types, changing nothing', async () => {
     const before = await appRow();
     const badKey = await call<Refusal>('PUT', '/app/credentials', { stripeSecretKey: 'not-a-stripe-key' });
@@ -187,16 +208,19 @@ describe('PUT /app/credentials', () => {
       body: { details: [expect.objectContaining({ path: '/stripeSecretKey', code: 'pattern' })] },
     });
     const apple = await call<Refusal>('PUT', '/app/credentials', {
-      appleTeamId: 'TEAM',
+      appleClientSecret: 'a.signed.jwt',
       microsoftAzureMarketplaceClientId: 'x',
       nonsense: 1,
     });
     expect(apple.body.details.map((detail) => [detail.path, detail.code])).toEqual([
-      ['/appleTeamId', 'appleClientSecret'],
+      ['/appleClientSecret', 'applePrivateKey'],
       ['/microsoftAzureMarketplaceClientId', 'noAzureMarketplace'],
       ['/nonsense', 'unknownSetting'],
     ]);
     expect((await call('PUT', '/app/credentials', { googleClientSecret: { value: 'a' } })).status).toBe(400);
+    // A key Apple's ES256 client secret cannot be signed with, at its field.
+    const badAppleKey = await call<Refusal>('PUT', '/app/credentials', { appleClientId: 'com.example', applePrivateKey: 'not a key' });
+    expect(badAppleKey.body.details.map((detail) => [detail.path, detail.code])).toEqual([['/applePrivateKey', 'applePrivateKey']]);
     expect(await appRow()).toEqual(before);
   });
 });

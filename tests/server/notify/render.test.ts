@@ -99,6 +99,15 @@ describe('mail rendering', () => {
     expect(() => render({ kind: 'invite-existing', workspace: '  ' })).toThrow(RefusedMessage);
   });
 
+  it('names the workspace and the domain of a domain proof, with the lifetime its sender states', () => {
+    const proof = render({ kind: 'domain-proof', workspace: 'Globex', domain: 'globex.example', expiresInSeconds: 24 * 3600 });
+    expect(proof.subject).toBe('Confirm globex.example for Globex');
+    expect(proof.text).toContain('The link works once and expires in 1 day.');
+    expect(proof.text).toContain('Review and confirm: ');
+    expect(() => render({ kind: 'domain-proof', workspace: 'Globex', expiresInSeconds: 60 })).toThrow(RefusedMessage);
+    expect(() => render({ kind: 'domain-proof', workspace: 'Globex', domain: 'globex.example' })).toThrow(RefusedMessage);
+  });
+
   it('refuses links that are not absolute http(s) URLs', () => {
     for (const link of ['javascript:alert(1)', '/auth/set-password/abc', 'data:text/html,hi', 'mailto:a@b.c', 'nonsense']) {
       expect(() => render({ kind: 'reset', link })).toThrow(RefusedMessage);

@@ -1,0 +1,170 @@
+// A workspace's enterprise connections through the admin API (/admin/apps/{appId}/tenants/{tenantId}/
+// enterprise-connections...), registered inside the admin plugin as an extension (server/app.ts) so
+// they share its callers, CORS and error answers. The app's owners (a console token whose role may
+// change app settings) and the app's own API keys manage them; another app's workspace or connection
+// reads as not found. The rules are the ones the workspace owner's GraphQL meets (server/auth/enterprise/connections.ts).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type, type Static } from 'typebox';
+import type { FoyerContext } from '../context.ts';
+import { AccessTokenVerifier } from '../auth/access-tokens.ts';
+import { appFor, resolveAdminCaller, type Access } from './caller.ts';
+import { AdminError } from './errors.ts';
+import { findTenant } from '../payments/service.ts';
+import {
+  ConnectionInputError,
+  connectionViewOf,
+  createConnection,
+  deleteConnection,
+  findConnection,
+  listConnections,
+  connectionView,
+  normalizeDomain,
+  updateConnection,
+  type ConnectionInput,
+} from '../auth/enterprise/connections.ts';
+import { isAddressAt, sendDomainProof, verificationRecord, verifyDomain } from '../auth/enterprise/domains.ts';
+
+const Id = Type.String({ minLength: 1, maxLength: 100 });
+const Text = (maxLength: number) => Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]));
+
+export const ConnectionBody = Type.Object(
+  {
+    kind: Type.Optional(
+      Type.Union([Type.Literal('oidc'), Type.Literal('saml')], { description: 'Set on creation; a connection keeps its kind' }),
+    ),
+    name: Type.String({ maxLength: 200 }),
+    defaultRole: Type.String({ maxLength: 50, description: 'ADMIN, MANAGER or VIEWER: the role of people who join just in time' }),
+    domains: Type.Array(Type.String({ maxLength: 253 }), { maxItems: 50 }),
+    oidcIssuer: Text(2048),
+    oidcClientId: Text(500),
+    oidcClientSecret: Text(2000),
+    samlMetadataXml: Text(200_000),
+    samlIdpEntityId: Text(2048),
+    samlSsoUrl: Text(2048),
+    samlCertificate: Text(20_000),
+  },
+  { additionalProperties: false },
+);
+
+const WorkspaceParams = Type.Object({ appId: Id, tenantId: Id });
+const ConnectionParams = Type.Object({ appId: Id, tenantId: Id, connectionId: Id });
+const DomainParams = Type.Object({ appId: Id, tenantId: Id, connectionId: Id, domain: Type.String({ minLength: 1, maxLength: 253 }) });
+
+const notFound = () => new AdminError(404, 'NOT_FOUND', 'This workspace has no such connection');
+const unknownWorkspace = () => new AdminError(404, 'UNKNOWN_TENANT', 'This app has no such workspace');
+
+/** A connection's field problems as the admin API names them: by JSON pointer into the body. */
+function invalid(error: ConnectionInputError): AdminError {
+  return new AdminError(
+    400,
+    'VALIDATION_FAILED',
+    'The connection is not valid',
+    Object.entries(error.fields).map(([field, issue]) => ({
+      path: `/${field}`,
+      code: issue.code,
+      params: issue.params,
+      message: issue.message,
+    })),
+  );
+}
+
+async function checked<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ConnectionInputError) throw invalid(error);
+    throw error;
+  }
+}
+
+export async function enterpriseAdminRoutes(parent: FastifyInstance, context: FoyerContext): Promise<void> {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>();
+  const { db, config } = context;
+  const verifier = new AccessTokenVerifier(db, config.urls.auth);
+
+  /** The workspace `tenantId` of app `appId`, when the caller may reach the app with `access`. */
+  async function workspaceOf(request: FastifyRequest, params: Static<typeof WorkspaceParams>, access: Access) {
+    const caller = await resolveAdminCaller(db, verifier, request);
+    const found = await appFor(db, caller, params.appId, access);
+    if (!(await findTenant(db, found.id, params.tenantId))) throw unknownWorkspace();
+    return { appId: found.id, tenantId: params.tenantId };
+  }
+
+  const base = '/apps/:appId/tenants/:tenantId/enterprise-connections';
+
+  app.get(base, { schema: { params: WorkspaceParams } }, async (request) => {
+    const { tenantId } = await workspaceOf(request, request.params, 'read');
+    const entries = await listConnections(db, tenantId);
+    return { connections: entries.map((entry) => connectionView(config, entry.connection, entry.domains)) };
+  });
+
+  app.post(base, { schema: { params: WorkspaceParams, body: ConnectionBody } }, async (request, reply) => {
+    const scope = await workspaceOf(request, request.params, 'write');
+    const created = await checked(() => createConnection(config, db, scope, request.body as ConnectionInput));
+    return reply.status(201).send({ connection: await connectionViewOf(config, db, scope.tenantId, created.id) });
+  });
+
+  app.put(`${base}/:connectionId`, { schema: { params: ConnectionParams, body: ConnectionBody } }, async (request) => {
+    const { tenantId } = await workspaceOf(request, request.params, 'write');
+    const existing = await findConnection(db, tenantId, request.params.connectionId);
+    if (!existing) throw notFound();
+    await checked(() => updateConnection(config, db, existing, request.body as ConnectionInput));
+    return { connection: await connectionViewOf(config, db, tenantId, existing.id) };
+  });
+
+  app.delete(`${base}/:connectionId`, { schema: { params: ConnectionParams } }, async (request, reply) => {
+    const { tenantId } = await workspaceOf(request, request.params, 'write');
+    const existing = await findConnection(db, tenantId, request.params.connectionId);
+    if (!existing) throw notFound();
+    await deleteConnection(db, existing);
+    return reply.status(204).send();
+  });
+
+  // Looks for the domain's TXT record now; a 400 names the record still missing.
+  app.post(`${base}/:connectionId/domains/:domain/verify`, { schema: { params: DomainParams } }, async (request) => {
+    const { tenantId } = await workspaceOf(request, request.params, 'write');
+    const found = (await listConnections(db, tenantId)).find((entry) => entry.connection.id === request.params.connectionId);
+    const claim = found?.domains.find((entry) => entry.domain === normalizeDomain(request.params.domain));
+    if (!found || !claim) throw notFound();
+    if (!(await verifyDomain(config, db, claim))) {
+      const record = verificationRecord(claim.token);
+      throw new AdminError(400, 'DOMAIN_NOT_VERIFIED', `No TXT record ${record} was found at ${claim.domain}`, [
+        {
+          path: '/domain',
+          code: 'txtRecordMissing',
+          params: { record, domain: claim.domain },
+          message: `No TXT record ${record} was found at ${claim.domain}`,
+        },
+      ]);
+    }
+    return { connection: await connectionViewOf(config, db, tenantId, found.connection.id) };
+  });
+
+  // The proof by mail: a link to an address at the domain; whoever reads that mailbox confirms it.
+  app.post(
+    `${base}/:connectionId/domains/:domain/mail`,
+    {
+      schema: {
+        params: DomainParams,
+        body: Type.Object({ address: Type.String({ minLength: 1, maxLength: 254 }) }, { additionalProperties: false }),
+      },
+    },
+    async (request, reply) => {
+      const { tenantId } = await workspaceOf(request, request.params, 'write');
+      const found = (await listConnections(db, tenantId)).find((entry) => entry.connection.id === request.params.connectionId);
+      const claim = found?.domains.find((entry) => entry.domain === normalizeDomain(request.params.domain));
+      if (!found || !claim) throw notFound();
+      if (!isAddressAt(claim.domain, request.body.address)) {
+        const message = `Send the proof to an address at ${claim.domain}, such as postmaster@${claim.domain}`;
+        throw new AdminError(400, 'VALIDATION_FAILED', message, [
+          { path: '/address', code: 'addressAtDomain', params: { domain: claim.domain }, message },
+        ]);
+      }
+      if (!(await sendDomainProof(context, claim, request.body.address))) {
+        throw new AdminError(502, 'MAIL_NOT_SENT', 'The proof mail could not be sent; try again later');
+      }
+      return reply.status(202).send({ sentTo: request.body.address.trim().toLowerCase() });
+    },
+  );
+}

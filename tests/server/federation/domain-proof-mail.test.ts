@@ -1,0 +1,168 @@
+// Proving a connection's domain by mail: the owner (admin API) sends a link to an address at the
+// domain, delivered over real SMTP (./../notify/smtp-sink.ts) in the workspace's language; opening the
+// link only asks, its button confirms, once; the domain then routes logins. Hostile: an address at
+// another domain or a subdomain, another workspace's connection, a used, an expired and a made-up link,
+// the token stored only as its hash.
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
+import { enterpriseDomains, tenants } from '../../../server/db/schema.ts';
+import { admin, consoleOwnerToken } from '../support/console.ts';
+import { createTestIdp, type TestIdp } from '../support/saml-idp.ts';
+import { startSmtpSink, type SmtpSink } from '../notify/smtp-sink.ts';
+import { asMember, credentialsConfig } from './enterprise-support.ts';
+import { errorCodes } from '../support/graphql.ts';
+
+let foyer: TestFoyer;
+let sink: SmtpSink;
+let idp: TestIdp;
+let ownerToken: string;
+let acme: string;
+let globex: string;
+let counter = 0;
+
+async function tenantNamed(name: string) {
+  const [row] = await foyer.db
+    .select({ id: tenants.id })
+    .from(tenants)
+    .where(and(eq(tenants.appId, foyer.demo.appId), eq(tenants.name, name)));
+  return row!.id;
+}
+
+beforeAll(async () => {
+  sink = await startSmtpSink();
+  foyer = await startFoyer({ smtpUrl: sink.url });
+  idp = await createTestIdp('proof');
+  ownerToken = await consoleOwnerToken(foyer);
+  acme = await tenantNamed('Acme');
+  globex = await tenantNamed('Globex');
+});
+afterAll(async () => {
+  await foyer?.close();
+  await sink?.close();
+});
+
+const base = (tenantId: string) => `/apps/${foyer.demo.appId}/tenants/${tenantId}/enterprise-connections`;
+
+/** A fresh SAML connection of Acme's for a new domain. */
+async function connectionFor() {
+  const domain = `proof${++counter}-${Date.now()}.example.test`;
+  const created = await admin<{ connection: { id: string } }>(foyer, 'POST', base(acme), {
+    token: ownerToken,
+    body: {
+      kind: 'saml',
+      name: 'Okta',
+      defaultRole: 'VIEWER',
+      domains: [domain],
+      samlIdpEntityId: idp.entityId,
+      samlSsoUrl: idp.ssoUrl,
+      samlCertificate: idp.certificatePem,
+    },
+  });
+  expect(created.status).toBe(201);
+  return { id: created.body.connection.id, domain };
+}
+
+const sendProof = (tenantId: string, id: string, domain: string, address: string) =>
+  admin(foyer, 'POST', `${base(tenantId)}/${id}/domains/${domain}/mail`, { token: ownerToken, body: { address } });
+
+function linkIn(text: string, origin: string): string {
+  const link = text.match(new RegExp(`${origin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/federated/domain-proof/[A-Za-z0-9_-]+`))?.[0];
+  expect(link, text).toBeDefined();
+  return link!;
+}
+
+describe('proving a domain by mail', () => {
+  it('sends a link to postmaster@ the domain; the page asks, its button confirms once, and logins are routed', async () => {
+    await foyer.db.update(tenants).set({ locale: 'sv' }).where(eq(tenants.id, acme));
+    try {
+      const { id, domain } = await connectionFor();
+      const address = `postmaster@${domain}`;
+      const sent = await sendProof(acme, id, domain, ` PostMaster@${domain.toUpperCase()} `);
+      expect(sent).toMatchObject({ status: 202, body: { sentTo: address } });
+      const { mail } = await sink.waitFor(address);
+      // In the workspace's language (Swedish), naming the workspace and the domain.
+      expect(mail.subject).toBe(`Bekräfta ${domain} för Acme`);
+      expect(mail.text).toContain('Länken fungerar en gång och slutar gälla om 1 dag.');
+      const link = linkIn(mail.text!, foyer.urls.auth);
+      const [row] = await foyer.db.select().from(enterpriseDomains).where(eq(enterpriseDomains.connectionId, id));
+      expect(row!.mailTokenHash).toMatch(/^[0-9a-f]{64}$/);
+      expect(link).not.toContain(row!.mailTokenHash!);
+
+      // Opening the link (as a mail scanner would) confirms nothing.
+      const asked = await fetch(link);
+      expect(asked.status).toBe(200);
+      expect(await asked.text()).toContain(`<form method="post">`);
+      expect((await credentialsConfig(foyer, foyer.demo.appId, `ann@${domain}`)).federationConnections).toEqual([]);
+
+      const confirmed = await fetch(link, { method: 'POST' });
+      expect(confirmed.status).toBe(200);
+      expect(await confirmed.text()).toContain(`${domain} är bekräftad.`);
+      expect((await credentialsConfig(foyer, foyer.demo.appId, `ann@${domain}`)).federationConnections).toMatchObject([{ id }]);
+
+      // Single use.
+      expect((await fetch(link, { method: 'POST' })).status).toBe(410);
+      expect((await fetch(link)).status).toBe(410);
+    } finally {
+      await foyer.db.update(tenants).set({ locale: 'en' }).where(eq(tenants.id, acme));
+    }
+  });
+
+  it('takes any mailbox the owner names at the domain, but never one at another domain or a subdomain', async () => {
+    const { id, domain } = await connectionFor();
+    for (const address of [
+      `it@evil.test`,
+      `postmaster@mail.${domain}`,
+      `postmaster@${domain}.evil.test`,
+      'not an address',
+      `a b@${domain}`,
+    ]) {
+      const refused = await sendProof(acme, id, domain, address);
+      expect(refused, address).toMatchObject({ status: 400, body: { details: [{ path: '/address', code: 'addressAtDomain' }] } });
+    }
+    expect(sink.received.some((entry) => entry.envelopeTo.some((to) => to.endsWith('evil.test')))).toBe(false);
+    const named = await sendProof(acme, id, domain, `it-team@${domain}`);
+    expect(named.status).toBe(202);
+    await sink.waitFor(`it-team@${domain}`);
+  });
+
+  it("refuses another workspace's connection, and answers an expired, replaced or made-up link as no longer working", async () => {
+    const { id, domain } = await connectionFor();
+    expect((await sendProof(globex, id, domain, `postmaster@${domain}`)).status).toBe(404);
+
+    expect((await sendProof(acme, id, domain, `admin@${domain}`)).status).toBe(202);
+    const first = linkIn((await sink.waitFor(`admin@${domain}`)).mail.text!, foyer.urls.auth);
+    expect((await sendProof(acme, id, domain, `webmaster@${domain}`)).status).toBe(202);
+    const second = linkIn((await sink.waitFor(`webmaster@${domain}`)).mail.text!, foyer.urls.auth);
+    // A new mail replaces the previous link.
+    expect((await fetch(first, { method: 'POST' })).status).toBe(410);
+
+    await foyer.db
+      .update(enterpriseDomains)
+      .set({ mailExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(enterpriseDomains.connectionId, id));
+    const expired = await fetch(second, { method: 'POST' });
+    expect(expired.status).toBe(410);
+    expect(await expired.text()).toContain('This link has expired or was already used.');
+    expect((await fetch(`${foyer.urls.auth}/federated/domain-proof/made-up-token`, { method: 'POST' })).status).toBe(410);
+    const [row] = await foyer.db.select().from(enterpriseDomains).where(eq(enterpriseDomains.connectionId, id));
+    expect(row!.verifiedAt).toBeNull();
+  });
+
+  it("lets the workspace's OWNER send it through GraphQL, and no one else", async () => {
+    const { id, domain } = await connectionFor();
+    const mutation =
+      'mutation ($id: String!, $domain: String!, $address: String!) { sendEnterpriseDomainMail(id: $id, domain: $domain, address: $address) }';
+    const variables = { id, domain, address: `hostmaster@${domain}` };
+    const acmeAdmin = await asMember(foyer, 'admin@acme.demo.foyer.test', 'Acme');
+    expect(errorCodes(await acmeAdmin(mutation, variables))).toEqual(['FORBIDDEN']);
+    const globexOwner = await asMember(foyer, foyer.demo.users[0]!.email, 'Globex');
+    expect(errorCodes(await globexOwner(mutation, variables))).toEqual(['NOT_FOUND']);
+    const acmeOwner = await asMember(foyer, foyer.demo.users[0]!.email, 'Acme');
+    expect(errorCodes(await acmeOwner(mutation, { ...variables, address: 'hostmaster@evil.test' }))).toEqual(['BAD_USER_INPUT']);
+    const sent = await acmeOwner<{ sendEnterpriseDomainMail: string }>(mutation, variables);
+    expect(sent.body.data?.sendEnterpriseDomainMail).toBe(`hostmaster@${domain}`);
+    const link = linkIn((await sink.waitFor(`hostmaster@${domain}`)).mail.text!, foyer.urls.auth);
+    expect((await fetch(link, { method: 'POST' })).status).toBe(200);
+  });
+});
