@@ -10,6 +10,7 @@ import { createConnection } from '../server/auth/enterprise/connections.ts';
 import { DEV_IDP_CLIENT_ID, devIdpClientSecret } from '../server/dev-idp/server.ts';
 import { startDnsStandIn, type DnsStandIn } from '../tests/server/support/dns-stand-in.ts';
 import { expectNoAxeViolations } from './support/browser.ts';
+import { nextLink } from './support/mailbox.ts';
 import { signInToWorkspace } from './support/sign-in.ts';
 import { browserSuite } from './support/suite.ts';
 
@@ -75,6 +76,54 @@ describe('enterprise sign-in connections', () => {
     expect(domain!.verifiedAt).not.toBeNull();
 
     await section.getByRole('button', { name: 'Remove Dev IdP' }).click();
+    await section.getByText('No connections yet.').waitFor();
+  });
+
+  it('an owner proves a domain by a mailed link from the workspace page, with the keyboard', async () => {
+    const { foyer, page } = suite;
+    const domain = 'mail-proof.example.test';
+    const connection = await createConnection(
+      foyer.config,
+      foyer.db,
+      { appId: foyer.demo.appId, tenantId: await acmeId() },
+      {
+        kind: 'oidc',
+        name: 'Mailed proof',
+        defaultRole: 'VIEWER',
+        domains: [domain],
+        oidcIssuer: foyer.config.devIdp.url,
+        oidcClientId: DEV_IDP_CLIENT_ID,
+        oidcClientSecret: devIdpClientSecret(foyer.config),
+      },
+    );
+    await page.setViewportSize({ width: 320, height: 720 });
+    await signInToWorkspace(page, ui());
+    await page.goto(`${ui()}/user-management/workspace`);
+    const section = page.getByRole('region', { name: 'Enterprise sign-in' });
+    const address = section.getByLabel(`Or mail a confirmation link to an address at ${domain}`);
+    expect(await address.inputValue()).toBe(`postmaster@${domain}`);
+
+    // An address elsewhere is refused by the server, at the field.
+    await address.fill('someone@elsewhere.test');
+    await section.getByRole('button', { name: `Send link to ${domain}` }).click();
+    await section.getByText(`Use an address at ${domain}, such as postmaster@${domain}.`).waitFor();
+    expect(await address.getAttribute('aria-invalid')).toBe('true');
+    await expectNoAxeViolations(page);
+
+    await address.fill(`it@${domain}`);
+    await address.press('Enter');
+    await section.getByRole('status').getByText(`We sent a confirmation link to it@${domain}.`, { exact: false }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    await expectNoAxeViolations(page);
+
+    await page.goto(await nextLink(ui(), `it@${domain}`, /\/federated\/domain-proof\//));
+    await page.getByRole('button', { name: 'Confirm the domain' }).click();
+    await page.getByRole('status').getByText(`${domain} is confirmed.`, { exact: false }).waitFor();
+    await page.goto(`${ui()}/user-management/workspace`);
+    await section.getByRole('list', { name: 'Domains of Mailed proof' }).getByText('Verified', { exact: true }).waitFor();
+    const [proved] = await foyer.db.select().from(enterpriseDomains).where(eq(enterpriseDomains.connectionId, connection.id));
+    expect(proved!.verifiedAt).not.toBeNull();
+    await section.getByRole('button', { name: 'Remove Mailed proof' }).click();
     await section.getByText('No connections yet.').waitFor();
   });
 

@@ -1,5 +1,5 @@
 // The workspace's enterprise sign-in connections (OIDC or SAML 2.0), for its owners: each with what to
-// register at the IdP, its e-mail domains and their DNS proof, and a form to add or edit one. The
+// register at the IdP, its e-mail domains and their proof (a DNS record or a mailed link), and a form to add or edit one. The
 // server decides who may (server/graphql/enterprise/resolvers.ts); the flow shows this to owners only.
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
@@ -10,6 +10,7 @@ import {
   CreateEnterpriseConnectionDocument,
   DeleteEnterpriseConnectionDocument,
   EnterpriseConnectionsDocument,
+  SendEnterpriseDomainMailDocument,
   UpdateEnterpriseConnectionDocument,
   VerifyEnterpriseDomainDocument,
   type EnterpriseConnectionFieldsFragment as Connection,
@@ -218,6 +219,56 @@ function Registration({ label, value }: { label: string; value: string }) {
   );
 }
 
+/** The other proof of a domain: a single-use link mailed to an address at it, which whoever reads it confirms. */
+function DomainMailProof({ connectionId, domain }: { connectionId: string; domain: string }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const [address, setAddress] = useState(`postmaster@${domain}`);
+  const send = useGraphQLMutation(SendEnterpriseDomainMailDocument);
+  const refused = send.error instanceof ApiError && send.error.code === 'BAD_USER_INPUT';
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!send.isPending) send.mutate({ id: connectionId, domain, address });
+  };
+
+  return (
+    <form className="foyer-stack" noValidate onSubmit={submit}>
+      <div className="foyer-field">
+        <label className="foyer-label" htmlFor={`${id}-address`}>
+          {t('enterprise.mailAddress', { domain })}
+        </label>
+        <input
+          id={`${id}-address`}
+          className="foyer-input"
+          type="email"
+          autoComplete="off"
+          value={address}
+          aria-invalid={refused ? true : undefined}
+          aria-describedby={refused ? `${id}-error` : undefined}
+          onChange={(event) => setAddress(event.target.value)}
+        />
+        {refused && (
+          <p id={`${id}-error`} className="foyer-field-error">
+            {t('enterprise.fieldErrors.address', { domain })}
+          </p>
+        )}
+      </div>
+      <div className="foyer-inline-actions">
+        <Button type="submit" variant="secondary" size="sm" loading={send.isPending}>
+          {t('enterprise.sendMail', { domain })}
+        </Button>
+      </div>
+      {send.isSuccess && (
+        <p role="status" className="foyer-muted">
+          {t('enterprise.mailSent', { address: send.data.sendEnterpriseDomainMail })}
+        </p>
+      )}
+      {send.isError && !refused && <Alert title={t('errors.title')}>{t('enterprise.errors.mail')}</Alert>}
+    </form>
+  );
+}
+
 function ConnectionCard({ connection, onEdit }: { connection: Connection; onEdit: () => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -263,6 +314,7 @@ function ConnectionCard({ connection, onEdit }: { connection: Connection; onEdit
                   </Button>
                 </div>
                 {notFound === entry.domain && <Alert variant="warning">{t('enterprise.notFound', { domain: entry.domain })}</Alert>}
+                <DomainMailProof connectionId={connection.id} domain={entry.domain} />
               </>
             )}
           </li>
