@@ -46,16 +46,3 @@ export type AppLogEvent = (typeof APP_LOG_EVENTS)[number];
 
 /** The most entries one page of the app's audit log holds. */
 export const APP_LOG_MAX_PAGE_SIZE = 100;
-
-/** One event of an app's audit log, as the admin API answers it. */
-export interface AuditLogEntry {
-  type: string;
-  at: string;
-  ip: string | null;
-  /** Who the event is about or who acted: their e-mail, or the address a failed attempt named. */
-  person: string | null;
-  /** An admin API call made with the app's API key rather than by an owner. */
-  viaApiKey: boolean;
-  browser: string | null;
-  os: string | null;
-}

@@ -1,6 +1,6 @@
 // Assembles Foyer: one Fastify listener per origin (auth service, API host, hosted UI), each with
 // the capability modules that belong to it.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { ServerConfig } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { FoyerContext } from './context.ts';
@@ -20,7 +20,7 @@ import { createDevIdentityProvider } from './dev-idp/server.ts';
 import { createPayments, type Payments } from './payments/runtime.ts';
 import { paymentsPlugin } from './payments/routes.ts';
 import { managementPlugin, MANAGEMENT_PREFIX } from './management/plugin.ts';
-import { registerOpenApi } from './management/openapi.ts';
+import { collectAuthServiceRoutes, registerOpenApi } from './management/openapi.ts';
 import { startWebhookWorker } from './webhooks/worker.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { enterpriseAdminRoutes } from './admin/enterprise-connections.ts';
@@ -36,21 +36,36 @@ export interface Foyer {
   close(): Promise<void>;
 }
 
-export async function createFoyer(options: { config: ServerConfig; db: Database; appId: string }): Promise<Foyer> {
+/** A route as a listener registers it, for callers that check what is served (the OpenAPI document's test). */
+export type RouteObserver = (listener: 'auth' | 'api' | 'ui', route: RouteOptions) => void;
+
+export async function createFoyer(options: {
+  config: ServerConfig;
+  db: Database;
+  appId: string;
+  observeRoutes?: RouteObserver;
+}): Promise<Foyer> {
   const { config, db } = options;
   bindKeySecrets(db, config);
   const errorPage = (code: string) => `${config.urls.ui}${ERROR_PAGE_PATH}?${new URLSearchParams({ error: code }).toString()}`;
   const auth = createListener(config, 'auth', { errorPage });
   const api = createListener(config, 'api');
   const ui = createListener(config, 'ui', { ownNotFound: true, errorPage });
+  const { observeRoutes } = options;
+  if (observeRoutes) {
+    for (const [name, listener] of Object.entries({ auth, api, ui }) as ['auth' | 'api' | 'ui', FastifyInstance][]) {
+      listener.addHook('onRoute', (route) => observeRoutes(name, route));
+    }
+  }
   const notifier = createNotifier({ config, db, log: auth.log.child({ module: 'notify' }) });
   const payments = createPayments(config, db, api);
   const context: FoyerContext = { config, db, notifier, payments };
 
+  // First on each listener: the OpenAPI collectors see the routes registered after them.
+  await collectAuthServiceRoutes(auth);
   await auth.register(authServicePlugin, context);
 
-  // First on the API host: it collects the routes registered after it.
-  await registerOpenApi(api, config);
+  await registerOpenApi(api, config, auth);
   await api.register(brandingPlugin, context);
   await api.register(graphqlPlugin, context);
   await api.register(adminPlugin, { ...context, prefix: ADMIN_PREFIX, extensions: [webhookRoutes, enterpriseAdminRoutes] });

@@ -7,7 +7,7 @@ import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
 import { loadConfig, type ServerConfig } from './config.ts';
 import { pgliteHandle, pgliteOptions, postgresHandle, type Database, type DatabaseHandle, type HandleOptions } from './db/client.ts';
-import { createFoyer, type Foyer } from './app.ts';
+import { createFoyer, type Foyer, type RouteObserver } from './app.ts';
 import { seedDemo, type DemoData } from './seed/demo.ts';
 
 export interface TestFoyer {
@@ -76,7 +76,11 @@ export async function openTestDatabase(options: HandleOptions = {}): Promise<Dat
   return handle;
 }
 
-export async function startFoyer(overrides: Partial<ServerConfig> = {}, databaseOptions: HandleOptions = {}): Promise<TestFoyer> {
+export async function startFoyer(
+  overrides: Partial<ServerConfig> = {},
+  databaseOptions: HandleOptions = {},
+  observeRoutes?: RouteObserver,
+): Promise<TestFoyer> {
   const ports = { auth: await freePort(), api: await freePort(), ui: await freePort() };
   const devIdpPort = await freePort();
   const base = loadConfig({ LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' });
@@ -93,7 +97,7 @@ export async function startFoyer(overrides: Partial<ServerConfig> = {}, database
   };
   const database = await openTestDatabase(databaseOptions);
   const demo = await seedDemo(database.db, config.urls);
-  const foyer = await createFoyer({ config, db: database.db, appId: demo.appId });
+  const foyer = await createFoyer({ config, db: database.db, appId: demo.appId, observeRoutes });
   await foyer.listen('127.0.0.1');
   return {
     foyer,

@@ -5,6 +5,7 @@ import type { AuthClient } from '../../src/auth/index.ts';
 import { UnauthenticatedError } from '../../src/http/errors.ts';
 import { requestJson, type JsonRequest } from '../../src/http/transport.ts';
 import type { AppConfig } from '../../common/app-config.ts';
+import type { WebhookEventType } from '../../common/webhooks.ts';
 import type {
   ApiKeySummary,
   AppDetail,
@@ -14,6 +15,8 @@ import type {
   Change,
   CreatedApp,
   Draft,
+  NewAppBody,
+  NewWorkspaceBody,
   VersionSummary,
   WebhookDelivery,
   WebhookEndpoint,
@@ -36,7 +39,7 @@ export class AdminApi {
     return this.request('/apps');
   }
 
-  createApp(input: { name: string; redirectUris?: string[] }): Promise<CreatedApp> {
+  createApp(input: NewAppBody): Promise<CreatedApp> {
     return this.request('/apps', { method: 'POST', body: input });
   }
 
@@ -93,7 +96,7 @@ export class AdminApi {
     return this.request(this.appPath(appId, '/logo'), { method: 'POST', file: new Blob([file], { type: contentType }) });
   }
 
-  createWorkspace(appId: string, input: { name: string; ownerEmail?: string }): Promise<{ workspace: Workspace }> {
+  createWorkspace(appId: string, input: NewWorkspaceBody): Promise<{ workspace: Workspace }> {
     return this.request(this.appPath(appId, '/workspaces'), { method: 'POST', body: input });
   }
 
@@ -105,7 +108,7 @@ export class AdminApi {
     return this.request(this.appPath(appId, `/audit-log?${query.toString()}`));
   }
 
-  webhooks(appId: string): Promise<{ endpoints: WebhookEndpoint[]; eventTypes: string[] }> {
+  webhooks(appId: string): Promise<{ endpoints: WebhookEndpoint[]; eventTypes: WebhookEventType[] }> {
     return this.request(this.appPath(appId, '/webhooks'));
   }
 

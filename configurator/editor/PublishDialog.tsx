@@ -7,7 +7,7 @@ import { Alert } from '../../src/theme/Alert.tsx';
 import { Button } from '../../src/theme/Button.tsx';
 import { Dialog } from '../../src/theme/Dialog.tsx';
 import { ApiError } from '../../src/http/errors.ts';
-import { PUBLISH_NOTE_MAX_LENGTH, type VersionSummary } from '../api/types.ts';
+import { MAX_PUBLISH_NOTE_LENGTH, type VersionSummary } from '../api/types.ts';
 import { errorText } from '../components/errors.ts';
 import { useConsole } from '../session.tsx';
 import { describeChange } from './changes.ts';
@@ -90,12 +90,12 @@ export function PublishDialog({ onClose, onPublished }: { onClose(): void; onPub
             id={noteId}
             className="foyer-input console__textarea--short"
             value={note}
-            maxLength={PUBLISH_NOTE_MAX_LENGTH}
+            maxLength={MAX_PUBLISH_NOTE_LENGTH}
             aria-describedby={`${noteId}-help`}
             onChange={(event) => setNote(event.target.value)}
           />
           <p id={`${noteId}-help`} className="foyer-help">
-            {t('publish.noteHelp', { count: note.length, max: PUBLISH_NOTE_MAX_LENGTH })}
+            {t('publish.noteHelp', { count: note.length, max: MAX_PUBLISH_NOTE_LENGTH })}
           </p>
         </div>
         {publish.isError && (

@@ -1,6 +1,5 @@
 // An app's API keys in the admin API: listed (name, created, last used; never the key), created with a
 // name (the key answered once), revoked. Each write is audited like the admin API's others.
-import { Type, type Static } from 'typebox';
 import type { Database } from '../db/client.ts';
 import {
   countApiKeys,
@@ -15,29 +14,13 @@ import type { AppRow, WriteOrigin } from './caller.ts';
 import { AdminError } from './errors.ts';
 import { recordAppAudit } from './service.ts';
 import { validationFailed } from './validation.ts';
-
-export const ADMIN_TAG = 'Admin API';
-
-export const ApiKeySummarySchema = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  createdAt: Type.String({ format: 'date-time' }),
-  lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-});
-export const ApiKeyList = Type.Object({ apiKeys: Type.Array(ApiKeySummarySchema) });
-export const NewApiKeyBody = Type.Object({ name: Type.String({ maxLength: MAX_API_KEY_NAME_LENGTH * 4 }) });
-export const NewApiKey = Type.Object({
-  apiKey: ApiKeySummarySchema,
-  key: Type.String({ description: 'Shown this once; only its SHA-256 is kept' }),
-});
-export const ApiKeyParams = Type.Object({ appId: Type.String(), keyId: Type.String({ maxLength: 100 }) });
-export const AdminErrorBody = Type.Object({ statusCode: Type.Integer(), message: Type.String(), error: Type.String() });
+import type { NewApiKeyBody } from '../../common/api/admin.ts';
 
 export async function appApiKeys(db: Database, app: AppRow): Promise<{ apiKeys: ApiKeySummary[] }> {
   return { apiKeys: await listApiKeys(db, app.id) };
 }
 
-export async function addApiKey(db: Database, origin: WriteOrigin, app: AppRow, body: Static<typeof NewApiKeyBody>) {
+export async function addApiKey(db: Database, origin: WriteOrigin, app: AppRow, body: NewApiKeyBody) {
   const name = body.name.trim();
   if (name === '') throw validationFailed([{ path: '/name', code: 'required', params: {}, message: 'must name the key' }]);
   if ([...name].length > MAX_API_KEY_NAME_LENGTH) {

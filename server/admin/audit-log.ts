@@ -6,30 +6,13 @@ import type { Database } from '../db/client.ts';
 import { auditEvents, users } from '../db/schema.ts';
 import type { AuditType } from '../audit/service.ts';
 import { deviceOf } from '../audit/device.ts';
-import { APP_LOG_EVENTS, APP_LOG_MAX_PAGE_SIZE, type AuditLogEntry } from '../../common/app-log.ts';
+import { APP_LOG_EVENTS } from '../../common/app-log.ts';
+import type { AuditLogEntry, AuditLogQuery } from '../../common/api/admin.ts';
 import type { AppRow } from './caller.ts';
 
 const APP_LOG_TYPES: readonly AuditType[] = APP_LOG_EVENTS;
 
-export const auditLogQuery = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    type: { type: 'string', enum: [...APP_LOG_EVENTS] },
-    person: { type: 'string', minLength: 1, maxLength: 320 },
-    offset: { type: 'integer', minimum: 0, maximum: 1_000_000 },
-    limit: { type: 'integer', minimum: 1, maximum: APP_LOG_MAX_PAGE_SIZE },
-  },
-} as const;
-
-export interface AuditLogFilter {
-  type?: string;
-  person?: string;
-  offset?: number;
-  limit?: number;
-}
-
-export async function appAuditLog(db: Database, app: AppRow, filter: AuditLogFilter): Promise<{ total: number; entries: AuditLogEntry[] }> {
+export async function appAuditLog(db: Database, app: AppRow, filter: AuditLogQuery): Promise<{ total: number; entries: AuditLogEntry[] }> {
   const person = filter.person?.trim().toLowerCase();
   const conditions = and(
     eq(auditEvents.appId, app.id),

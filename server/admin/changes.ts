@@ -6,19 +6,9 @@ import { brandingColors, socialProviders, type CustomSignupField, type Translati
 import { defaultLocaleOf, offeredLocales } from '../../common/locales.ts';
 import type { StoredAppConfig } from './config-document.ts';
 import type { PricingPlan, Tax } from '../../common/payments.ts';
+import type { Change } from '../../common/api/admin.ts';
 
-export type Change =
-  | { kind: 'enabled' | 'disabled'; path: string }
-  | { kind: 'changed'; path: string; from: unknown; to: unknown }
-  | { kind: 'translations'; language: string; count: number }
-  | {
-      kind: 'list';
-      path: 'customSignupFields' | 'redirectUris' | 'postLogoutRedirectUris' | 'payments.plans' | 'payments.taxes';
-      added: number;
-      removed: number;
-      changed: number;
-    }
-  | { kind: 'secret'; path: string };
+export type { Change };
 
 /** The switches, with the value an unset one has. */
 const FLAGS: Record<string, boolean> = {

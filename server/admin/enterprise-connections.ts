@@ -24,6 +24,7 @@ import {
   type ConnectionInput,
 } from '../auth/enterprise/connections.ts';
 import { isAddressAt, sendDomainProof, verificationRecord, verifyDomain } from '../auth/enterprise/domains.ts';
+import { ADMIN_SECURITY, ADMIN_TAG } from './plugin.ts';
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 const Text = (maxLength: number) => Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]));
@@ -92,60 +93,79 @@ export async function enterpriseAdminRoutes(parent: FastifyInstance, context: Fo
   }
 
   const base = '/apps/:appId/tenants/:tenantId/enterprise-connections';
+  // Listed in the OpenAPI document with their requests; their answers are not declared yet.
+  const route = (summary: string) => ({ tags: [ADMIN_TAG], summary, security: ADMIN_SECURITY });
 
-  app.get(base, { schema: { params: WorkspaceParams } }, async (request) => {
+  app.get(base, { schema: { ...route("The workspace's enterprise connections"), params: WorkspaceParams } }, async (request) => {
     const { tenantId } = await workspaceOf(request, request.params, 'read');
     const entries = await listConnections(db, tenantId);
     return { connections: entries.map((entry) => connectionView(config, entry.connection, entry.domains)) };
   });
 
-  app.post(base, { schema: { params: WorkspaceParams, body: ConnectionBody } }, async (request, reply) => {
-    const scope = await workspaceOf(request, request.params, 'write');
-    const created = await checked(() => createConnection(config, db, scope, request.body as ConnectionInput));
-    return reply.status(201).send({ connection: await connectionViewOf(config, db, scope.tenantId, created.id) });
-  });
+  app.post(
+    base,
+    { schema: { ...route('A new enterprise connection of the workspace'), params: WorkspaceParams, body: ConnectionBody } },
+    async (request, reply) => {
+      const scope = await workspaceOf(request, request.params, 'write');
+      const created = await checked(() => createConnection(config, db, scope, request.body as ConnectionInput));
+      return reply.status(201).send({ connection: await connectionViewOf(config, db, scope.tenantId, created.id) });
+    },
+  );
 
-  app.put(`${base}/:connectionId`, { schema: { params: ConnectionParams, body: ConnectionBody } }, async (request) => {
-    const { tenantId } = await workspaceOf(request, request.params, 'write');
-    const existing = await findConnection(db, tenantId, request.params.connectionId);
-    if (!existing) throw notFound();
-    await checked(() => updateConnection(config, db, existing, request.body as ConnectionInput));
-    return { connection: await connectionViewOf(config, db, tenantId, existing.id) };
-  });
+  app.put(
+    `${base}/:connectionId`,
+    { schema: { ...route('Change an enterprise connection'), params: ConnectionParams, body: ConnectionBody } },
+    async (request) => {
+      const { tenantId } = await workspaceOf(request, request.params, 'write');
+      const existing = await findConnection(db, tenantId, request.params.connectionId);
+      if (!existing) throw notFound();
+      await checked(() => updateConnection(config, db, existing, request.body as ConnectionInput));
+      return { connection: await connectionViewOf(config, db, tenantId, existing.id) };
+    },
+  );
 
-  app.delete(`${base}/:connectionId`, { schema: { params: ConnectionParams } }, async (request, reply) => {
-    const { tenantId } = await workspaceOf(request, request.params, 'write');
-    const existing = await findConnection(db, tenantId, request.params.connectionId);
-    if (!existing) throw notFound();
-    await deleteConnection(db, existing);
-    return reply.status(204).send();
-  });
+  app.delete(
+    `${base}/:connectionId`,
+    { schema: { ...route('Delete an enterprise connection'), params: ConnectionParams } },
+    async (request, reply) => {
+      const { tenantId } = await workspaceOf(request, request.params, 'write');
+      const existing = await findConnection(db, tenantId, request.params.connectionId);
+      if (!existing) throw notFound();
+      await deleteConnection(db, existing);
+      return reply.status(204).send();
+    },
+  );
 
   // Looks for the domain's TXT record now; a 400 names the record still missing.
-  app.post(`${base}/:connectionId/domains/:domain/verify`, { schema: { params: DomainParams } }, async (request) => {
-    const { tenantId } = await workspaceOf(request, request.params, 'write');
-    const found = (await listConnections(db, tenantId)).find((entry) => entry.connection.id === request.params.connectionId);
-    const claim = found?.domains.find((entry) => entry.domain === normalizeDomain(request.params.domain));
-    if (!found || !claim) throw notFound();
-    if (!(await verifyDomain(config, db, claim))) {
-      const record = verificationRecord(claim.token);
-      throw new AdminError(400, 'DOMAIN_NOT_VERIFIED', `No TXT record ${record} was found at ${claim.domain}`, [
-        {
-          path: '/domain',
-          code: 'txtRecordMissing',
-          params: { record, domain: claim.domain },
-          message: `No TXT record ${record} was found at ${claim.domain}`,
-        },
-      ]);
-    }
-    return { connection: await connectionViewOf(config, db, tenantId, found.connection.id) };
-  });
+  app.post(
+    `${base}/:connectionId/domains/:domain/verify`,
+    { schema: { ...route("Check a domain's proof"), params: DomainParams } },
+    async (request) => {
+      const { tenantId } = await workspaceOf(request, request.params, 'write');
+      const found = (await listConnections(db, tenantId)).find((entry) => entry.connection.id === request.params.connectionId);
+      const claim = found?.domains.find((entry) => entry.domain === normalizeDomain(request.params.domain));
+      if (!found || !claim) throw notFound();
+      if (!(await verifyDomain(config, db, claim))) {
+        const record = verificationRecord(claim.token);
+        throw new AdminError(400, 'DOMAIN_NOT_VERIFIED', `No TXT record ${record} was found at ${claim.domain}`, [
+          {
+            path: '/domain',
+            code: 'txtRecordMissing',
+            params: { record, domain: claim.domain },
+            message: `No TXT record ${record} was found at ${claim.domain}`,
+          },
+        ]);
+      }
+      return { connection: await connectionViewOf(config, db, tenantId, found.connection.id) };
+    },
+  );
 
   // The proof by mail: a link to an address at the domain; whoever reads that mailbox confirms it.
   app.post(
     `${base}/:connectionId/domains/:domain/mail`,
     {
       schema: {
+        ...route('Mail a proof of the domain'),
         params: DomainParams,
         body: Type.Object({ address: Type.String({ minLength: 1, maxLength: 254 }) }, { additionalProperties: false }),
       },

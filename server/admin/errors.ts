@@ -2,16 +2,9 @@
 // documents, `details` naming each problem by JSON pointer.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { HttpError, toErrorBody } from '../http/errors.ts';
+import type { ProblemDetail } from '../../common/api/errors.ts';
 
-export interface ProblemDetail {
-  /** JSON pointer into the request body's document, e.g. /branding/colors/primary. */
-  path: string;
-  /** A stable code: ajv's keyword where the schema found the problem. */
-  code: string;
-  /** The values the message names (ajv's params for schema problems), for clients that word it themselves. */
-  params: Record<string, unknown>;
-  message: string;
-}
+export type { ProblemDetail };
 
 export class AdminError extends HttpError {
   constructor(

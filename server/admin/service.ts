@@ -26,8 +26,7 @@ import { rotateClientSecret } from '../apps/client-secret.ts';
 import { assetUrl, checkLogo, storeLogo } from './logo.ts';
 import { checkAppConfig, validationFailed } from './validation.ts';
 import { HOSTED_CALLBACK_PATH } from '../apps/sign-in-start.ts';
-
-export const MAX_NOTE_LENGTH = 500;
+import { MAX_PUBLISH_NOTE_LENGTH } from '../../common/api/limits.ts';
 
 export interface AppSummary {
   id: string;
@@ -240,9 +239,14 @@ function checkPublishRequest(body: unknown): PublishRequest {
   const { note, revision } = bodyObject(body);
   if (note !== undefined && note !== null && typeof note !== 'string')
     throw validationFailed([{ path: '/note', code: 'type', params: { type: 'string' }, message: 'must be a string' }]);
-  if (typeof note === 'string' && note.length > MAX_NOTE_LENGTH) {
+  if (typeof note === 'string' && note.length > MAX_PUBLISH_NOTE_LENGTH) {
     throw validationFailed([
-      { path: '/note', code: 'maxLength', params: { limit: MAX_NOTE_LENGTH }, message: `must be at most ${MAX_NOTE_LENGTH} characters` },
+      {
+        path: '/note',
+        code: 'maxLength',
+        params: { limit: MAX_PUBLISH_NOTE_LENGTH },
+        message: `must be at most ${MAX_PUBLISH_NOTE_LENGTH} characters`,
+      },
     ]);
   }
   if (revision !== undefined && revision !== null && typeof revision !== 'string') {

@@ -5,11 +5,13 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { apiKeys } from '../db/schema.ts';
+import type { ApiKeySummary } from '../../common/api/admin.ts';
+
+export { MAX_API_KEY_NAME_LENGTH } from '../../common/api/limits.ts';
 
 const KEY_PREFIX = 'fyk_';
 /** Longer values are no key of ours; refused before hashing. */
 const MAX_KEY_LENGTH = 200;
-export const MAX_API_KEY_NAME_LENGTH = 100;
 export const MAX_API_KEYS_PER_APP = 20;
 export const DEFAULT_API_KEY_NAME = 'API key';
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -17,12 +19,7 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
 const newKey = () => `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
 
-export interface ApiKeySummary {
-  id: string;
-  name: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
+export type { ApiKeySummary } from '../../common/api/admin.ts';
 
 const summaryColumns = { id: apiKeys.id, name: apiKeys.name, createdAt: apiKeys.createdAt, lastUsedAt: apiKeys.lastUsedAt };
 

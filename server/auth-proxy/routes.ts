@@ -38,6 +38,19 @@ import {
   revokeLegacyToken,
   type HeldToken,
 } from '../auth/legacy-tokens.ts';
+import { Type } from 'typebox';
+import { authProxyRoute } from '../http/openapi.ts';
+import { refusals } from '../../common/api/errors.ts';
+import {
+  CurrentUserSchema,
+  Empty,
+  LegacyAuthenticated,
+  LegacySignInSchema,
+  LegacyUserBody,
+  PasswordTokenSchema,
+  TenantUserList,
+  TenantUserSchema,
+} from '../../common/api/auth.ts';
 
 export interface AuthProxyOptions {
   context: FoyerContext;
@@ -47,17 +60,6 @@ export interface AuthProxyOptions {
 
 const legacyOff = () => new HttpError(403, 'LEGACY_AUTH_DISABLED', 'This app does not use the legacy auth mode');
 const signInFirst = () => unauthorized('Sign in first', 'UNAUTHENTICATED');
-
-const userSchema = {
-  body: {
-    type: 'object',
-    properties: {
-      firstName: { type: 'string', maxLength: 200 },
-      lastName: { type: 'string', maxLength: 200 },
-      consentsToPrivacyPolicy: { type: 'boolean' },
-    },
-  },
-} as const;
 
 /** A fetch Headers of the request's, as resolveCaller reads them. */
 function headersOf(request: FastifyRequest): Headers {
@@ -115,35 +117,61 @@ export async function authProxyRoutes(app: FastifyInstance, { context, verifier,
     return { token, mfaState: answer.mfaState, ...(answer.tenantUserId ? { tenantUserId: answer.tenantUserId } : {}) };
   }
 
-  app.post<{ Body: { username: string; password: string } }>('/authenticate', { schema: authenticateSchema }, async (request) => {
-    const target = await legacyApp(context, request);
-    const user = await checkPasswordSignIn(db, target, { ...request.body, ip: request.ip });
-    return signInLegacy(target, user, request.ip, 'password');
-  });
+  app.post<{ Body: { username: string; password: string } }>(
+    '/authenticate',
+    {
+      schema: {
+        ...authProxyRoute('Sign in with e-mail and password (x-app-id names the app)', 'none'),
+        ...authenticateSchema,
+        response: { 200: LegacySignInSchema, ...refusals(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request) => {
+      const target = await legacyApp(context, request);
+      const user = await checkPasswordSignIn(db, target, { ...request.body, ip: request.ip });
+      return signInLegacy(target, user, request.ip, 'password');
+    },
+  );
 
-  app.get('/authenticated', async (request) => {
-    return { authenticated: (await legacyCaller(db, headersOf(request))).kind === 'member' };
-  });
+  app.get(
+    '/authenticated',
+    { schema: { ...authProxyRoute('Whether the headers sign a member in'), response: { 200: LegacyAuthenticated } } },
+    async (request) => ({ authenticated: (await legacyCaller(db, headersOf(request))).kind === 'member' }),
+  );
 
-  app.get('/deauthenticate', async (request, reply) => {
-    const held = await heldToken(context, request);
-    if (held) {
-      await revokeLegacyToken(db, held);
-      await recordAudit(db, { type: 'logout', appId: held.token.appId, userId: held.token.userId, ip: request.ip });
-    }
-    return reply.status(204).send();
-  });
+  app.get(
+    '/deauthenticate',
+    { schema: { ...authProxyRoute('Sign out: the token stops working'), response: { 204: Type.Null() } } },
+    async (request, reply) => {
+      const held = await heldToken(context, request);
+      if (held) {
+        await revokeLegacyToken(db, held);
+        await recordAudit(db, { type: 'logout', appId: held.token.appId, userId: held.token.userId, ip: request.ip });
+      }
+      return reply.status(204).send();
+    },
+  );
 
-  app.get('/tenantUsers', async (request) => {
-    const held = await heldToken(context, request);
-    if (!held?.signedIn) throw signInFirst();
-    const memberships = await listEnabledMemberships(db, held.token.userId, held.token.appId);
-    return memberships.map(tenantUserAnswer);
-  });
+  app.get(
+    '/tenantUsers',
+    { schema: { ...authProxyRoute("The signed-in person's workspaces"), response: { 200: TenantUserList, ...refusals(401) } } },
+    async (request) => {
+      const held = await heldToken(context, request);
+      if (!held?.signedIn) throw signInFirst();
+      const memberships = await listEnabledMemberships(db, held.token.userId, held.token.appId);
+      return memberships.map(tenantUserAnswer);
+    },
+  );
 
   app.put<{ Body: { firstName?: string; lastName?: string; consentsToPrivacyPolicy?: boolean } }>(
     '/user',
-    { schema: userSchema },
+    {
+      schema: {
+        ...authProxyRoute("Change the signed-in member's own names and consent"),
+        body: LegacyUserBody,
+        response: { 200: TenantUserSchema, ...refusals(400, 401, 403) },
+      },
+    },
     async (request) => {
       const caller = await resolveCaller(db, verifier, headersOf(request));
       const member = requireMember(caller);
@@ -158,26 +186,55 @@ export async function authProxyRoutes(app: FastifyInstance, { context, verifier,
     },
   );
 
-  app.post<{ Body: { username: string } }>('/password', { schema: usernameBodySchema }, async (request) => {
-    await requestResetLink(context, deferred, await legacyApp(context, request), request.body.username, request.ip);
-    return {};
-  });
+  app.post<{ Body: { username: string } }>(
+    '/password',
+    {
+      schema: {
+        ...authProxyRoute('Mail a password reset link (x-app-id names the app)', 'none'),
+        ...usernameBodySchema,
+        response: { 200: Empty, ...refusals(400, 403, 404, 429) },
+      },
+    },
+    async (request) => {
+      await requestResetLink(context, deferred, await legacyApp(context, request), request.body.username, request.ip);
+      return {};
+    },
+  );
 
-  app.get<{ Params: { token: string } }>('/password/:token', { schema: tokenParamsSchema }, (request) =>
-    describePasswordLink(db, request.params.token),
+  app.get<{ Params: { token: string } }>(
+    '/password/:token',
+    {
+      schema: {
+        ...authProxyRoute('What a mailed set-password link stands for', 'none'),
+        ...tokenParamsSchema,
+        response: { 200: PasswordTokenSchema, ...refusals(400, 403) },
+      },
+    },
+    (request) => describePasswordLink(db, request.params.token),
   );
 
   // Signs in afterwards like authenticate, as PUT /auth/password does in the OAuth mode.
-  app.put<{ Body: { token: string; password?: string } }>('/password', { schema: setPasswordSchema }, async (request, reply) => {
-    // Refused before the link is used, so it still works where it belongs.
-    const link = await findPasswordLink(db, request.body.token);
-    if (link && !legacyModeEnabled(await requireApp(db, link.token.appId))) throw legacyOff();
-    const used = await usePasswordLink(db, request.body);
-    if ('problems' in used) return refusePassword(reply, used.problems);
-    return signInLegacy(used.app, used.user, request.ip, used.purpose);
-  });
+  app.put<{ Body: { token: string; password?: string } }>(
+    '/password',
+    {
+      schema: {
+        ...authProxyRoute('Use a mailed link: set (or confirm) the password, which signs in', 'none'),
+        ...setPasswordSchema,
+        response: { 200: LegacySignInSchema, ...refusals(400, 403) },
+      },
+    },
+    async (request, reply) => {
+      // Refused before the link is used, so it still works where it belongs.
+      const link = await findPasswordLink(db, request.body.token);
+      if (link && !legacyModeEnabled(await requireApp(db, link.token.appId))) throw legacyOff();
+      const used = await usePasswordLink(db, request.body);
+      if ('problems' in used) return refusePassword(reply, used.problems);
+      return signInLegacy(used.app, used.user, request.ip, used.purpose);
+    },
+  );
 
   await secondFactorRoutes(app, context, '', {
+    documented: authProxyRoute(''),
     async session(request) {
       return (await heldToken(context, request))?.session;
     },
@@ -193,10 +250,19 @@ export async function authProxyRoutes(app: FastifyInstance, { context, verifier,
  */
 export async function currentUserRoute(app: FastifyInstance, { context, verifier }: AuthProxyOptions) {
   const { db } = context;
-  app.get('/currentUser', async (request) => {
-    const member = requireMember(await resolveCaller(db, verifier, headersOf(request)));
-    const membership = await findEnabledMembership(db, member.tenantUserId, { userId: member.userId, appId: member.app.id });
-    if (!membership) throw signInFirst();
-    return { ...tenantUserAnswer(membership), privileges: [...member.privileges] };
-  });
+  app.get(
+    '/currentUser',
+    {
+      schema: {
+        ...authProxyRoute("The signed-in member and the role's privileges (x-auth-token, or a bearer access token)"),
+        response: { 200: CurrentUserSchema, ...refusals(401) },
+      },
+    },
+    async (request) => {
+      const member = requireMember(await resolveCaller(db, verifier, headersOf(request)));
+      const membership = await findEnabledMembership(db, member.tenantUserId, { userId: member.userId, appId: member.app.id });
+      if (!membership) throw signInFirst();
+      return { ...tenantUserAnswer(membership), privileges: [...member.privileges] };
+    },
+  );
 }

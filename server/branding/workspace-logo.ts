@@ -11,10 +11,16 @@ import { confirmAttempt, releaseAttempt, reserveAttempt, type Limit } from '../a
 import { AccessTokenVerifier } from '../auth/access-tokens.ts';
 import { resolveCaller } from '../auth/callers.ts';
 import { AdminError, installAdminErrors } from '../admin/errors.ts';
-import { assetUrl, checkLogo, MAX_LOGO_BYTES, storeLogo } from '../admin/logo.ts';
+import { assetUrl, checkLogo, LOGO_TYPES, MAX_LOGO_BYTES, storeLogo } from '../admin/logo.ts';
+import { Type } from 'typebox';
+import { handlerCheckedBody, hostedScreensRoute, WORKSPACE_TAG } from '../http/openapi.ts';
+import { refusals } from '../../common/api/errors.ts';
+import { LogoBody } from '../../common/api/admin.ts';
 import { emitTenantEvent } from '../webhooks/outbox/outbox.ts';
 
 export const WORKSPACE_PREFIX = '/workspace';
+
+const WorkspaceLogoAnswer = Type.Object({ logo: Type.String({ description: "The uploaded logo's address" }) });
 
 /**
  * At most 20 uploads an hour per workspace, like an app's logo. Counted per workspace: the attempt's
@@ -37,42 +43,54 @@ export async function workspaceLogoPlugin(app: FastifyInstance, { config, db }: 
   installAdminErrors(app);
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
-  app.post('/logo', { bodyLimit: MAX_LOGO_BYTES }, async (request, reply) => {
-    const headers = new Headers();
-    for (const name of credentialHeaders) {
-      const value = request.headers[name];
-      if (typeof value === 'string') headers.set(name, value);
-    }
-    const caller = await resolveCaller(db, verifier, headers);
-    if (caller.kind !== 'member') throw new AdminError(401, 'UNAUTHENTICATED', 'Sign in first');
-    if (!caller.privileges.has('TENANT_WRITE')) throw new AdminError(403, 'FORBIDDEN', 'Only owners and admins change the workspace logo');
+  app.post(
+    '/logo',
+    {
+      bodyLimit: MAX_LOGO_BYTES,
+      schema: {
+        ...hostedScreensRoute(WORKSPACE_TAG, "Upload the workspace's logo (the raw image bytes, typed by Content-Type)", 'accessToken'),
+        response: { 201: WorkspaceLogoAnswer, ...refusals(400, 401, 403, 413, 429) },
+      },
+      config: handlerCheckedBody(LogoBody, LOGO_TYPES),
+    },
+    async (request, reply) => {
+      const headers = new Headers();
+      for (const name of credentialHeaders) {
+        const value = request.headers[name];
+        if (typeof value === 'string') headers.set(name, value);
+      }
+      const caller = await resolveCaller(db, verifier, headers);
+      if (caller.kind !== 'member') throw new AdminError(401, 'UNAUTHENTICATED', 'Sign in first');
+      if (!caller.privileges.has('TENANT_WRITE'))
+        throw new AdminError(403, 'FORBIDDEN', 'Only owners and admins change the workspace logo');
 
-    const attempt = { appId: caller.app.id, ip: request.ip, username: caller.tenantId };
-    const reservation = await reserveAttempt(db, WORKSPACE_LOGO_UPLOADS.type, attempt, [WORKSPACE_LOGO_UPLOADS]);
-    if (reservation === null) {
-      throw new AdminError(429, 'TOO_MANY_UPLOADS', `At most ${WORKSPACE_LOGO_UPLOADS.max} logos an hour; try again later`);
-    }
-    let url: string;
-    let logo: ReturnType<typeof checkLogo>;
-    let assetId: string;
-    try {
-      logo = checkLogo(request.headers['content-type'], request.body);
-      assetId = await storeLogo(db, caller.app.id, logo);
-      url = assetUrl(config.urls.api, caller.app.id, assetId);
-      const logoUrl = url;
-      await db.transaction(async (tx) => {
-        await tx.update(tenants).set({ logo: logoUrl }).where(eq(tenants.id, caller.tenantId));
-        await emitTenantEvent(tx, caller.app.id, 'TENANT_UPDATED', caller.tenantId);
+      const attempt = { appId: caller.app.id, ip: request.ip, username: caller.tenantId };
+      const reservation = await reserveAttempt(db, WORKSPACE_LOGO_UPLOADS.type, attempt, [WORKSPACE_LOGO_UPLOADS]);
+      if (reservation === null) {
+        throw new AdminError(429, 'TOO_MANY_UPLOADS', `At most ${WORKSPACE_LOGO_UPLOADS.max} logos an hour; try again later`);
+      }
+      let url: string;
+      let logo: ReturnType<typeof checkLogo>;
+      let assetId: string;
+      try {
+        logo = checkLogo(request.headers['content-type'], request.body);
+        assetId = await storeLogo(db, caller.app.id, logo);
+        url = assetUrl(config.urls.api, caller.app.id, assetId);
+        const logoUrl = url;
+        await db.transaction(async (tx) => {
+          await tx.update(tenants).set({ logo: logoUrl }).where(eq(tenants.id, caller.tenantId));
+          await emitTenantEvent(tx, caller.app.id, 'TENANT_UPDATED', caller.tenantId);
+        });
+      } catch (error) {
+        await releaseAttempt(db, reservation);
+        throw error;
+      }
+      await confirmAttempt(db, reservation, {
+        userId: caller.userId,
+        tenantUserId: caller.tenantUserId,
+        detail: { tenantId: caller.tenantId, username: caller.tenantId, assetId, contentType: logo.contentType, bytes: logo.bytes.length },
       });
-    } catch (error) {
-      await releaseAttempt(db, reservation);
-      throw error;
-    }
-    await confirmAttempt(db, reservation, {
-      userId: caller.userId,
-      tenantUserId: caller.tenantUserId,
-      detail: { tenantId: caller.tenantId, username: caller.tenantId, assetId, contentType: logo.contentType, bytes: logo.bytes.length },
-    });
-    return reply.status(201).send({ logo: url });
-  });
+      return reply.status(201).send({ logo: url });
+    },
+  );
 }

@@ -25,6 +25,11 @@ import { findTenant } from './service.ts';
 import type { Payments } from './runtime.ts';
 import { webhookRoutes } from './webhook.ts';
 import { testProviderRoutes } from './test-provider/routes.ts';
+import { Type } from 'typebox';
+import { hostedScreensRoute, PAYMENTS_TAG } from '../http/openapi.ts';
+import { refusals } from '../../common/api/errors.ts';
+
+const redirect = { 303: Type.Null({ description: 'To the provider, the plan page or the error page' }) };
 
 /** Holds the access token between setCookie and the page move; as short-lived as the token. */
 export const PAYMENTS_COOKIE = 'foyer_payments';
@@ -88,93 +93,137 @@ export async function paymentsPlugin(app: FastifyInstance, options: PaymentsPlug
         allowedHeaders: ['content-type', 'authorization', 'x-app-id'],
         maxAge: 600,
       });
-      security.post('/setCookie', async (request, reply) => {
-        const token = /^Bearer +([A-Za-z0-9\-_.]+) *$/i.exec(request.headers.authorization ?? '')?.[1];
-        const member = await memberFrom(token);
-        if (!member) throw new HttpError(401, 'UNAUTHENTICATED', 'Sign in first');
-        reply.setCookie(PAYMENTS_COOKIE, token!, { httpOnly: true, secure, sameSite: 'lax', path: '/', maxAge: COOKIE_MAX_AGE_SECONDS });
-        return reply.status(204).send();
-      });
-      security.get('/handoverToApp', async (request, reply) => {
-        const member = await memberFrom(request.cookies[PAYMENTS_COOKIE]);
-        if (!member) return reply.redirect(errorPage('UNAUTHENTICATED'), 303);
-        return reply.redirect(signInStartUrl(member.app, config.urls.ui), 303);
-      });
+      security.post(
+        '/setCookie',
+        {
+          schema: {
+            ...hostedScreensRoute(PAYMENTS_TAG, 'Set the payments cookie from the access token, for the payment pages', 'accessToken'),
+            response: { 204: Type.Null(), ...refusals(401) },
+          },
+        },
+        async (request, reply) => {
+          const token = /^Bearer +([A-Za-z0-9\-_.]+) *$/i.exec(request.headers.authorization ?? '')?.[1];
+          const member = await memberFrom(token);
+          if (!member) throw new HttpError(401, 'UNAUTHENTICATED', 'Sign in first');
+          reply.setCookie(PAYMENTS_COOKIE, token!, { httpOnly: true, secure, sameSite: 'lax', path: '/', maxAge: COOKIE_MAX_AGE_SECONDS });
+          return reply.status(204).send();
+        },
+      );
+      security.get(
+        '/handoverToApp',
+        {
+          schema: {
+            ...hostedScreensRoute(PAYMENTS_TAG, "Back to the app's sign-in start (a browser navigation)", 'none'),
+            response: redirect,
+          },
+        },
+        async (request, reply) => {
+          const member = await memberFrom(request.cookies[PAYMENTS_COOKIE]);
+          if (!member) return reply.redirect(errorPage('UNAUTHENTICATED'), 303);
+          return reply.redirect(signInStartUrl(member.app, config.urls.ui), 303);
+        },
+      );
     },
     { prefix: '/security' },
   );
 
-  app.get('/payments/anonymousCheckoutView', async (_request, reply) =>
-    reply.redirect(`${config.urls.ui}/auth/login?${new URLSearchParams({ returnPath: '/onboard' }).toString()}`, 303),
+  app.get(
+    '/payments/anonymousCheckoutView',
+    {
+      schema: {
+        ...hostedScreensRoute(PAYMENTS_TAG, 'The plan page for someone not signed in (a browser navigation)', 'none'),
+        response: redirect,
+      },
+    },
+    async (_request, reply) =>
+      reply.redirect(`${config.urls.ui}/auth/login?${new URLSearchParams({ returnPath: '/onboard' }).toString()}`, 303),
   );
 
-  app.get('/payments/checkoutView', async (request, reply) => {
-    const member = await ownerOf(request, reply);
-    if (!member) return reply;
-    const tenant = await findTenant(db, member.app.id, member.tenantId);
-    const offer =
-      tenant?.shouldSetupPayments && tenant.pendingCurrency && tenant.pendingInterval
-        ? findOffer(member.app, tenant.pendingPlan, { currency: tenant.pendingCurrency, recurrenceInterval: tenant.pendingInterval })
-        : undefined;
-    const provider = payments.providerFor(member.app);
-    // Nothing to pay for (any more): the plan page shows where things stand.
-    if (!tenant || !offer || !provider) return reply.redirect(planPage(), 303);
-    const [owner] = await db.select({ email: users.email }).from(users).where(eq(users.id, member.userId)).limit(1);
-    const url = await providerPage(request, async () => {
-      const checkout = await provider.createCheckout({
-        app: member.app,
-        tenantId: tenant.id,
-        offer,
-        customerId: tenant.customerId,
-        customerEmail: owner?.email ?? '',
-        successUrl: planPage({ payments: 'checkout' }),
-        cancelUrl: planPage(),
-      });
-      return checkout.url;
-    });
-    if (!url) return reply.redirect(errorPage('PAYMENT_PROVIDER_FAILED'), 303);
-    await recordAudit(db, {
-      type: 'payment.checkout_opened',
-      appId: member.app.id,
-      userId: member.userId,
-      tenantUserId: member.tenantUserId,
-      ip: request.ip,
-      detail: {
-        tenantId: tenant.id,
-        provider: provider.name,
-        plan: offer.plan.key,
-        currency: offer.price.currency,
-        interval: offer.price.recurrenceInterval,
+  app.get(
+    '/payments/checkoutView',
+    {
+      schema: {
+        ...hostedScreensRoute(PAYMENTS_TAG, "The provider's checkout for the chosen plan (a browser navigation)", 'none'),
+        response: redirect,
       },
-    });
-    return reply.redirect(url, 303);
-  });
+    },
+    async (request, reply) => {
+      const member = await ownerOf(request, reply);
+      if (!member) return reply;
+      const tenant = await findTenant(db, member.app.id, member.tenantId);
+      const offer =
+        tenant?.shouldSetupPayments && tenant.pendingCurrency && tenant.pendingInterval
+          ? findOffer(member.app, tenant.pendingPlan, { currency: tenant.pendingCurrency, recurrenceInterval: tenant.pendingInterval })
+          : undefined;
+      const provider = payments.providerFor(member.app);
+      // Nothing to pay for (any more): the plan page shows where things stand.
+      if (!tenant || !offer || !provider) return reply.redirect(planPage(), 303);
+      const [owner] = await db.select({ email: users.email }).from(users).where(eq(users.id, member.userId)).limit(1);
+      const url = await providerPage(request, async () => {
+        const checkout = await provider.createCheckout({
+          app: member.app,
+          tenantId: tenant.id,
+          offer,
+          customerId: tenant.customerId,
+          customerEmail: owner?.email ?? '',
+          successUrl: planPage({ payments: 'checkout' }),
+          cancelUrl: planPage(),
+        });
+        return checkout.url;
+      });
+      if (!url) return reply.redirect(errorPage('PAYMENT_PROVIDER_FAILED'), 303);
+      await recordAudit(db, {
+        type: 'payment.checkout_opened',
+        appId: member.app.id,
+        userId: member.userId,
+        tenantUserId: member.tenantUserId,
+        ip: request.ip,
+        detail: {
+          tenantId: tenant.id,
+          provider: provider.name,
+          plan: offer.plan.key,
+          currency: offer.price.currency,
+          interval: offer.price.recurrenceInterval,
+        },
+      });
+      return reply.redirect(url, 303);
+    },
+  );
 
-  app.get('/payments/subscriptionPortal', async (request, reply) => {
-    const member = await ownerOf(request, reply);
-    if (!member) return reply;
-    const tenant = await findTenant(db, member.app.id, member.tenantId);
-    const provider = payments.providerFor(member.app);
-    if (!tenant?.customerId || !tenant.paymentsEnabled || !provider) return reply.redirect(planPage(), 303);
-    const url = await providerPage(request, () =>
-      provider.openPortal({
-        app: member.app,
-        tenantId: tenant.id,
-        customerId: tenant.customerId!,
-        returnUrl: planPage({ payments: 'portal' }),
-      }),
-    );
-    if (!url) return reply.redirect(errorPage('PAYMENT_PROVIDER_FAILED'), 303);
-    await recordAudit(db, {
-      type: 'payment.portal_opened',
-      appId: member.app.id,
-      userId: member.userId,
-      tenantUserId: member.tenantUserId,
-      ip: request.ip,
-      detail: { tenantId: tenant.id, provider: provider.name },
-    });
-    return reply.redirect(url, 303);
-  });
+  app.get(
+    '/payments/subscriptionPortal',
+    {
+      schema: {
+        ...hostedScreensRoute(PAYMENTS_TAG, "The provider's subscription portal (a browser navigation)", 'none'),
+        response: redirect,
+      },
+    },
+    async (request, reply) => {
+      const member = await ownerOf(request, reply);
+      if (!member) return reply;
+      const tenant = await findTenant(db, member.app.id, member.tenantId);
+      const provider = payments.providerFor(member.app);
+      if (!tenant?.customerId || !tenant.paymentsEnabled || !provider) return reply.redirect(planPage(), 303);
+      const url = await providerPage(request, () =>
+        provider.openPortal({
+          app: member.app,
+          tenantId: tenant.id,
+          customerId: tenant.customerId!,
+          returnUrl: planPage({ payments: 'portal' }),
+        }),
+      );
+      if (!url) return reply.redirect(errorPage('PAYMENT_PROVIDER_FAILED'), 303);
+      await recordAudit(db, {
+        type: 'payment.portal_opened',
+        appId: member.app.id,
+        userId: member.userId,
+        tenantUserId: member.tenantUserId,
+        ip: request.ip,
+        detail: { tenantId: tenant.id, provider: provider.name },
+      });
+      return reply.redirect(url, 303);
+    },
+  );
 
   await app.register(webhookRoutes, { db, payments });
   if (payments.testProvider) await app.register(testProviderRoutes, { config, db, provider: payments.testProvider });

@@ -9,6 +9,9 @@ import { recordAudit } from '../audit/service.ts';
 import { findApp } from '../apps/lookup.ts';
 import { HttpError } from '../http/errors.ts';
 import { applyProviderEvent, RefusedEvent, type PaymentsRuntime, type ProviderEvent } from './service.ts';
+import { Type } from 'typebox';
+import { hostedScreensRoute, PAYMENTS_TAG } from '../http/openapi.ts';
+import { refusals } from '../../common/api/errors.ts';
 
 export const WEBHOOK_PATH = '/payments/webhook/:appId';
 
@@ -19,40 +22,50 @@ export async function webhookRoutes(app: FastifyInstance, { db, payments }: { db
   // The signature covers the exact bytes sent, so the body stays raw here (this plugin's scope only).
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
-  app.post<{ Params: { appId: string } }>(WEBHOOK_PATH, { bodyLimit: WEBHOOK_BODY_LIMIT }, async (request, reply) => {
-    const target = await findApp(db, request.params.appId);
-    const provider = target ? payments.providerFor(target) : null;
-    if (!target || !provider) throw new HttpError(404, 'NOT_FOUND', 'No payments webhook here');
-    const refuse = async (error: HttpError | RefusedEvent, eventId?: string) => {
-      await recordAudit(db, {
-        type: 'payment.event_refused',
-        appId: target.id,
-        ip: request.ip,
-        detail: { provider: provider.name, reason: error.code, eventId },
-      });
-      return new HttpError(error.statusCode, error.code, error.message);
-    };
-    const signature = request.headers['stripe-signature'];
-    if (!Buffer.isBuffer(request.body) || typeof signature !== 'string') {
-      throw await refuse(new HttpError(400, 'BAD_SIGNATURE', 'A signed JSON event is expected'));
-    }
-    let event: ProviderEvent;
-    try {
-      event = Stripe.webhooks.constructEvent(request.body, signature, provider.webhookSecret(target)) as unknown as ProviderEvent;
-    } catch {
-      throw await refuse(new HttpError(400, 'BAD_SIGNATURE', 'The event signature does not verify'));
-    }
-    if (typeof event.data?.object?.id !== 'string')
-      throw await refuse(new HttpError(400, 'BAD_REQUEST', 'The event has no object'), event.id);
-    let result: Awaited<ReturnType<typeof applyProviderEvent>>;
-    try {
-      result = await applyProviderEvent(payments, db, target, provider.name, event);
-    } catch (error) {
-      if (error instanceof RefusedEvent) throw await refuse(error, event.id);
-      throw error;
-    }
-    // A new checkout replaced a running subscription: the provider ends the old one.
-    if (result.replacedSubscriptionId) await provider.cancelSubscription(target, result.replacedSubscriptionId);
-    return reply.send({ received: true });
-  });
+  app.post<{ Params: { appId: string } }>(
+    WEBHOOK_PATH,
+    {
+      bodyLimit: WEBHOOK_BODY_LIMIT,
+      schema: {
+        ...hostedScreensRoute(PAYMENTS_TAG, "The payment provider's events (Stripe's scheme, signed in stripe-signature)", 'none'),
+        response: { 200: Type.Object({ received: Type.Literal(true) }), ...refusals(400, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const target = await findApp(db, request.params.appId);
+      const provider = target ? payments.providerFor(target) : null;
+      if (!target || !provider) throw new HttpError(404, 'NOT_FOUND', 'No payments webhook here');
+      const refuse = async (error: HttpError | RefusedEvent, eventId?: string) => {
+        await recordAudit(db, {
+          type: 'payment.event_refused',
+          appId: target.id,
+          ip: request.ip,
+          detail: { provider: provider.name, reason: error.code, eventId },
+        });
+        return new HttpError(error.statusCode, error.code, error.message);
+      };
+      const signature = request.headers['stripe-signature'];
+      if (!Buffer.isBuffer(request.body) || typeof signature !== 'string') {
+        throw await refuse(new HttpError(400, 'BAD_SIGNATURE', 'A signed JSON event is expected'));
+      }
+      let event: ProviderEvent;
+      try {
+        event = Stripe.webhooks.constructEvent(request.body, signature, provider.webhookSecret(target)) as unknown as ProviderEvent;
+      } catch {
+        throw await refuse(new HttpError(400, 'BAD_SIGNATURE', 'The event signature does not verify'));
+      }
+      if (typeof event.data?.object?.id !== 'string')
+        throw await refuse(new HttpError(400, 'BAD_REQUEST', 'The event has no object'), event.id);
+      let result: Awaited<ReturnType<typeof applyProviderEvent>>;
+      try {
+        result = await applyProviderEvent(payments, db, target, provider.name, event);
+      } catch (error) {
+        if (error instanceof RefusedEvent) throw await refuse(error, event.id);
+        throw error;
+      }
+      // A new checkout replaced a running subscription: the provider ends the old one.
+      if (result.replacedSubscriptionId) await provider.cancelSubscription(target, result.replacedSubscriptionId);
+      return reply.send({ received: true });
+    },
+  );
 }

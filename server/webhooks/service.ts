@@ -7,7 +7,8 @@ import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { webhookDeliveries, webhookEndpoints } from '../db/schema.ts';
 import { AdminError, type ProblemDetail } from '../admin/errors.ts';
-import { isWebhookEventType, WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEndpoint } from '../../common/webhooks.ts';
+import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from '../../common/webhooks.ts';
+import type { WebhookDelivery, WebhookEndpoint } from '../../common/api/admin.ts';
 import { checkHost, hostOf, RefusedAddress } from './address.ts';
 import { endpointSecret, newEndpointSecret, sealEndpointSecret } from './secrets.ts';
 

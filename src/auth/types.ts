@@ -8,19 +8,37 @@ import type {
   RegistrationResponseJSON,
 } from '@simplewebauthn/browser';
 
-export interface FederationConnection {
-  id: string;
-  name: string;
-  type: string;
-}
+import type {
+  CredentialsConfig,
+  FederationConnection,
+  MagicLinkSent,
+  MfaMethod,
+  MfaMethods,
+  MfaSetupFinished,
+  MfaState,
+  PasskeySummary,
+  PasswordToken,
+  SessionSummary,
+  TenantUser,
+  TotpSetup,
+} from '../../common/api/auth.ts';
 
-export interface CredentialsConfig {
-  hasPassword: boolean;
-  hasPasskeys: boolean;
-  federationConnections: FederationConnection[];
-}
-
-export type MfaState = 'DISABLED' | 'REQUIRED' | 'SETUP';
+// The auth service's payloads, declared once beside its route schemas (common/api/auth.ts).
+export type {
+  CredentialsConfig,
+  FederationConnection,
+  MagicLinkSent,
+  MfaMethod,
+  MfaMethods,
+  MfaSetupFinished,
+  MfaState,
+  PasskeySummary,
+  PasswordToken,
+  SessionSummary,
+  TotpSetup,
+};
+/** A workspace membership as the auth service lists it (GET /auth/tenantUsers). */
+export type WorkspaceUser = TenantUser;
 
 export interface AuthenticateResult {
   /** False when the server did not open a session (wrong credentials). */
@@ -29,81 +47,11 @@ export interface AuthenticateResult {
   tenantUserId?: string;
 }
 
-/** What a mailed set-password link stands for (GET /auth/password/{token}). */
-export interface PasswordToken {
-  email: string;
-  purpose: 'reset' | 'signup' | 'invite';
-  /**
-   * The link only confirms: the signup carried a password, the identity already has one, or the app
-   * has password sign-in switched off. Otherwise the user chooses a password now.
-   */
-  passwordChosen: boolean;
-}
-
-export interface MagicLinkSent {
-  /** Seconds the link stays valid. */
-  expiresIn: number;
-}
-
-/** Two-factor setup finished: the recovery code, shown to the user once. */
-export interface MfaSetupFinished {
-  backupCode: string;
-}
-
-/** A second factor: codes texted to a phone, or codes of an authenticator app (TOTP). */
-export type MfaMethod = 'sms' | 'totp';
-
-/** The second factors the user of a pending sign-in has, the authenticator app first. */
-export interface MfaMethods {
-  methods: MfaMethod[];
-}
-
-/** An authenticator-app setup: the new secret as text (base32), as an otpauth URL and as a QR code (PNG data URL). */
-export interface TotpSetup {
-  secret: string;
-  otpauthUrl: string;
-  qrCodeDataUrl: string;
-}
-
-/** One of the signed-in user's passkeys, as the profile lists them. */
-export interface PasskeySummary {
-  id: string;
-  name: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
-
-/** One browser the signed-in person is signed in with in this app, as the profile lists them. */
-export interface SessionSummary {
-  id: string;
-  /** Read from the browser's User-Agent by the server; null when it names none. */
-  browser: string | null;
-  os: string | null;
-  /** The client address of its latest sign-in or token refresh. */
-  ip: string | null;
-  /** The workspace it is signed in to. */
-  workspace: string;
-  signedInAt: string;
-  lastActiveAt: string;
-  /** The session this browser is using. */
-  current: boolean;
-}
-
 /**
  * Whose passkey a registration adds: the user of a mailed set-password link (its token), or the
  * signed-in user (their access token).
  */
 export type PasskeyRegistrant = { forgotPasswordToken: string } | { signedIn: true };
-
-export interface WorkspaceUser {
-  id: string;
-  role: string;
-  email: string;
-  username: string;
-  fullName?: string;
-  onboarded: boolean;
-  tenant: { id: string; name?: string | null; locale?: string | null; logo?: string | null };
-}
 
 export interface CurrentUserData {
   id: string;

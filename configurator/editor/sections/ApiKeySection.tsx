@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../src/theme/Alert.tsx';
 import { Button } from '../../../src/theme/Button.tsx';
 import { ConfirmDialog } from '../../../src/theme/Dialog.tsx';
-import type { ApiKeySummary } from '../../api/types.ts';
+import { MAX_API_KEY_NAME_LENGTH, type ApiKeySummary } from '../../api/types.ts';
 import { CopyField } from '../../components/CopyField.tsx';
 import { errorText } from '../../components/errors.ts';
 import { TextField } from '../../components/TextField.tsx';
@@ -16,9 +16,6 @@ import { useEditor } from '../context.ts';
 import { apiKeysQueryKey } from '../query-keys.ts';
 import { SectionHeading } from './SectionHeading.tsx';
 import { formatTime } from './VersionsSection.tsx';
-
-/** The server's limit (server/apps/api-keys.ts MAX_API_KEY_NAME_LENGTH). */
-const MAX_NAME_LENGTH = 100;
 
 export function ApiKeySection() {
   const { t, i18n } = useTranslation();
@@ -112,7 +109,7 @@ export function ApiKeySection() {
           label={t('apiKeys.name')}
           help={t('apiKeys.nameHelp')}
           value={name}
-          maxLength={MAX_NAME_LENGTH}
+          maxLength={MAX_API_KEY_NAME_LENGTH}
           error={nameError}
           onChange={(value) => {
             setName(value);

@@ -9,7 +9,7 @@ import { Alert } from '../../../src/theme/Alert.tsx';
 import { Button } from '../../../src/theme/Button.tsx';
 import { ConfirmDialog } from '../../../src/theme/Dialog.tsx';
 import { ApiError } from '../../../src/http/errors.ts';
-import { WEBHOOK_EVENT_TYPES } from '../../../common/webhooks.ts';
+import { isWebhookEventType, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../../common/webhooks.ts';
 import type { WebhookEndpoint, WebhookEndpointInput } from '../../api/types.ts';
 import { CopyField } from '../../components/CopyField.tsx';
 import { TextField } from '../../components/TextField.tsx';
@@ -116,7 +116,7 @@ function EndpointForm({
     }
     saving.mutate({ ...input, url: input.url.trim(), description: input.description.trim() });
   };
-  const toggle = (type: string, on: boolean) => {
+  const toggle = (type: WebhookEventType, on: boolean) => {
     setEventTypesMissing(false);
     setInput((current) => ({
       ...current,
@@ -213,7 +213,12 @@ function EndpointItem({ endpoint }: { endpoint: WebhookEndpoint }) {
       <li>
         <EndpointForm
           title={t('webhooks.editTitle', { name })}
-          initial={{ url: endpoint.url, description: endpoint.description, eventTypes: endpoint.eventTypes, enabled: endpoint.enabled }}
+          initial={{
+            url: endpoint.url,
+            description: endpoint.description,
+            eventTypes: endpoint.eventTypes.filter(isWebhookEventType),
+            enabled: endpoint.enabled,
+          }}
           save={(input) => api.updateWebhook(appId, endpoint.id, input)}
           onDone={() => setEditing(false)}
         />

@@ -28,23 +28,25 @@ import {
 } from './service.ts';
 import { checkSetupCode, discardSetup, enrollTotp, startSetup, TOTP_ATTEMPTS, totpKey, verifySignInCode } from './totp.ts';
 import type { AuthServiceOptions } from '../service-options.ts';
-
-const bodyWith = (name: string, maxLength: number) =>
-  ({
-    body: {
-      type: 'object',
-      required: [name],
-      properties: { [name]: { type: 'string', minLength: 1, maxLength } },
-    },
-  }) as const;
+import { Type } from 'typebox';
+import { authServiceRoute } from '../../http/openapi.ts';
+import { refusals } from '../../../common/api/errors.ts';
+import {
+  BackupCodeBody,
+  CommitMfaCodeBody,
+  MfaCodeBody,
+  MfaMethodsSchema,
+  MfaSetupFinishedSchema,
+  PhoneNumberBody,
+  SecondFactorPassedSchema,
+  TotpSetupSchema,
+} from '../../../common/api/auth.ts';
 
 const tooMany = () => new HttpError(429, 'TOO_MANY_REQUESTS', 'Too many attempts; try again later');
 const wrongCode = () => new HttpError(401, 'WRONG_MFA_CODE', 'Wrong security code');
 const deadCode = () => new HttpError(401, 'MFA_CODE_EXPIRED', 'This security code has expired or was tried too often; ask for a new one');
 const wrongRecoveryCode = () => new HttpError(401, 'WRONG_RECOVERY_CODE', 'Wrong recovery code');
 const alreadySetUp = () => new HttpError(409, 'MFA_ALREADY_SET_UP', 'Two-factor is set up already; enter the security code');
-
-const MFA_METHODS: readonly MfaMethod[] = ['sms', 'totp'];
 
 /** The last digits only: enough for an operator to tell numbers apart, not to text anyone. */
 const numberHint = (phoneNumber: string) => `…${phoneNumber.slice(-2)}`;
@@ -55,11 +57,14 @@ export interface SecondFactorSteps {
   session(request: FastifyRequest): Promise<LoginSession | undefined>;
   /** The second factor passed; answers what the reply adds (the auth token's MFA token in legacy mode). */
   passed(reply: FastifyReply, session: LoginSession & { userId: string }): Promise<Record<string, string>>;
+  /** How the routes read in the OpenAPI document: their tag and how a caller is authenticated. */
+  documented: Omit<ReturnType<typeof authServiceRoute>, 'summary'>;
 }
 
 export async function mfaRoutes(app: FastifyInstance, { context, sessions }: AuthServiceOptions) {
   await secondFactorRoutes(app, context, '/auth', {
     session: (request) => sessions.read(request),
+    documented: authServiceRoute(''),
     // A new session id, signed in, keeping the pending authorization.
     async passed(reply, session) {
       await sessions.start(
@@ -76,6 +81,8 @@ export async function mfaRoutes(app: FastifyInstance, { context, sessions }: Aut
 export async function secondFactorRoutes(app: FastifyInstance, context: FoyerContext, prefix: string, steps: SecondFactorSteps) {
   const { db } = context;
   const secretKey = totpKey(context.config.secret);
+  const route = (summary: string) => ({ ...steps.documented, summary });
+  const refused = refusals(400, 401, 409, 429);
 
   /** The request's session and user, when a first factor passed and the second is still due. */
   async function pendingSignIn(request: FastifyRequest) {
@@ -113,14 +120,29 @@ export async function secondFactorRoutes(app: FastifyInstance, context: FoyerCon
     if (user.mfaPhoneNumber || user.mfaTotpSecret) throw alreadySetUp();
   }
 
-  app.get(`${prefix}/mfaMethods`, async (request) => {
-    const { user } = await pendingSignIn(request);
-    return { methods: mfaMethodsOf(user) };
-  });
+  app.get(
+    `${prefix}/mfaMethods`,
+    {
+      schema: {
+        ...route('The second factors of the sign-in waiting for one, the authenticator app first'),
+        response: { 200: MfaMethodsSchema, ...refusals(401) },
+      },
+    },
+    async (request) => {
+      const { user } = await pendingSignIn(request);
+      return { methods: mfaMethodsOf(user) };
+    },
+  );
 
   app.post<{ Body: { phoneNumber: string } }>(
     `${prefix}/startMfaUserSetup`,
-    { schema: bodyWith('phoneNumber', 40) },
+    {
+      schema: {
+        ...route('Set up texted codes: text a code to the number'),
+        body: PhoneNumberBody,
+        response: { 204: Type.Null(), ...refused },
+      },
+    },
     async (request, reply) => {
       const { session, user } = await pendingSignIn(request);
       requireNoSecondFactor(user);
@@ -138,59 +160,78 @@ export async function secondFactorRoutes(app: FastifyInstance, context: FoyerCon
     },
   );
 
-  app.post<{ Body: { mfaCode: string } }>(`${prefix}/finishMfaUserSetup`, { schema: bodyWith('mfaCode', 20) }, async (request, reply) => {
-    const { session, user, who } = await pendingSignIn(request);
-    requireNoSecondFactor(user);
-    const outcome = await checkCode(db, session, 'setup', request.body.mfaCode);
-    if (!outcome.ok) throw await refuse(outcome, who, 'sms');
-    const backupCode = await enrollPhone(db, user, outcome.code.phoneNumber);
-    if (!backupCode) throw alreadySetUp();
-    await recordAudit(db, {
-      type: 'mfa.setup_finished',
-      appId: who.appId,
-      userId: who.userId,
-      ip: who.ip,
-      detail: { method: 'sms', phoneNumber: numberHint(outcome.code.phoneNumber) },
-    });
-    const added = await steps.passed(reply, { ...session, userId: user.id });
-    return { ...added, backupCode };
-  });
+  app.post<{ Body: { mfaCode: string } }>(
+    `${prefix}/finishMfaUserSetup`,
+    {
+      schema: {
+        ...route('Finish setting up texted codes with the code texted; answers the recovery code once'),
+        body: MfaCodeBody,
+        response: { 200: MfaSetupFinishedSchema, ...refused },
+      },
+    },
+    async (request, reply) => {
+      const { session, user, who } = await pendingSignIn(request);
+      requireNoSecondFactor(user);
+      const outcome = await checkCode(db, session, 'setup', request.body.mfaCode);
+      if (!outcome.ok) throw await refuse(outcome, who, 'sms');
+      const backupCode = await enrollPhone(db, user, outcome.code.phoneNumber);
+      if (!backupCode) throw alreadySetUp();
+      await recordAudit(db, {
+        type: 'mfa.setup_finished',
+        appId: who.appId,
+        userId: who.userId,
+        ip: who.ip,
+        detail: { method: 'sms', phoneNumber: numberHint(outcome.code.phoneNumber) },
+      });
+      const added = await steps.passed(reply, { ...session, userId: user.id });
+      return { ...added, backupCode };
+    },
+  );
 
   /** The authenticator app: a new secret to scan (or type), replacing a setup this session started before. */
-  app.post(`${prefix}/startTotpSetup`, async (request) => {
-    const { session, user } = await pendingSignIn(request);
-    requireNoSecondFactor(user);
-    const signedInTo = await requireApp(db, session.appId);
-    return startSetup(db, secretKey, { session, user, issuer: signedInTo.name || 'Foyer' });
-  });
+  app.post(
+    `${prefix}/startTotpSetup`,
+    { schema: { ...route('Set up an authenticator app: a new secret to scan or type'), response: { 200: TotpSetupSchema, ...refused } } },
+    async (request) => {
+      const { session, user } = await pendingSignIn(request);
+      requireNoSecondFactor(user);
+      const signedInTo = await requireApp(db, session.appId);
+      return startSetup(db, secretKey, { session, user, issuer: signedInTo.name || 'Foyer' });
+    },
+  );
 
-  app.post<{ Body: { mfaCode: string } }>(`${prefix}/finishTotpSetup`, { schema: bodyWith('mfaCode', 20) }, async (request, reply) => {
-    const { session, user, who } = await pendingSignIn(request);
-    requireNoSecondFactor(user);
-    const outcome = await checkSetupCode(db, secretKey, session, request.body.mfaCode);
-    if (!outcome.ok) throw await refuse(outcome, who, 'totp');
-    const { recoveryCode, hash } = await newRecoveryCodeWithHash();
-    if (!(await enrollTotp(db, secretKey, user, { secret: outcome.secret, step: outcome.step, recoveryCodeHash: hash }))) {
-      throw alreadySetUp();
-    }
-    await recordAudit(db, { type: 'mfa.setup_finished', appId: who.appId, userId: who.userId, ip: who.ip, detail: { method: 'totp' } });
-    const added = await steps.passed(reply, { ...session, userId: user.id });
-    return { ...added, backupCode: recoveryCode };
-  });
+  app.post<{ Body: { mfaCode: string } }>(
+    `${prefix}/finishTotpSetup`,
+    {
+      schema: {
+        ...route('Finish setting up an authenticator app with its code; answers the recovery code once'),
+        body: MfaCodeBody,
+        response: { 200: MfaSetupFinishedSchema, ...refused },
+      },
+    },
+    async (request, reply) => {
+      const { session, user, who } = await pendingSignIn(request);
+      requireNoSecondFactor(user);
+      const outcome = await checkSetupCode(db, secretKey, session, request.body.mfaCode);
+      if (!outcome.ok) throw await refuse(outcome, who, 'totp');
+      const { recoveryCode, hash } = await newRecoveryCodeWithHash();
+      if (!(await enrollTotp(db, secretKey, user, { secret: outcome.secret, step: outcome.step, recoveryCodeHash: hash }))) {
+        throw alreadySetUp();
+      }
+      await recordAudit(db, { type: 'mfa.setup_finished', appId: who.appId, userId: who.userId, ip: who.ip, detail: { method: 'totp' } });
+      const added = await steps.passed(reply, { ...session, userId: user.id });
+      return { ...added, backupCode: recoveryCode };
+    },
+  );
 
   /** The second factor at sign-in, by the chosen method (by default the app when the user has one). */
   app.post<{ Body: { mfaCode: string; method?: MfaMethod } }>(
     `${prefix}/commitMfaCode`,
     {
       schema: {
-        body: {
-          type: 'object',
-          required: ['mfaCode'],
-          properties: {
-            mfaCode: { type: 'string', minLength: 1, maxLength: 20 },
-            method: { type: 'string', enum: [...MFA_METHODS] },
-          },
-        },
+        ...route('Pass the second factor with a code of the chosen method (by default the authenticator app)'),
+        body: CommitMfaCodeBody,
+        response: { 200: SecondFactorPassedSchema, 204: Type.Null(), ...refused },
       },
     },
     async (request, reply) => {
@@ -229,23 +270,33 @@ export async function secondFactorRoutes(app: FastifyInstance, context: FoyerCon
   );
 
   /** A new code: to the user's phone at sign-in, or to the number being set up. */
-  app.post(`${prefix}/resendMfaCode`, async (request, reply) => {
-    const { session, user } = await pendingSignIn(request);
-    if (user.mfaTotpSecret && !user.mfaPhoneNumber) {
-      throw new HttpError(409, 'MFA_METHOD_NOT_SET_UP', 'Two-factor by sms is not set up for this account');
-    }
-    const setup = user.mfaPhoneNumber ? undefined : await pendingSetup(db, session);
-    const phoneNumber = user.mfaPhoneNumber ?? setup?.phoneNumber;
-    if (!phoneNumber) throw new HttpError(409, 'MFA_SETUP_NOT_STARTED', 'Enter a phone number first');
-    const purpose = user.mfaPhoneNumber ? 'sign-in' : 'setup';
-    const outcome = await issueCode(context, { session, user, purpose, phoneNumber, ip: request.ip });
-    if (outcome === 'throttled') throw tooMany();
-    return reply.status(204).send();
-  });
+  app.post(
+    `${prefix}/resendMfaCode`,
+    { schema: { ...route('Text a new code'), response: { 204: Type.Null(), ...refused } } },
+    async (request, reply) => {
+      const { session, user } = await pendingSignIn(request);
+      if (user.mfaTotpSecret && !user.mfaPhoneNumber) {
+        throw new HttpError(409, 'MFA_METHOD_NOT_SET_UP', 'Two-factor by sms is not set up for this account');
+      }
+      const setup = user.mfaPhoneNumber ? undefined : await pendingSetup(db, session);
+      const phoneNumber = user.mfaPhoneNumber ?? setup?.phoneNumber;
+      if (!phoneNumber) throw new HttpError(409, 'MFA_SETUP_NOT_STARTED', 'Enter a phone number first');
+      const purpose = user.mfaPhoneNumber ? 'sign-in' : 'setup';
+      const outcome = await issueCode(context, { session, user, purpose, phoneNumber, ip: request.ip });
+      if (outcome === 'throttled') throw tooMany();
+      return reply.status(204).send();
+    },
+  );
 
   app.post<{ Body: { backupCode: string } }>(
     `${prefix}/resetUserMfaSetup`,
-    { schema: bodyWith('backupCode', 64) },
+    {
+      schema: {
+        ...route('Remove the second factor with the recovery code, to set up a new one'),
+        body: BackupCodeBody,
+        response: { 204: Type.Null(), ...refused },
+      },
+    },
     async (request, reply) => {
       const { session, user, who } = await pendingSignIn(request);
       // Recorded as a failure before the code is checked (server/audit/limits.ts), taken back on success.

@@ -12,6 +12,12 @@ import { issueHandoverCode } from './handover.ts';
 import { DEFAULT_SCOPE } from './claims.ts';
 import { callTokenEndpoint, tokenError } from './token-endpoint.ts';
 import type { AuthServiceOptions } from '../service-options.ts';
+import { Type } from 'typebox';
+import { authServiceRoute } from '../../http/openapi.ts';
+import { refusals } from '../../../common/api/errors.ts';
+import { HandoverCodeBody, HandoverCodeSchema, TokenAnswerSchema } from '../../../common/api/auth.ts';
+
+const redirect = { 303: Type.Null({ description: 'To the standard endpoint' }) };
 
 const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength }) as const;
 const appParams = { type: 'object', required: ['appId'], properties: { appId: text(100) } } as const;
@@ -93,12 +99,24 @@ export async function shorthandRoutes(app: FastifyInstance, { context, provider 
   const authorizeSchema = { params: appParams, querystring: authorizeQuery };
   app.get<{ Params: { appId: string }; Querystring: AuthorizeQuery }>(
     '/url/login/:appId',
-    { schema: authorizeSchema },
+    {
+      schema: {
+        ...authServiceRoute("The app's sign-in address (a browser navigation to /authorize)", 'none'),
+        ...authorizeSchema,
+        response: redirect,
+      },
+    },
     authorizeShorthand(false),
   );
   app.get<{ Params: { appId: string }; Querystring: AuthorizeQuery }>(
     '/url/signup/:appId',
-    { schema: authorizeSchema },
+    {
+      schema: {
+        ...authServiceRoute("The app's signup address (a browser navigation to /authorize)", 'none'),
+        ...authorizeSchema,
+        response: redirect,
+      },
+    },
     authorizeShorthand(true),
   );
 
@@ -107,7 +125,14 @@ export async function shorthandRoutes(app: FastifyInstance, { context, provider 
   // (idTokenHint) it completes at once; otherwise the hosted sign-out screen asks first.
   app.get<{ Params: { appId: string }; Querystring: LogoutQuery }>(
     '/url/logout/:appId',
-    { schema: { params: appParams, querystring: logoutQuery } },
+    {
+      schema: {
+        ...authServiceRoute("The app's sign-out address (a browser navigation to /session/end)", 'none'),
+        params: appParams,
+        querystring: logoutQuery,
+        response: redirect,
+      },
+    },
     async (request, reply) => {
       const target = await requireApp(db, request.params.appId);
       const { redirectUri, state, idTokenHint } = request.query;
@@ -125,6 +150,8 @@ export async function shorthandRoutes(app: FastifyInstance, { context, provider 
     {
       config: openCors,
       schema: {
+        ...authServiceRoute("Exchange an authorization code for tokens (the app's secret, API key or PKCE proves it)", 'none'),
+        response: { 200: TokenAnswerSchema, ...refusals(400, 401, 404) },
         params: appParams,
         body: {
           type: 'object',
@@ -160,6 +187,8 @@ export async function shorthandRoutes(app: FastifyInstance, { context, provider 
     {
       config: openCors,
       schema: {
+        ...authServiceRoute('Refresh tokens', 'none'),
+        response: { 200: TokenAnswerSchema, ...refusals(400, 401, 404) },
         params: appParams,
         body: { type: 'object', required: ['refreshToken'], properties: { refreshToken: text(2048) } },
       },
@@ -181,8 +210,11 @@ export async function shorthandRoutes(app: FastifyInstance, { context, provider 
     '/handover/code/:appId',
     {
       schema: {
+        ...authServiceRoute("A one-time code of a member, for the hosted screens (the app's x-api-key)", 'none'),
+        security: [{ apiKey: [] }],
+        response: { 200: HandoverCodeSchema, ...refusals(400, 401, 404) },
         params: appParams,
-        body: { type: 'object', required: ['accessToken'], properties: { accessToken: text(4096) } },
+        body: HandoverCodeBody,
       },
     },
     async (request, reply) => {

@@ -7,6 +7,8 @@ import type { AuthServiceOptions } from '../service-options.ts';
 import { AccessTokenVerifier } from '../access-tokens.ts';
 import { liveOpenIdScopes } from './adapter.ts';
 import { accountClaimsOf, CLAIMS_BY_SCOPE, SCOPES } from './claims.ts';
+import { authServiceRoute } from '../../http/openapi.ts';
+import { UserinfoSchema } from '../../../common/api/auth.ts';
 
 export const USERINFO_PATH = '/userinfo';
 
@@ -42,7 +44,12 @@ export async function userinfoRoutes(app: FastifyInstance, { context }: AuthServ
       .send(Object.fromEntries(released.filter((name) => claims[name] !== undefined).map((name) => [name, claims[name]])));
   }
 
-  app.get(USERINFO_PATH, { config: openCors }, userinfo);
-  app.post(USERINFO_PATH, { config: openCors }, userinfo);
+  // No refusal in the schema: a refused token answers RFC 6750's header with Foyer's error body.
+  const schema = {
+    ...authServiceRoute("The claims of the access token's granted OpenID scopes", 'accessToken'),
+    response: { 200: UserinfoSchema },
+  };
+  app.get(USERINFO_PATH, { config: openCors, schema }, userinfo);
+  app.post(USERINFO_PATH, { config: openCors, schema }, userinfo);
   app.options(USERINFO_PATH, { config: openCors }, async (_request, reply) => reply.status(204).send());
 }

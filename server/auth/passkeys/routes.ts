@@ -12,7 +12,6 @@ import { bearerUser } from '../bearer.ts';
 import { requireApp, type App } from '../../apps/lookup.ts';
 import { findPasswordLink, linkExpired } from '../password/service.ts';
 import { normalizeUsername, resolveApp, signIn, type User } from '../session/sign-in.ts';
-import { tokenField } from '../tokens/service.ts';
 import { PASSKEY_NAME_MAX_LENGTH } from '../../../common/passkeys.ts';
 import {
   authenticationOptions,
@@ -27,6 +26,10 @@ import {
   type RelyingParty,
 } from './service.ts';
 import type { AuthServiceOptions } from '../service-options.ts';
+import { Type } from 'typebox';
+import { authServiceRoute } from '../../http/openapi.ts';
+import { refusals } from '../../../common/api/errors.ts';
+import { PasskeyList, PasskeyRegistered, PasskeyTokenQuery, SignInAnswerSchema, WebAuthnOptionsSchema } from '../../../common/api/auth.ts';
 
 const base64url = { type: 'string', minLength: 1, maxLength: 16384, pattern: '^[A-Za-z0-9_-]+={0,2}$' } as const;
 const credentialId = { type: 'string', minLength: 1, maxLength: 1024, pattern: '^[A-Za-z0-9_-]+$' } as const;
@@ -71,8 +74,6 @@ const registrationBody = {
   },
 } as const;
 
-const tokenQuery = { type: 'object', properties: { forgotPasswordToken: tokenField } } as const;
-
 const idParams = { type: 'object', required: ['id'], properties: { id: credentialId } } as const;
 
 const renameBody = {
@@ -106,29 +107,44 @@ export async function passkeyRoutes(app: FastifyInstance, { context, sessions }:
     return { app: await requireApp(db, link.token.appId), user: link.user, via: link.token.purpose };
   }
 
-  app.get('/auth/passkeys/authentication-options', async (request, reply) => {
-    const previous = await sessions.read(request);
-    const target = await resolveApp(db, request, previous);
-    // Each answer stores a challenge (and maybe a login session): cap what one address can make us store.
-    if (
-      !(await recordWithinLimits(
-        db,
-        'passkey.options_requested',
-        { appId: target.id, ip: request.ip, username: '' },
-        PASSKEY_OPTIONS_LIMITS,
-      ))
-    ) {
-      throw new HttpError(429, 'TOO_MANY_REQUESTS', 'Too many passkey sign-in attempts from this address; try again later');
-    }
-    const party = relyingParty(target);
-    // The challenge belongs to a login session of this app; a browser without one gets one now.
-    const session = previous?.appId === target.id ? previous : await sessions.start(reply, { appId: target.id }, previous);
-    return authenticationOptions(context, party, session.idHash);
-  });
+  app.get(
+    '/auth/passkeys/authentication-options',
+    {
+      schema: {
+        ...authServiceRoute('WebAuthn options to sign in with a passkey', 'none'),
+        response: { 200: WebAuthnOptionsSchema, ...refusals(403, 404, 429, 503) },
+      },
+    },
+    async (request, reply) => {
+      const previous = await sessions.read(request);
+      const target = await resolveApp(db, request, previous);
+      // Each answer stores a challenge (and maybe a login session): cap what one address can make us store.
+      if (
+        !(await recordWithinLimits(
+          db,
+          'passkey.options_requested',
+          { appId: target.id, ip: request.ip, username: '' },
+          PASSKEY_OPTIONS_LIMITS,
+        ))
+      ) {
+        throw new HttpError(429, 'TOO_MANY_REQUESTS', 'Too many passkey sign-in attempts from this address; try again later');
+      }
+      const party = relyingParty(target);
+      // The challenge belongs to a login session of this app; a browser without one gets one now.
+      const session = previous?.appId === target.id ? previous : await sessions.start(reply, { appId: target.id }, previous);
+      return authenticationOptions(context, party, session.idHash);
+    },
+  );
 
   app.post<{ Body: AuthenticationResponseJSON }>(
     '/auth/passkeys/verify-authentication',
-    { schema: authenticationSchema },
+    {
+      schema: {
+        ...authServiceRoute("Sign in with the browser's passkey answer", 'none'),
+        ...authenticationSchema,
+        response: { 200: SignInAnswerSchema, ...refusals(400, 401, 403, 404, 503) },
+      },
+    },
     async (request, reply) => {
       const session = await sessions.read(request);
       const target = await resolveApp(db, request, session);
@@ -161,14 +177,31 @@ export async function passkeyRoutes(app: FastifyInstance, { context, sessions }:
     },
   );
 
-  app.get<TokenQuery>('/auth/passkeys/registration-options', { schema: { querystring: tokenQuery } }, async (request) => {
-    const { app: target, user } = await registeringUser(request);
-    return registrationOptions(context, relyingParty(target), { app: target, user });
-  });
+  app.get<TokenQuery>(
+    '/auth/passkeys/registration-options',
+    {
+      schema: {
+        ...authServiceRoute("WebAuthn options to add a passkey: the signed-in member's, or a mailed link's user", 'accessToken'),
+        querystring: PasskeyTokenQuery,
+        response: { 200: WebAuthnOptionsSchema, ...refusals(400, 401, 403, 503) },
+      },
+    },
+    async (request) => {
+      const { app: target, user } = await registeringUser(request);
+      return registrationOptions(context, relyingParty(target), { app: target, user });
+    },
+  );
 
   app.post<TokenQuery & { Body: RegistrationResponseJSON }>(
     '/auth/passkeys/verify-registration',
-    { schema: { querystring: tokenQuery, body: registrationBody } },
+    {
+      schema: {
+        ...authServiceRoute("Add the passkey of the browser's answer", 'accessToken'),
+        querystring: PasskeyTokenQuery,
+        body: registrationBody,
+        response: { 200: PasskeyRegistered, ...refusals(400, 401, 403, 503) },
+      },
+    },
     async (request) => {
       const { app: target, user, via } = await registeringUser(request);
       const passkey = await verifyRegistration(context, relyingParty(target), { user, response: request.body });
@@ -183,20 +216,36 @@ export async function passkeyRoutes(app: FastifyInstance, { context, sessions }:
     },
   );
 
-  app.get('/auth/passkeys', async (request) => {
-    const { user } = await bearerUser(db, verifier, request);
-    const rows = await listPasskeys(db, user.id);
-    return rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      createdAt: row.createdAt.toISOString(),
-      lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
-    }));
-  });
+  app.get(
+    '/auth/passkeys',
+    {
+      schema: {
+        ...authServiceRoute("The signed-in member's passkeys", 'accessToken'),
+        response: { 200: PasskeyList, ...refusals(401, 403) },
+      },
+    },
+    async (request) => {
+      const { user } = await bearerUser(db, verifier, request);
+      const rows = await listPasskeys(db, user.id);
+      return rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        createdAt: row.createdAt.toISOString(),
+        lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+      }));
+    },
+  );
 
   app.put<{ Params: { id: string }; Body: { name: string } }>(
     '/auth/passkeys/:id',
-    { schema: { params: idParams, body: renameBody } },
+    {
+      schema: {
+        ...authServiceRoute('Rename a passkey', 'accessToken'),
+        params: idParams,
+        body: renameBody,
+        response: { 204: Type.Null(), ...refusals(400, 401, 403, 404) },
+      },
+    },
     async (request, reply) => {
       const { app: target, user } = await bearerUser(db, verifier, request);
       const name = request.body.name.trim();
@@ -214,17 +263,27 @@ export async function passkeyRoutes(app: FastifyInstance, { context, sessions }:
     },
   );
 
-  app.delete<{ Params: { id: string } }>('/auth/passkeys/:id', { schema: { params: idParams } }, async (request, reply) => {
-    const { app: target, user } = await bearerUser(db, verifier, request);
-    // Another user's passkey and a non-existent one get the same answer.
-    if (!(await deletePasskey(db, user.id, request.params.id))) throw notFound('No such passkey', 'PASSKEY_NOT_FOUND');
-    await recordAudit(db, {
-      type: 'passkey.deleted',
-      appId: target.id,
-      userId: user.id,
-      ip: request.ip,
-      detail: { passkey: request.params.id },
-    });
-    return reply.status(204).send();
-  });
+  app.delete<{ Params: { id: string } }>(
+    '/auth/passkeys/:id',
+    {
+      schema: {
+        ...authServiceRoute('Delete a passkey', 'accessToken'),
+        params: idParams,
+        response: { 204: Type.Null(), ...refusals(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { app: target, user } = await bearerUser(db, verifier, request);
+      // Another user's passkey and a non-existent one get the same answer.
+      if (!(await deletePasskey(db, user.id, request.params.id))) throw notFound('No such passkey', 'PASSKEY_NOT_FOUND');
+      await recordAudit(db, {
+        type: 'passkey.deleted',
+        appId: target.id,
+        userId: user.id,
+        ip: request.ip,
+        detail: { passkey: request.params.id },
+      });
+      return reply.status(204).send();
+    },
+  );
 }

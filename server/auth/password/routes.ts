@@ -12,9 +12,8 @@ import { passwordPolicyOf } from '../../apps/settings.ts';
 import { passwordProblems, passwordProblemTexts, type PasswordProblem } from '../../../common/password-policy.ts';
 import { matchesOwnerPattern } from '../../../common/owner-pattern.ts';
 import { requireApp, type App } from '../../apps/lookup.ts';
-import { normalizeUsername, passwordSignInEnabled, resolveApp, signIn, usernameBodySchema, type User } from '../session/sign-in.ts';
+import { normalizeUsername, passwordSignInEnabled, resolveApp, signIn, type User } from '../session/sign-in.ts';
 import { MAILED_LINK_LIMITS, recordWithinLimits } from '../../audit/limits.ts';
-import { tokenField, tokenParamsSchema } from '../tokens/service.ts';
 import {
   applyPasswordLink,
   findPasswordLink,
@@ -25,16 +24,13 @@ import {
   type PasswordLinkToken,
 } from './service.ts';
 import type { AuthServiceOptions } from '../service-options.ts';
+import { authServiceRoute } from '../../http/openapi.ts';
+import { refusals } from '../../../common/api/errors.ts';
+import { Empty, PasswordTokenSchema, SetPasswordBody, SignInAnswerSchema, TokenParams, UsernameBody } from '../../../common/api/auth.ts';
 import { keyedIssue } from '../../http/field-issues.ts';
 
 /** PUT /auth/password's body; PUT /auth-proxy/password takes the same. */
-export const setPasswordSchema = {
-  body: {
-    type: 'object',
-    required: ['token'],
-    properties: { token: tokenField, password: { type: 'string', maxLength: 1024 } },
-  },
-} as const;
+export const setPasswordSchema = { body: SetPasswordBody } as const;
 
 /** What a mailed set-password link is for (GET /auth/password/{token}). */
 export async function describePasswordLink(db: Database, secret: string) {
@@ -107,27 +103,55 @@ export function refusePassword(reply: FastifyReply, problems: PasswordProblem[])
 export async function passwordRoutes(app: FastifyInstance, { context, sessions, deferred }: AuthServiceOptions) {
   const { db } = context;
 
-  app.post<{ Body: { username: string } }>('/auth/password', { schema: usernameBodySchema }, async (request) => {
-    const session = await sessions.read(request);
-    await requestResetLink(context, deferred, await resolveApp(db, request, session), request.body.username, request.ip);
-    return {};
-  });
-
-  app.get<{ Params: { token: string } }>('/auth/password/:token', { schema: tokenParamsSchema }, (request) =>
-    describePasswordLink(db, request.params.token),
+  app.post<{ Body: { username: string } }>(
+    '/auth/password',
+    {
+      schema: {
+        ...authServiceRoute('Mail a password reset link (the same answer whether or not the address is known)', 'none'),
+        body: UsernameBody,
+        response: { 200: Empty, ...refusals(400, 403, 404, 429) },
+      },
+    },
+    async (request) => {
+      const session = await sessions.read(request);
+      await requestResetLink(context, deferred, await resolveApp(db, request, session), request.body.username, request.ip);
+      return {};
+    },
   );
 
-  app.put<{ Body: { token: string; password?: string } }>('/auth/password', { schema: setPasswordSchema }, async (request, reply) => {
-    const previous = await sessions.read(request);
-    const used = await usePasswordLink(db, request.body);
-    if ('problems' in used) return refusePassword(reply, used.problems);
-    const { answer } = await signIn(context, sessions, reply, {
-      app: used.app,
-      user: used.user,
-      previous,
-      ip: request.ip,
-      method: used.purpose,
-    });
-    return answer;
-  });
+  app.get<{ Params: { token: string } }>(
+    '/auth/password/:token',
+    {
+      schema: {
+        ...authServiceRoute('What a mailed set-password link stands for', 'none'),
+        params: TokenParams,
+        response: { 200: PasswordTokenSchema, ...refusals(400, 403, 404, 410) },
+      },
+    },
+    (request) => describePasswordLink(db, request.params.token),
+  );
+
+  app.put<{ Body: { token: string; password?: string } }>(
+    '/auth/password',
+    {
+      schema: {
+        ...authServiceRoute('Use a mailed link: set (or confirm) the password, which signs the browser in', 'none'),
+        ...setPasswordSchema,
+        response: { 200: SignInAnswerSchema, ...refusals(400, 403, 404, 410) },
+      },
+    },
+    async (request, reply) => {
+      const previous = await sessions.read(request);
+      const used = await usePasswordLink(db, request.body);
+      if ('problems' in used) return refusePassword(reply, used.problems);
+      const { answer } = await signIn(context, sessions, reply, {
+        app: used.app,
+        user: used.user,
+        previous,
+        ip: request.ip,
+        method: used.purpose,
+      });
+      return answer;
+    },
+  );
 }

@@ -12,29 +12,23 @@ import { isAuthenticated, type LoginSession } from './service.ts';
 import { checkPasswordSignIn, normalizeUsername, passwordSignInEnabled, resolveApp, signIn } from './sign-in.ts';
 import { connectionsForDomain } from '../enterprise/connections.ts';
 import type { AuthServiceOptions } from '../service-options.ts';
+import { Type } from 'typebox';
+import { authServiceRoute } from '../../http/openapi.ts';
+import { refusals } from '../../../common/api/errors.ts';
+import {
+  AuthenticateBody,
+  ChooseTenantUserParams,
+  ContinueQuery,
+  CredentialsConfigBody,
+  CredentialsConfigSchema,
+  SignInAnswerSchema,
+  TenantUserList,
+} from '../../../common/api/auth.ts';
 
-const username = { type: 'string', minLength: 1, maxLength: 320 } as const;
+/** POST /auth/authenticate's schema; POST /auth-proxy/authenticate takes the same body. */
+export const authenticateSchema = { body: AuthenticateBody } as const;
 
-const credentialsConfigSchema = {
-  body: { type: 'object', required: ['username'], properties: { username } },
-} as const;
-
-/** POST /auth/authenticate's body; POST /auth-proxy/authenticate takes the same. */
-export const authenticateSchema = {
-  body: {
-    type: 'object',
-    required: ['username', 'password'],
-    properties: { username, password: { type: 'string', minLength: 1, maxLength: 1024 } },
-  },
-} as const;
-
-const chooseSchema = {
-  params: {
-    type: 'object',
-    required: ['tenantUserId'],
-    properties: { tenantUserId: { type: 'string', minLength: 1, maxLength: 100 } },
-  },
-} as const;
+const redirect = { 303: Type.Null({ description: 'To the next step' }) };
 
 export async function sessionRoutes(app: FastifyInstance, { context, provider, sessions }: AuthServiceOptions) {
   const { db, config } = context;
@@ -46,25 +40,41 @@ export async function sessionRoutes(app: FastifyInstance, { context, provider, s
     return interaction && interaction.params.client_id === session.appId ? interaction : undefined;
   }
 
-  app.post<{ Body: { username: string } }>('/auth/credentialsConfig', { schema: credentialsConfigSchema }, async (request) => {
-    const session = await sessions.read(request);
-    const target = await resolveApp(db, request, session);
-    // The same answer for every address (known, unknown, invited without a password yet), so it
-    // reveals no account; where the app switched passwords off, nobody has one to sign in with. The
-    // connections depend on the domain alone: those whose claim on it is verified.
-    const address = normalizeUsername(request.body.username);
-    const domain = address.includes('@') ? address.slice(address.lastIndexOf('@') + 1) : '';
-    const connections = domain && target.settings.authLegacy !== true ? await connectionsForDomain(db, target.id, domain) : [];
-    return {
-      hasPassword: passwordSignInEnabled(target),
-      hasPasskeys: false,
-      federationConnections: connections.map((connection) => ({ id: connection.id, name: connection.name, type: connection.kind })),
-    };
-  });
+  app.post<{ Body: { username: string } }>(
+    '/auth/credentialsConfig',
+    {
+      schema: {
+        ...authServiceRoute('What the login screen offers an address', 'none'),
+        body: CredentialsConfigBody,
+        response: { 200: CredentialsConfigSchema, ...refusals(400, 403, 404) },
+      },
+    },
+    async (request) => {
+      const session = await sessions.read(request);
+      const target = await resolveApp(db, request, session);
+      // The same answer for every address (known, unknown, invited without a password yet), so it
+      // reveals no account; where the app switched passwords off, nobody has one to sign in with. The
+      // connections depend on the domain alone: those whose claim on it is verified.
+      const address = normalizeUsername(request.body.username);
+      const domain = address.includes('@') ? address.slice(address.lastIndexOf('@') + 1) : '';
+      const connections = domain && target.settings.authLegacy !== true ? await connectionsForDomain(db, target.id, domain) : [];
+      return {
+        hasPassword: passwordSignInEnabled(target),
+        hasPasskeys: false,
+        federationConnections: connections.map((connection) => ({ id: connection.id, name: connection.name, type: connection.kind })),
+      };
+    },
+  );
 
   app.post<{ Body: { username: string; password: string } }>(
     '/auth/authenticate',
-    { schema: authenticateSchema },
+    {
+      schema: {
+        ...authServiceRoute('Sign in with e-mail and password', 'none'),
+        ...authenticateSchema,
+        response: { 200: SignInAnswerSchema, ...refusals(400, 401, 403, 404, 429) },
+      },
+    },
     async (request, reply) => {
       const session = await sessions.read(request);
       const target = await resolveApp(db, request, session);
@@ -80,16 +90,26 @@ export async function sessionRoutes(app: FastifyInstance, { context, provider, s
     },
   );
 
-  app.get('/auth/tenantUsers', async (request) => {
-    const session = await sessions.read(request);
-    if (!isAuthenticated(session)) throw unauthorized('Not signed in', 'UNAUTHENTICATED');
-    const memberships = await listEnabledMemberships(db, session.userId, session.appId);
-    return memberships.map(tenantUserAnswer);
-  });
+  app.get(
+    '/auth/tenantUsers',
+    { schema: { ...authServiceRoute("The signed-in person's workspaces"), response: { 200: TenantUserList, ...refusals(401) } } },
+    async (request) => {
+      const session = await sessions.read(request);
+      if (!isAuthenticated(session)) throw unauthorized('Not signed in', 'UNAUTHENTICATED');
+      const memberships = await listEnabledMemberships(db, session.userId, session.appId);
+      return memberships.map(tenantUserAnswer);
+    },
+  );
 
   app.get<{ Params: { tenantUserId: string } }>(
     '/auth/chooseTenantUser/:tenantUserId',
-    { schema: chooseSchema },
+    {
+      schema: {
+        ...authServiceRoute('Continue in one of the workspaces (a browser navigation)'),
+        params: ChooseTenantUserParams,
+        response: { ...redirect, ...refusals(400, 401, 403) },
+      },
+    },
     async (request, reply) => {
       const session = await sessions.read(request);
       if (!isAuthenticated(session)) throw unauthorized('Your sign-in has ended; sign in again', 'UNAUTHENTICATED');
@@ -116,7 +136,13 @@ export async function sessionRoutes(app: FastifyInstance, { context, provider, s
   // in for, else to the app's sign-in start; either way the screens then ask only what is missing.
   app.get<{ Querystring: { appId?: string } }>(
     '/auth/continue',
-    { schema: { querystring: { type: 'object', properties: { appId: { type: 'string', minLength: 1, maxLength: 100 } } } } },
+    {
+      schema: {
+        ...authServiceRoute('Back into the sign-in after a mailed link (a browser navigation)', 'none'),
+        querystring: ContinueQuery,
+        response: { ...redirect, ...refusals(400, 404) },
+      },
+    },
     async (request, reply) => {
       const session = await sessions.read(request);
       const interaction = session ? await pendingInteraction(session) : undefined;
@@ -128,16 +154,29 @@ export async function sessionRoutes(app: FastifyInstance, { context, provider, s
   );
 
   // 'Try a different email': the identity is forgotten, the authorization request being signed in for is kept.
-  app.post('/auth/restart', async (request, reply) => {
-    const session = await sessions.read(request);
-    if (session) await sessions.start(reply, { appId: session.appId, interactionUid: session.interactionUid }, session);
-    return reply.status(204).send();
-  });
+  app.post(
+    '/auth/restart',
+    {
+      schema: {
+        ...authServiceRoute('Forget the identity, keep the authorization request being signed in for'),
+        response: { 204: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      const session = await sessions.read(request);
+      if (session) await sessions.start(reply, { appId: session.appId, interactionUid: session.interactionUid }, session);
+      return reply.status(204).send();
+    },
+  );
 
   // POST only: a cross-site page can make a browser GET this with its cookie, but not POST it.
-  app.post('/auth/logout', async (request, reply) => {
-    const ended = await sessions.end(request, reply);
-    if (ended) await recordAudit(db, { type: 'logout', appId: ended.appId, userId: ended.userId, ip: request.ip });
-    return reply.status(204).send();
-  });
+  app.post(
+    '/auth/logout',
+    { schema: { ...authServiceRoute("End this browser's login session"), response: { 204: Type.Null() } } },
+    async (request, reply) => {
+      const ended = await sessions.end(request, reply);
+      if (ended) await recordAudit(db, { type: 'logout', appId: ended.appId, userId: ended.userId, ip: request.ip });
+      return reply.status(204).send();
+    },
+  );
 }

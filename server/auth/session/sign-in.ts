@@ -14,6 +14,7 @@ import { LOGIN_SESSION_TTL_SECONDS, type LoginSession, type LoginSessions } from
 import { issueCode, mfaMethodsOf, secondFactorState, type SecondFactorState } from '../mfa/service.ts';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from '../passwords.ts';
 import { releaseAttempt, reserveLoginAttempt } from '../../audit/limits.ts';
+import { UsernameBody } from '../../../common/api/auth.ts';
 
 export type User = typeof users.$inferSelect;
 
@@ -30,13 +31,8 @@ export interface SignInAnswer {
 
 export type SignInMethod = 'password' | 'reset' | 'signup' | 'invite' | 'magic-link' | 'passkey' | 'federation';
 
-/** An e-mail in a request body, for route schemas (surrounding spaces are trimmed later). */
-export const emailField = { type: 'string', maxLength: 320, pattern: '^\\s*[^@\\s]+@[^@\\s]+\\s*$' } as const;
-
-/** Route schema of a request naming only an e-mail (a reset or magic link asked for). */
-export const usernameBodySchema = {
-  body: { type: 'object', required: ['username'], properties: { username: emailField } },
-} as const;
+/** A body naming an e-mail (common/api/auth.ts), for route schemas. */
+export const usernameBodySchema = { body: UsernameBody } as const;
 
 /** E-mails are compared trimmed and lower-cased. */
 export const normalizeUsername = (value: string) => value.trim().toLowerCase();

@@ -28,15 +28,13 @@ import type {
   WorkspaceUser,
 } from '../types.ts';
 import { fallbackUserData } from '../user.ts';
+import type { CurrentUser, LegacySignIn } from '../../../common/api/auth.ts';
 
-/** POST /auth-proxy/authenticate and PUT /auth-proxy/password (docs/ORIGINAL-CONTRACT.md 2.3). */
-interface SignInAnswer {
-  token?: string;
-  mfaState?: MfaState;
-}
+/** POST /auth-proxy/authenticate and PUT /auth-proxy/password (docs/ORIGINAL-CONTRACT.md 2.3), read defensively. */
+type SignInAnswer = Partial<LegacySignIn>;
 
-/** GET /auth/currentUser: the picker's entry of the signed-in workspace user, with its privileges. */
-type CurrentUserAnswer = WorkspaceUser & { privileges?: string[] };
+/** GET /auth/currentUser: the picker's entry of the signed-in workspace user, with its privileges (read defensively). */
+type CurrentUserAnswer = WorkspaceUser & Partial<Pick<CurrentUser, 'privileges'>>;
 
 export class LegacyClient implements AuthClient {
   readonly federation = false;

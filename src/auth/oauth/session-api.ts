@@ -2,6 +2,7 @@
 // session cookie of the auth origin, so every call includes credentials.
 
 import { UnauthenticatedError } from '../../http/errors.ts';
+import type { SignInAnswer } from '../../../common/api/auth.ts';
 import { requestJson, type FetchFn } from '../../http/transport.ts';
 import type {
   AuthenticateResult,
@@ -10,7 +11,6 @@ import type {
   MfaMethod,
   MfaMethods,
   MfaSetupFinished,
-  MfaState,
   PasskeySummary,
   PasswordToken,
   SessionSummary,
@@ -24,11 +24,8 @@ import type {
   RegistrationResponseJSON,
 } from '@simplewebauthn/browser';
 
-interface AuthenticateAnswer {
-  session?: boolean;
-  mfaState?: MfaState;
-  tenantUserId?: string;
-}
+/** The sign-in answer; read defensively, as a 2xx without a session means none was opened. */
+type AuthenticateAnswer = Partial<SignInAnswer>;
 
 function sessionResult(answer: AuthenticateAnswer | undefined): AuthenticateResult {
   if (!answer?.session) return { session: false, mfaState: 'DISABLED' };

@@ -3,7 +3,7 @@
 // caller gets the answer of an unknown app, and bad filters a 400.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestFoyer } from '../../../server/testing.ts';
-import type { AuditLogEntry } from '../../../common/app-log.ts';
+import type { AuditLogEntry } from '../../../common/api/admin.ts';
 import { startFoyer } from '../../../server/testing.ts';
 import { accessTokenFor, admin, consoleOwnerToken, CONSOLE_WORKSPACE, newConsoleUser } from '../support/console.ts';
 import { createMember, type Member } from '../password/helpers.ts';

@@ -332,6 +332,19 @@ describe('documents the schema or the CSS rule refuses', () => {
       });
     });
   });
+
+  // These bodies are documented in the OpenAPI document but checked by the handlers (server/http/openapi.ts):
+  // a route schema would coerce the number to "5" or answer BAD_REQUEST without the field.
+  it("answers bodies of the wrong types with the handlers' own refusals, never a coerced value", async () => {
+    await expectNothingChanged(async () => {
+      const numericNote = await admin(foyer, 'POST', `/apps/${appB.id}/publish`, { token: ownerToken, body: { note: 5 } });
+      expect(numericNote.body).toMatchObject({ statusCode: 400, error: 'VALIDATION_FAILED', details: [{ path: '/note', code: 'type' }] });
+      const listName = await admin(foyer, 'POST', `/apps/${appB.id}/workspaces`, { token: ownerToken, body: { name: ['Acme'] } });
+      expect(listName.body).toMatchObject({ statusCode: 400, error: 'VALIDATION_FAILED', details: [{ path: '/name', code: 'required' }] });
+      const arrayBody = await admin(foyer, 'POST', '/apps', { token: ownerToken, body: [] });
+      expect(arrayBody.body).toMatchObject({ statusCode: 400, error: 'VALIDATION_FAILED', details: [{ path: '/', code: 'type' }] });
+    });
+  });
 });
 
 describe('logo uploads', () => {

@@ -1,17 +1,54 @@
-// The API host's OpenAPI document (/openapi.json): a valid OpenAPI 3.1 document (checked by
-// @apidevtools/swagger-parser) that covers every management route and the admin API's routes with
-// schemas, and the rendered reference outside production.
+// The OpenAPI document (/openapi.json on the API host): a valid OpenAPI 3.1 document (checked by
+// @apidevtools/swagger-parser) that covers every REST route the auth service and the API host
+// register (compared with the routes Fastify registered, less the few that are not Foyer's REST
+// API, each named below with why), and the rendered reference outside production.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import fastify from 'fastify';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { loadConfig } from '../../../server/config.ts';
 import { registerOpenApi } from '../../../server/management/openapi.ts';
+import { PROVIDER_PATHS } from '../../../server/auth/oidc/mount.ts';
+
+/** Every route the auth and API listeners registered, as "METHOD /path" in the document's spelling. */
+const registered = new Set<string>();
 
 let foyer: TestFoyer;
 beforeAll(async () => {
-  foyer = await startFoyer();
+  foyer = await startFoyer({}, {}, (listener, route) => {
+    if (listener === 'ui') return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const path = route.url.replace(/:(\w+)/g, '{$1}');
+    for (const method of methods) if (method !== 'HEAD' && method !== 'OPTIONS') registered.add(`${method} ${path}`);
+  });
 });
+
+/**
+ * Routes that are not Foyer's REST API, and where they are described instead. Everything else a
+ * listener serves must be in the document.
+ */
+const notRest: { matches: (route: string) => boolean; why: string }[] = [
+  {
+    matches: (route) => PROVIDER_PATHS.some((path) => route.endsWith(` ${path.replace('/*', '')}`) || route.endsWith(` ${path}`)),
+    why: "oidc-provider's OAuth 2.0 / OpenID Connect endpoints: described by /.well-known/openid-configuration",
+  },
+  { matches: (route) => / \/interaction\//.test(route), why: "the OpenID Connect interaction's browser steps" },
+  { matches: (route) => / \/openapi(\/|\.json|$)/.test(route), why: 'the document itself and its rendered reference' },
+  { matches: (route) => route.endsWith(' /graphql'), why: 'GraphQL: its own schema, by introspection outside production' },
+  {
+    matches: (route) => /^(POST|PUT|DELETE) \/management\/role(\/|$)/.test(route),
+    why: 'role and privilege writes, which always answer 403 ROLES_FIXED (server/management/app-settings.ts): no operation that never succeeds',
+  },
+  { matches: (route) => / \/payments\/test\//.test(route), why: "the test-mode payment provider's pages, never in production" },
+  {
+    matches: (route) => / \/federated\//.test(route),
+    why: "browser sign-in through social and enterprise identity providers: redirects, the providers' callbacks and SAML metadata",
+  },
+  {
+    matches: (route) => / \/\{appId\}\/(custom\.css|translations\.json|assets\/\{assetId\})$/.test(route),
+    why: "the hosted pages' branding assets: the app's CSS, texts and logos",
+  },
+];
 afterAll(() => foyer?.close());
 
 interface Operation {
@@ -20,6 +57,7 @@ interface Operation {
   responses: Record<string, unknown>;
   requestBody?: unknown;
 }
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 type Document = { openapi: string; paths: Record<string, Record<string, Operation>> };
 
 describe('the OpenAPI document', () => {
@@ -31,7 +69,9 @@ describe('the OpenAPI document', () => {
     await SwaggerParser.validate(structuredClone(document) as never);
 
     const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
-      Object.entries(methods).map(([method, operation]) => ({ id: `${method.toUpperCase()} ${path}`, operation })),
+      Object.entries(methods)
+        .filter(([method]) => HTTP_METHODS.includes(method))
+        .map(([method, operation]) => ({ id: `${method.toUpperCase()} ${path}`, operation })),
     );
     const ids = operations.map((entry) => entry.id);
     for (const id of [
@@ -88,6 +128,17 @@ describe('the OpenAPI document', () => {
       ).toBe(true);
     }
     expect(document.paths['/management/tenant']?.post?.requestBody).toBeDefined();
+
+    // Every REST route registered is documented, under the origin that serves it.
+    const rest = [...registered].filter((route) => !notRest.some((rule) => rule.matches(route)));
+    expect(rest.length).toBeGreaterThan(80);
+    expect(rest.filter((route) => !ids.includes(route))).toEqual([]);
+    for (const id of ['GET /auth/sessions', 'POST /auth/authenticate', 'POST /auth/commitMfaCode']) {
+      const [method, path] = id.split(' ') as [string, string];
+      expect((document.paths[path] as { servers?: { url: string }[] }).servers, id).toEqual([{ url: foyer.urls.auth }]);
+      expect(document.paths[path]?.[method.toLowerCase()]?.tags, id).toEqual(['Auth service']);
+    }
+    expect(document.paths['/admin/apps/{appId}/draft']?.put?.requestBody, 'a body the handler checks is documented').toBeDefined();
     // Routes without a schema are not listed as if they had one.
     expect(ids.filter((id) => id.includes('/graphql'))).toEqual([]);
   });
