@@ -9,7 +9,11 @@ const DateTime = Type.String({ format: 'date-time' });
 
 /** An e-mail in a request body (surrounding spaces are trimmed by the server). */
 export const EmailField = Type.String({ maxLength: 320, pattern: '^\\s*[^@\\s]+@[^@\\s]+\\s*$' });
-/** A mailed link's token. */
+/**
+ * A mailed link's token. Issued ones are 43 base64url characters, but any text is only looked up by
+ * its hash, so a mangled link (cut, re-encoded) answers like an expired one (LINK_EXPIRED, with a way
+ * to a new link) rather than as a malformed request.
+ */
 export const TokenField = Type.String({ minLength: 1, maxLength: 2048 });
 
 export const UsernameBody = Type.Object({ username: EmailField });
@@ -158,6 +162,16 @@ export const TokenAnswerSchema = Type.Object(
   },
   { additionalProperties: true },
 );
+/** The shorthand code exchange (POST /token/code/{appId}): a public app proves the code with PKCE, a confidential one may authenticate instead. */
+export const CodeExchangeBody = Type.Object({
+  code: Type.String({ minLength: 1, maxLength: 2048 }),
+  redirectUri: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+  codeVerifier: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+});
+export type CodeExchange = Static<typeof CodeExchangeBody>;
+/** The shorthand refresh (POST /token/refresh/{appId}). */
+export const RefreshBody = Type.Object({ refreshToken: Type.String({ minLength: 1, maxLength: 2048 }) });
+export type Refresh = Static<typeof RefreshBody>;
 export const HandoverCodeBody = Type.Object({ accessToken: Type.String({ minLength: 1, maxLength: 4096 }) });
 export const HandoverCodeSchema = Type.Object({ code: Type.String({ description: 'A one-time code of the same membership' }) });
 /** The claims of the token's granted OpenID scopes (README "Connecting an app"). */

@@ -15,7 +15,6 @@ import { findEnabledMembership, listEnabledMemberships, tenantUserAnswer } from 
 import { secondFactorRoutes } from '../auth/mfa/routes.ts';
 import { findPasswordLink } from '../auth/password/service.ts';
 import { describePasswordLink, refusePassword, requestResetLink, setPasswordSchema, usePasswordLink } from '../auth/password/routes.ts';
-import { tokenParamsSchema } from '../auth/tokens/service.ts';
 import { authenticateSchema } from '../auth/session/routes.ts';
 import {
   checkPasswordSignIn,
@@ -50,6 +49,7 @@ import {
   PasswordTokenSchema,
   TenantUserList,
   TenantUserSchema,
+  TokenParams,
 } from '../../common/api/auth.ts';
 
 export interface AuthProxyOptions {
@@ -206,7 +206,7 @@ export async function authProxyRoutes(app: FastifyInstance, { context, verifier,
     {
       schema: {
         ...authProxyRoute('What a mailed set-password link stands for', 'none'),
-        ...tokenParamsSchema,
+        params: TokenParams,
         response: { 200: PasswordTokenSchema, ...refusals(400, 403) },
       },
     },

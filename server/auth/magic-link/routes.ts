@@ -4,13 +4,13 @@ import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../../http/errors.ts';
 import { normalizeUsername, resolveApp, signIn, usernameBodySchema } from '../session/sign-in.ts';
 import { MAILED_LINK_LIMITS, recordWithinLimits } from '../../audit/limits.ts';
-import { TOKEN_TTL_SECONDS, tokenParamsSchema } from '../tokens/service.ts';
+import { TOKEN_TTL_SECONDS } from '../tokens/service.ts';
 import { nextStepAfterSignIn, sendMagicLink, useMagicLink } from './service.ts';
 import type { AuthServiceOptions } from '../service-options.ts';
 import { Type } from 'typebox';
 import { authServiceRoute } from '../../http/openapi.ts';
 import { refusals } from '../../../common/api/errors.ts';
-import { MagicLinkSentSchema } from '../../../common/api/auth.ts';
+import { MagicLinkSentSchema, TokenParams } from '../../../common/api/auth.ts';
 
 export async function magicLinkRoutes(app: FastifyInstance, { context, sessions, deferred }: AuthServiceOptions) {
   const { db, config } = context;
@@ -49,7 +49,7 @@ export async function magicLinkRoutes(app: FastifyInstance, { context, sessions,
     {
       schema: {
         ...authServiceRoute('Open a mailed sign-in link (a browser navigation to the next step)', 'none'),
-        ...tokenParamsSchema,
+        params: TokenParams,
         response: { 303: Type.Null({ description: 'To the next step, or to the login page when the link is spent' }) },
       },
     },

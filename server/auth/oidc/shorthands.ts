@@ -15,7 +15,15 @@ import type { AuthServiceOptions } from '../service-options.ts';
 import { Type } from 'typebox';
 import { authServiceRoute } from '../../http/openapi.ts';
 import { refusals } from '../../../common/api/errors.ts';
-import { HandoverCodeBody, HandoverCodeSchema, TokenAnswerSchema } from '../../../common/api/auth.ts';
+import {
+  CodeExchangeBody,
+  HandoverCodeBody,
+  HandoverCodeSchema,
+  RefreshBody,
+  TokenAnswerSchema,
+  type CodeExchange,
+  type Refresh,
+} from '../../../common/api/auth.ts';
 
 const redirect = { 303: Type.Null({ description: 'To the standard endpoint' }) };
 
@@ -145,7 +153,7 @@ export async function shorthandRoutes(app: FastifyInstance, { context, provider 
     },
   );
 
-  app.post<{ Params: { appId: string }; Body: { code: string; redirectUri?: string; codeVerifier: string } }>(
+  app.post<{ Params: { appId: string }; Body: CodeExchange }>(
     '/token/code/:appId',
     {
       config: openCors,
@@ -153,12 +161,7 @@ export async function shorthandRoutes(app: FastifyInstance, { context, provider 
         ...authServiceRoute("Exchange an authorization code for tokens (the app's secret, API key or PKCE proves it)", 'none'),
         response: { 200: TokenAnswerSchema, ...refusals(400, 401, 404) },
         params: appParams,
-        body: {
-          type: 'object',
-          // A public app proves the code with PKCE; a confidential one may authenticate instead.
-          required: ['code'],
-          properties: { code: text(2048), redirectUri: text(2048), codeVerifier: text(128) },
-        },
+        body: CodeExchangeBody,
       },
     },
     async (request, reply) => {
@@ -182,7 +185,7 @@ export async function shorthandRoutes(app: FastifyInstance, { context, provider 
     },
   );
 
-  app.post<{ Params: { appId: string }; Body: { refreshToken: string } }>(
+  app.post<{ Params: { appId: string }; Body: Refresh }>(
     '/token/refresh/:appId',
     {
       config: openCors,
@@ -190,7 +193,7 @@ export async function shorthandRoutes(app: FastifyInstance, { context, provider 
         ...authServiceRoute('Refresh tokens', 'none'),
         response: { 200: TokenAnswerSchema, ...refusals(400, 401, 404) },
         params: appParams,
-        body: { type: 'object', required: ['refreshToken'], properties: { refreshToken: text(2048) } },
+        body: RefreshBody,
       },
     },
     async (request, reply) => {

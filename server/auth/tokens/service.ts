@@ -16,18 +16,6 @@ export const TOKEN_TTL_SECONDS: Record<TokenPurpose, number> = {
   'magic-link': 15 * 60,
 };
 
-/**
- * A token in a request, for route schemas. Issued ones are 43 base64url characters, but any text is
- * only looked up by its hash, so a mangled link (cut, re-encoded) answers like an expired one
- * (LINK_EXPIRED, with a way to a new link) rather than as a malformed request.
- */
-export const tokenField = { type: 'string', minLength: 1, maxLength: 2048 } as const;
-
-/** Route schema of a mailed link opened by its token in the path. */
-export const tokenParamsSchema = {
-  params: { type: 'object', required: ['token'], properties: { token: tokenField } },
-} as const;
-
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
