@@ -223,3 +223,53 @@ export const WebhookDeliverySchema = Type.Object({
 export type WebhookDelivery = Static<typeof WebhookDeliverySchema>;
 export const WebhookDeliveryList = Type.Object({ deliveries: Type.Array(WebhookDeliverySchema) });
 export const WebhookDeliveryAnswer = Type.Object({ delivery: WebhookDeliverySchema });
+
+const OptionalText = (maxLength: number) => Type.Optional(Nullable(Type.String({ maxLength })));
+
+/** A workspace's enterprise connection as its owners send it (server/auth/enterprise/connections.ts checks it). */
+export const EnterpriseConnectionBody = Type.Object(
+  {
+    kind: Type.Optional(
+      Type.Union([Type.Literal('oidc'), Type.Literal('saml')], { description: 'Set on creation; a connection keeps its kind' }),
+    ),
+    name: Type.String({ maxLength: 200 }),
+    defaultRole: Type.String({ maxLength: 50, description: 'ADMIN, MANAGER or VIEWER: the role of people who join just in time' }),
+    domains: Type.Array(Type.String({ maxLength: 253 }), { maxItems: 50 }),
+    oidcIssuer: OptionalText(2048),
+    oidcClientId: OptionalText(500),
+    oidcClientSecret: OptionalText(2000),
+    samlMetadataXml: OptionalText(200_000),
+    samlIdpEntityId: OptionalText(2048),
+    samlSsoUrl: OptionalText(2048),
+    samlCertificate: OptionalText(20_000),
+  },
+  { additionalProperties: false },
+);
+
+/** A connection as its owners read it: never the client secret, only whether there is one. */
+export const EnterpriseConnectionSchema = Type.Object({
+  id: Type.String(),
+  kind: Type.Union([Type.Literal('oidc'), Type.Literal('saml')]),
+  name: Type.String(),
+  defaultRole: Type.String(),
+  domains: Type.Array(
+    Type.Object({
+      domain: Type.String(),
+      verified: Type.Boolean(),
+      verificationRecord: Type.String({ description: 'The TXT record that proves the domain' }),
+    }),
+  ),
+  oidcIssuer: Nullable(Type.String()),
+  oidcClientId: Nullable(Type.String()),
+  hasClientSecret: Type.Boolean(),
+  redirectUri: Nullable(Type.String({ description: 'OIDC: the redirect URI to register at the provider' })),
+  samlIdpEntityId: Nullable(Type.String()),
+  samlSsoUrl: Nullable(Type.String()),
+  samlCertificate: Nullable(Type.String()),
+  spEntityId: Nullable(Type.String({ description: 'SAML: the entity id to register at the IdP' })),
+  acsUrl: Nullable(Type.String({ description: 'SAML: the ACS URL (HTTP-POST) to register at the IdP' })),
+});
+export const EnterpriseConnectionList = Type.Object({ connections: Type.Array(EnterpriseConnectionSchema) });
+export const EnterpriseConnectionAnswer = Type.Object({ connection: EnterpriseConnectionSchema });
+export const DomainMailBody = Type.Object({ address: Type.String({ minLength: 1, maxLength: 254 }) }, { additionalProperties: false });
+export const DomainMailSent = Type.Object({ sentTo: Type.String({ description: 'The address the link went to' }) });

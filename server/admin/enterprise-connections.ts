@@ -25,29 +25,16 @@ import {
 } from '../auth/enterprise/connections.ts';
 import { isAddressAt, sendDomainProof, verificationRecord, verifyDomain } from '../auth/enterprise/domains.ts';
 import { ADMIN_SECURITY, ADMIN_TAG } from './plugin.ts';
+import {
+  DomainMailBody,
+  DomainMailSent,
+  EnterpriseConnectionAnswer,
+  EnterpriseConnectionBody,
+  EnterpriseConnectionList,
+} from '../../common/api/admin.ts';
+import { refusals } from '../../common/api/errors.ts';
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
-const Text = (maxLength: number) => Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]));
-
-export const ConnectionBody = Type.Object(
-  {
-    kind: Type.Optional(
-      Type.Union([Type.Literal('oidc'), Type.Literal('saml')], { description: 'Set on creation; a connection keeps its kind' }),
-    ),
-    name: Type.String({ maxLength: 200 }),
-    defaultRole: Type.String({ maxLength: 50, description: 'ADMIN, MANAGER or VIEWER: the role of people who join just in time' }),
-    domains: Type.Array(Type.String({ maxLength: 253 }), { maxItems: 50 }),
-    oidcIssuer: Text(2048),
-    oidcClientId: Text(500),
-    oidcClientSecret: Text(2000),
-    samlMetadataXml: Text(200_000),
-    samlIdpEntityId: Text(2048),
-    samlSsoUrl: Text(2048),
-    samlCertificate: Text(20_000),
-  },
-  { additionalProperties: false },
-);
-
 const WorkspaceParams = Type.Object({ appId: Id, tenantId: Id });
 const ConnectionParams = Type.Object({ appId: Id, tenantId: Id, connectionId: Id });
 const DomainParams = Type.Object({ appId: Id, tenantId: Id, connectionId: Id, domain: Type.String({ minLength: 1, maxLength: 253 }) });
@@ -92,54 +79,85 @@ export async function enterpriseAdminRoutes(parent: FastifyInstance, context: Fo
     return { appId: found.id, tenantId: params.tenantId };
   }
 
-  const base = '/apps/:appId/tenants/:tenantId/enterprise-connections';
-  // Listed in the OpenAPI document with their requests; their answers are not declared yet.
-  const route = (summary: string) => ({ tags: [ADMIN_TAG], summary, security: ADMIN_SECURITY });
+  /** The connection as the answer shows it; one deleted meanwhile answers like an unknown one. */
+  async function viewOf(tenantId: string, id: string) {
+    const view = await connectionViewOf(config, db, tenantId, id);
+    if (!view) throw notFound();
+    return view;
+  }
 
-  app.get(base, { schema: { ...route("The workspace's enterprise connections"), params: WorkspaceParams } }, async (request) => {
-    const { tenantId } = await workspaceOf(request, request.params, 'read');
-    const entries = await listConnections(db, tenantId);
-    return { connections: entries.map((entry) => connectionView(config, entry.connection, entry.domains)) };
-  });
+  const base = '/apps/:appId/tenants/:tenantId/enterprise-connections';
+  const route = (summary: string) => ({ tags: [ADMIN_TAG], summary, security: ADMIN_SECURITY });
+  const refused = refusals(400, 401, 403, 404);
+
+  app.get(
+    base,
+    {
+      schema: {
+        ...route("The workspace's enterprise connections"),
+        params: WorkspaceParams,
+        response: { 200: EnterpriseConnectionList, ...refused },
+      },
+    },
+    async (request) => {
+      const { tenantId } = await workspaceOf(request, request.params, 'read');
+      const entries = await listConnections(db, tenantId);
+      return { connections: entries.map((entry) => connectionView(config, entry.connection, entry.domains)) };
+    },
+  );
 
   app.post(
     base,
-    { schema: { ...route('A new enterprise connection of the workspace'), params: WorkspaceParams, body: ConnectionBody } },
+    {
+      schema: {
+        ...route('A new enterprise connection of the workspace'),
+        params: WorkspaceParams,
+        body: EnterpriseConnectionBody,
+        response: { 201: EnterpriseConnectionAnswer, ...refused },
+      },
+    },
     async (request, reply) => {
       const scope = await workspaceOf(request, request.params, 'write');
       const created = await checked(() => createConnection(config, db, scope, request.body as ConnectionInput));
-      return reply.status(201).send({ connection: await connectionViewOf(config, db, scope.tenantId, created.id) });
+      return reply.status(201).send({ connection: await viewOf(scope.tenantId, created.id) });
     },
   );
 
   app.put(
     `${base}/:connectionId`,
-    { schema: { ...route('Change an enterprise connection'), params: ConnectionParams, body: ConnectionBody } },
+    {
+      schema: {
+        ...route('Change an enterprise connection'),
+        params: ConnectionParams,
+        body: EnterpriseConnectionBody,
+        response: { 200: EnterpriseConnectionAnswer, ...refused },
+      },
+    },
     async (request) => {
       const { tenantId } = await workspaceOf(request, request.params, 'write');
       const existing = await findConnection(db, tenantId, request.params.connectionId);
       if (!existing) throw notFound();
       await checked(() => updateConnection(config, db, existing, request.body as ConnectionInput));
-      return { connection: await connectionViewOf(config, db, tenantId, existing.id) };
+      return { connection: await viewOf(tenantId, existing.id) };
     },
   );
 
   app.delete(
     `${base}/:connectionId`,
-    { schema: { ...route('Delete an enterprise connection'), params: ConnectionParams } },
+    { schema: { ...route('Delete an enterprise connection'), params: ConnectionParams, response: { 204: Type.Null(), ...refused } } },
     async (request, reply) => {
       const { tenantId } = await workspaceOf(request, request.params, 'write');
       const existing = await findConnection(db, tenantId, request.params.connectionId);
       if (!existing) throw notFound();
       await deleteConnection(db, existing);
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 
   // Looks for the domain's TXT record now; a 400 names the record still missing.
   app.post(
     `${base}/:connectionId/domains/:domain/verify`,
-    { schema: { ...route("Check a domain's proof"), params: DomainParams } },
+    { schema: { ...route("Check a domain's proof"), params: DomainParams, response: { 200: EnterpriseConnectionAnswer, ...refused } } },
     async (request) => {
       const { tenantId } = await workspaceOf(request, request.params, 'write');
       const found = (await listConnections(db, tenantId)).find((entry) => entry.connection.id === request.params.connectionId);
@@ -156,7 +174,7 @@ export async function enterpriseAdminRoutes(parent: FastifyInstance, context: Fo
           },
         ]);
       }
-      return { connection: await connectionViewOf(config, db, tenantId, found.connection.id) };
+      return { connection: await viewOf(tenantId, found.connection.id) };
     },
   );
 
@@ -167,7 +185,8 @@ export async function enterpriseAdminRoutes(parent: FastifyInstance, context: Fo
       schema: {
         ...route('Mail a proof of the domain'),
         params: DomainParams,
-        body: Type.Object({ address: Type.String({ minLength: 1, maxLength: 254 }) }, { additionalProperties: false }),
+        body: DomainMailBody,
+        response: { 202: DomainMailSent, ...refusals(400, 401, 403, 404, 502) },
       },
     },
     async (request, reply) => {
