@@ -4,7 +4,8 @@
 // Foyer's real redirect and callback code against a real OpenID Provider. Its pick screen lists the
 // test identities of server/dev-idp/identities.ts; choosing one is the consent.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createHash, generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPair, type KeyObject } from 'node:crypto';
+import { promisify } from 'node:util';
 import Provider, { interactionPolicy, type Configuration } from 'oidc-provider';
 import type { ServerConfig } from '../config.ts';
 import { federationTypes } from '../../common/app-config.ts';
@@ -45,8 +46,7 @@ function alwaysPick() {
   return policy;
 }
 
-function createProvider(config: ServerConfig): Provider {
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+function createProvider(config: ServerConfig, privateKey: KeyObject): Provider {
   const configuration: Configuration = {
     clients: [
       {
@@ -161,12 +161,16 @@ async function interaction(provider: Provider, request: IncomingMessage, respons
 }
 
 export function createDevIdentityProvider(config: ServerConfig): DevIdentityProvider {
-  const provider = createProvider(config);
-  const handle = provider.callback();
+  // A new signing key each start, made on libuv's thread pool while Foyer sets up its listeners: made
+  // on the main thread it held every start back by a third of a second (npm run bench -- server-start).
+  const keyMade = promisify(generateKeyPair)('rsa', { modulusLength: 2048 });
+  keyMade.catch(() => undefined); // listen() reports a failure; unlistened, nothing waits for the key
   let server: Server | undefined;
   return {
     url: config.devIdp.url,
     async listen(host) {
+      const provider = createProvider(config, (await keyMade).privateKey);
+      const handle = provider.callback();
       server = createServer((request, response) => {
         const path = new URL(request.url ?? '/', 'http://dev-idp').pathname.split('/').filter(Boolean);
         if (path[0] === 'interaction') {

@@ -1,6 +1,8 @@
 // A Fastify instance per origin, with the shared error shape and limits.
 import fastifyCompress from '@fastify/compress';
-import Fastify, { type FastifyInstance } from 'fastify';
+import { AjvCompiler, type BuildCompilerFromPool } from '@fastify/ajv-compiler';
+import { SerializerSelector, type SerializerFactory } from '@fastify/fast-json-stringify-compiler';
+import Fastify, { type FastifyInstance, type FastifySchemaCompiler } from 'fastify';
 import type { ServerConfig } from '../config.ts';
 import { installErrorHandling, refuseUnstorableText, sendError } from './errors.ts';
 import { logSerializers } from './log-redaction.ts';
@@ -20,6 +22,40 @@ export interface ListenerOptions {
   errorPage?: (code: string) => string;
 }
 
+/**
+ * Fastify's request validators (ajv) and answer serializers (fast-json-stringify), each compiled when
+ * its route first needs it rather than every route's at start: compiling them all took a third of the
+ * server's start (npm run bench -- server-start). A route's schemas are still checked the first time
+ * it is called, which every route's tests do.
+ */
+type Validator = ReturnType<FastifySchemaCompiler<unknown>>;
+/** One pool for every listener: an ajv instance per set of options, as Fastify's default keeps one. */
+const validatorPool = AjvCompiler();
+
+function lazyValidators(...factoryArguments: Parameters<BuildCompilerFromPool>): FastifySchemaCompiler<unknown> {
+  // @fastify/ajv-compiler declares its compiler as taking a schema; it takes the route's definition.
+  const compile = validatorPool(...factoryArguments) as unknown as FastifySchemaCompiler<unknown>;
+  return (route) => {
+    let validate: Validator | undefined;
+    // Fastify reads a failed check's problems from the function it was given.
+    const lazy: Validator = (data) => {
+      validate ??= compile(route);
+      const valid = validate(data);
+      lazy.errors = validate.errors;
+      return valid;
+    };
+    return lazy;
+  };
+}
+
+const lazySerializers: SerializerFactory = (externalSchemas, options) => {
+  const compile = SerializerSelector()(externalSchemas, options);
+  return (route) => {
+    let serialize: ((document: unknown) => string) | undefined;
+    return (document) => (serialize ??= compile(route))(document);
+  };
+};
+
 /** A year, without includeSubDomains or preload: the operator's other hosts are not Foyer's to pin. */
 export const HSTS = 'max-age=31536000';
 
@@ -33,6 +69,9 @@ export function createListener(config: ServerConfig, name: keyof ServerConfig['u
     // Path parameters up to the longest value a route accepts (mailed-link tokens, server/auth/tokens/service.ts),
     // so an overlong one gets that route's answer rather than a bare 404.
     routerOptions: { maxParamLength: 2048 },
+    schemaController: {
+      compilersFactory: { buildValidator: lazyValidators as unknown as BuildCompilerFromPool, buildSerializer: lazySerializers },
+    },
     // A malformed address (bad percent-encoding) fails before routing; it gets the same answers.
     frameworkErrors: (error, request, reply) => {
       sendError(request, reply, { statusCode: 400, message: error.message, error: 'BAD_REQUEST' }, handling);
