@@ -1,9 +1,11 @@
 // Start to first answer of the production server (`npm run start:prod`: dist/server/main.js under
 // plain node) on an existing data folder, beside its floor, a bare Fastify process answering on one
 // port. Both are new processes timed from spawn until a request to their last listener answers;
-// they take turns. The data folder is made once, by a first start that migrates and seeds.
+// they take turns. The data folder is made once, by a first start that migrates and seeds. Then the
+// resident memory of the started server after a few idle seconds, beside a Node process that holds
+// Foyer's database (the data folder's pgdata/) open in PGlite and answers HTTP (Linux: read from /proc).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -23,6 +25,24 @@ app.get('/', async () => 'ok');
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
 `;
 
+const PGLITE_ALONE = `
+import { createServer } from 'node:http';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+const db = await PGlite.create(process.env.FOYER_DATA_DIR + '/pgdata', { extensions: { pg_trgm } });
+await db.query('select count(*) from apps');
+createServer((_request, response) => response.end('ok')).listen(Number(process.env.PORT), '127.0.0.1');
+`;
+const IDLE_MS = 3000;
+
+/** Resident memory of process `pid` in KiB, from /proc. */
+async function residentKiB(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const match = /^VmRSS:\s+(\d+) kB$/m.exec(status);
+  if (!match) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(match[1]);
+}
+
 async function answers(url: string): Promise<boolean> {
   try {
     await (await fetch(url)).arrayBuffer();
@@ -32,8 +52,11 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-/** Milliseconds from spawning `args` until `url` answers; then SIGTERM and wait for the exit. */
-async function startToFirstAnswer(args: string[], env: Record<string, string>, url: string): Promise<number> {
+/**
+ * Milliseconds from spawning `args` until `url` answers, or, with `idleThenMemory`, its resident KiB
+ * that long after; then SIGTERM and wait for the exit.
+ */
+async function startToFirstAnswer(args: string[], env: Record<string, string>, url: string, idleThenMemory?: number): Promise<number> {
   const started = performance.now();
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: ROOT,
@@ -45,11 +68,14 @@ async function startToFirstAnswer(args: string[], env: Record<string, string>, u
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
     while (!(await answers(url))) {
-      if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}: ${errors}`);
-      if (performance.now() - started > 60_000) throw new Error(`${args.join(' ')} did not answer within 60 s`);
+      if (child.exitCode !== null) throw new Error(`${args[0]} exited with ${child.exitCode}: ${errors.slice(-500)}`);
+      if (performance.now() - started > 60_000) throw new Error(`${args[0]} did not answer within 60 s`);
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    return performance.now() - started;
+    const elapsed = performance.now() - started;
+    if (idleThenMemory === undefined) return elapsed;
+    await new Promise((resolve) => setTimeout(resolve, idleThenMemory));
+    return await residentKiB(child.pid!);
   } finally {
     child.kill('SIGTERM');
     await exited;
@@ -95,6 +121,21 @@ const entry: BenchEntry = {
           unit: 'ms',
           spread: spreadOf(values),
           floor: { name: 'bare Fastify process', value: median(floors) },
+        },
+        {
+          name: `resident memory ${IDLE_MS / 1000} s after start, idle`,
+          value: (await startToFirstAnswer(['dist/server/main.js'], env, foyerUrl, IDLE_MS)) / 1024,
+          unit: 'MiB',
+          floor: {
+            name: 'Node with PGlite alone on the same data folder',
+            value:
+              (await startToFirstAnswer(
+                ['--input-type=module', '-e', PGLITE_ALONE],
+                { PORT: String(barePort), FOYER_DATA_DIR: dataDir },
+                `http://127.0.0.1:${barePort}/`,
+                IDLE_MS,
+              )) / 1024,
+          },
         },
       ];
     } finally {

@@ -6,7 +6,7 @@ export interface Figure {
   name: string;
   value: number;
   /** A rate (`/s`) is better higher: its ratio to the floor is a share of the floor's rate. */
-  unit: 'ms' | 'KiB' | '/s';
+  unit: 'ms' | 'KiB' | 'MiB' | '/s';
   /** The floor measured beside it, e.g. the same query on an ideal index. */
   floor: { name: string; value: number };
   /** How much the timed runs of the figure vary: their interquartile range over their median (0.1 = 10 %). */
