@@ -7,11 +7,12 @@
 // The suite first: Foyer's passkey code (@simplewebauthn/server) loads the reflect polyfill that
 // @peculiar/x509, which makes the test IdP's certificate, needs before it loads.
 import { browserSuite } from './support/suite.ts';
+import { demoWorkspaceId } from './support/workspaces.ts';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { enterpriseDomains, tenantUsers, tenants, users } from '../server/db/schema.ts';
+import { enterpriseDomains, tenantUsers, users } from '../server/db/schema.ts';
 import { createConnection, samlEntityId } from '../server/auth/enterprise/connections.ts';
 import { admin, consoleOwnerToken } from '../tests/server/support/console.ts';
 import { nextLink } from './support/mailbox.ts';
@@ -61,21 +62,13 @@ const suite = browserSuite(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => (idpServer ? idpServer.close(() => resolve()) : resolve())));
 
-async function acmeId() {
-  const [acme] = await suite.foyer.db
-    .select({ id: tenants.id })
-    .from(tenants)
-    .where(and(eq(tenants.appId, suite.foyer.demo.appId), eq(tenants.name, 'Acme')));
-  return acme!.id;
-}
-
 describe('enterprise SAML sign-in', () => {
   it('sends a person of the verified domain to the IdP and back through the ACS, signed in', async () => {
     const { foyer, page } = suite;
     const connection = await createConnection(
       foyer.config,
       foyer.db,
-      { appId: foyer.demo.appId, tenantId: await acmeId() },
+      { appId: foyer.demo.appId, tenantId: await demoWorkspaceId(suite.foyer, 'Acme') },
       {
         kind: 'saml',
         name: 'Test IdP',
@@ -106,7 +99,7 @@ describe('enterprise SAML sign-in', () => {
       .select({ role: tenantUsers.role, firstName: users.firstName })
       .from(tenantUsers)
       .innerJoin(users, eq(users.id, tenantUsers.userId))
-      .where(and(eq(users.email, EMAIL), eq(tenantUsers.tenantId, await acmeId())));
+      .where(and(eq(users.email, EMAIL), eq(tenantUsers.tenantId, await demoWorkspaceId(suite.foyer, 'Acme'))));
     expect(membership).toEqual({ role: 'VIEWER', firstName: 'Grace' });
   });
 
@@ -116,7 +109,7 @@ describe('enterprise SAML sign-in', () => {
     const connection = await createConnection(
       foyer.config,
       foyer.db,
-      { appId: foyer.demo.appId, tenantId: await acmeId() },
+      { appId: foyer.demo.appId, tenantId: await demoWorkspaceId(suite.foyer, 'Acme') },
       {
         kind: 'saml',
         name: 'Mail proof',
@@ -130,7 +123,7 @@ describe('enterprise SAML sign-in', () => {
     const sent = await admin(
       foyer,
       'POST',
-      `/apps/${foyer.demo.appId}/tenants/${await acmeId()}/enterprise-connections/${connection.id}/domains/${domain}/mail`,
+      `/apps/${foyer.demo.appId}/tenants/${await demoWorkspaceId(suite.foyer, 'Acme')}/enterprise-connections/${connection.id}/domains/${domain}/mail`,
       {
         token: await consoleOwnerToken(foyer),
         body: { address: `postmaster@${domain}` },

@@ -5,7 +5,7 @@
 // axe and fits 320 px.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { enterpriseDomains, tenantUsers, tenants, users } from '../server/db/schema.ts';
+import { enterpriseDomains, tenantUsers, users } from '../server/db/schema.ts';
 import { createConnection } from '../server/auth/enterprise/connections.ts';
 import { DEV_IDP_CLIENT_ID, devIdpClientSecret } from '../server/dev-idp/server.ts';
 import { startDnsStandIn, type DnsStandIn } from '../tests/server/support/dns-stand-in.ts';
@@ -13,6 +13,7 @@ import { expectNoAxeViolations } from './support/browser.ts';
 import { nextLink } from './support/mailbox.ts';
 import { signInToWorkspace } from './support/sign-in.ts';
 import { browserSuite } from './support/suite.ts';
+import { demoWorkspaceId } from './support/workspaces.ts';
 
 const DOMAIN = 'dev-idp.foyer.test';
 let dns: DnsStandIn;
@@ -23,14 +24,6 @@ const suite = browserSuite(undefined, async () => {
 });
 const ui = () => suite.foyer.urls.ui;
 afterAll(() => dns?.close());
-
-async function acmeId() {
-  const [acme] = await suite.foyer.db
-    .select({ id: tenants.id })
-    .from(tenants)
-    .where(and(eq(tenants.appId, suite.foyer.demo.appId), eq(tenants.name, 'Acme')));
-  return acme!.id;
-}
 
 describe('enterprise sign-in connections', () => {
   it('an owner adds an OIDC connection and verifies its domain, at 320 px', async () => {
@@ -85,7 +78,7 @@ describe('enterprise sign-in connections', () => {
     const connection = await createConnection(
       foyer.config,
       foyer.db,
-      { appId: foyer.demo.appId, tenantId: await acmeId() },
+      { appId: foyer.demo.appId, tenantId: await demoWorkspaceId(suite.foyer, 'Acme') },
       {
         kind: 'oidc',
         name: 'Mailed proof',
@@ -132,7 +125,7 @@ describe('enterprise sign-in connections', () => {
     const connection = await createConnection(
       foyer.config,
       foyer.db,
-      { appId: foyer.demo.appId, tenantId: await acmeId() },
+      { appId: foyer.demo.appId, tenantId: await demoWorkspaceId(suite.foyer, 'Acme') },
       {
         kind: 'oidc',
         name: 'Dev IdP',
@@ -160,7 +153,7 @@ describe('enterprise sign-in connections', () => {
       .select({ role: tenantUsers.role })
       .from(tenantUsers)
       .innerJoin(users, eq(users.id, tenantUsers.userId))
-      .where(and(eq(users.email, 'ada@dev-idp.foyer.test'), eq(tenantUsers.tenantId, await acmeId())));
+      .where(and(eq(users.email, 'ada@dev-idp.foyer.test'), eq(tenantUsers.tenantId, await demoWorkspaceId(suite.foyer, 'Acme'))));
     expect(membership).toEqual({ role: 'MANAGER' });
   });
 });

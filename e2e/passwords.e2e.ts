@@ -4,9 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { tenants, tenantUsers, users, userTokens } from '../server/db/schema.ts';
+import { tenantUsers, users, userTokens } from '../server/db/schema.ts';
 import { expectNoAxeViolations } from './support/browser.ts';
 import { browserSuite } from './support/suite.ts';
+import { demoWorkspaceId } from './support/workspaces.ts';
 import { messagesTo, nextLink } from './support/mailbox.ts';
 
 const EXPIRED_TEXT = 'The link has expired. You need to request a new reset password link again.';
@@ -17,15 +18,12 @@ const suite = browserSuite();
 /** A member of Acme who has never had a password (as after an import). */
 async function passwordlessMember(): Promise<string> {
   const email = `nopass-${randomUUID().slice(0, 8)}@acme.demo.foyer.test`;
-  const [acme] = await suite.foyer.db
-    .select({ id: tenants.id })
-    .from(tenants)
-    .where(and(eq(tenants.appId, suite.foyer.demo.appId), eq(tenants.name, 'Acme')));
+  const acmeId = await demoWorkspaceId(suite.foyer, 'Acme');
   const userId = randomUUID();
   await suite.foyer.db
     .insert(users)
     .values({ id: userId, appId: suite.foyer.demo.appId, email, firstName: 'Pat', lastName: 'Nopass', onboarded: true });
-  await suite.foyer.db.insert(tenantUsers).values({ id: randomUUID(), tenantId: acme!.id, userId, role: 'VIEWER', onboarded: true });
+  await suite.foyer.db.insert(tenantUsers).values({ id: randomUUID(), tenantId: acmeId, userId, role: 'VIEWER', onboarded: true });
   return email;
 }
 

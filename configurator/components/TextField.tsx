@@ -7,9 +7,11 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   onChange(value: string): void;
   help?: ReactNode;
   error?: string;
+  /** A monospaced text area of this many rows instead of an input, for pasted keys and documents. */
+  rows?: number;
 }
 
-export function TextField({ label, value, onChange, help, error, id, className, ...rest }: TextFieldProps) {
+export function TextField({ label, value, onChange, help, error, rows, id, className, ...rest }: TextFieldProps) {
   const generated = useId();
   const inputId = id ?? generated;
   const helpId = `${inputId}-help`;
@@ -20,15 +22,29 @@ export function TextField({ label, value, onChange, help, error, id, className, 
       <label className="foyer-label" htmlFor={inputId}>
         {label}
       </label>
-      <input
-        {...rest}
-        id={inputId}
-        className="foyer-input"
-        value={value}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        onChange={(event) => onChange(event.target.value)}
-      />
+      {rows ? (
+        <textarea
+          id={inputId}
+          className="foyer-input console__textarea console__mono"
+          rows={rows}
+          spellCheck={false}
+          autoComplete="off"
+          value={value}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      ) : (
+        <input
+          {...rest}
+          id={inputId}
+          className="foyer-input"
+          value={value}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      )}
       {help && (
         <p id={helpId} className="foyer-help">
           {help}

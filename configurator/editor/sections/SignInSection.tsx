@@ -174,7 +174,10 @@ function ProviderSettings({ provider }: { provider: SocialProvider }) {
               autoComplete="off"
               spellCheck={false}
             />
-            <ApplePrivateKey
+            {/* Apple's "client secret" is the .p8 key its secrets are signed with: a few lines of PEM, pasted whole. */}
+            <TextField
+              label={t('socialCredentials.applePrivateKey')}
+              rows={5}
               value={typeof secret === 'string' ? secret : ''}
               onChange={(text) => set(secretPath, text)}
               help={hasSecret ? t('signIn.secretSet') : t('socialCredentials.applePrivateKeyHelp')}
@@ -232,39 +235,6 @@ function MicrosoftAccounts() {
           </option>
         ))}
       </select>
-    </div>
-  );
-}
-
-/** Apple's "client secret" is the .p8 key its secrets are signed with: a few lines of PEM, pasted whole. */
-function ApplePrivateKey({ value, onChange, help, error }: { value: string; onChange(text: string): void; help: string; error?: string }) {
-  const { t } = useTranslation();
-  const id = useId();
-  const describedBy = [`${id}-help`, error ? `${id}-error` : undefined].filter(Boolean).join(' ');
-  return (
-    <div className="foyer-field">
-      <label className="foyer-label" htmlFor={id}>
-        {t('socialCredentials.applePrivateKey')}
-      </label>
-      <textarea
-        id={id}
-        className="foyer-input console__textarea console__mono"
-        rows={5}
-        spellCheck={false}
-        autoComplete="off"
-        value={value}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        onChange={(event) => onChange(event.target.value)}
-      />
-      <p id={`${id}-help`} className="foyer-help">
-        {help}
-      </p>
-      {error && (
-        <p id={`${id}-error`} className="foyer-field-error">
-          {error}
-        </p>
-      )}
     </div>
   );
 }

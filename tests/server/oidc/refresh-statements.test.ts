@@ -4,13 +4,12 @@
 // (server/auth/oidc/adapter.ts, server/db/write-batch.ts). The membership read along with the token
 // still decides, as a read of its own did: a disabled membership gets no token, a changed role shows.
 import { and, desc, eq, type Logger } from 'drizzle-orm';
-import * as client from 'openid-client';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { auditEvents, signInSessions, tenantUsers } from '../../../server/db/schema.ts';
-import { authorizationRequest, callbackUri, relyingParty, signIn } from './sign-in.ts';
-import { createMember, type Member } from '../password/helpers.ts';
+import { refreshTokenOf } from './sign-in.ts';
+import { createMember } from '../password/helpers.ts';
 
 let foyer: TestFoyer;
 const statements: string[] = [];
@@ -25,20 +24,6 @@ beforeAll(async () => {
   foyer = await startFoyer({}, { logger });
 });
 afterAll(() => foyer?.close());
-
-async function refreshTokenOf(member: Member, workspace: string): Promise<string> {
-  const rp = await relyingParty(foyer);
-  const pending = await authorizationRequest(rp, callbackUri(foyer));
-  const { callback } = await signIn(foyer, {
-    authorizeUrl: pending.url,
-    redirectUri: callbackUri(foyer),
-    email: member.email,
-    password: member.password!,
-    workspace,
-  });
-  const tokens = await client.authorizationCodeGrant(rp, callback, { pkceCodeVerifier: pending.verifier, expectedState: pending.state });
-  return tokens.refresh_token!;
-}
 
 /** POST /token with a refresh_token grant, recording the statements it sends. */
 async function refresh(refreshToken: string) {
@@ -62,7 +47,7 @@ const writes = () => statements.filter((statement) => /^(with write_|insert|upda
 describe('a refresh grant', () => {
   it('reads twice and writes once: the rotation, the session activity and the audit event in one statement', async () => {
     const member = await createMember(foyer, { workspaces: ['Acme'] });
-    const first = await refresh(await refreshTokenOf(member, 'Acme'));
+    const first = await refresh(await refreshTokenOf(foyer, member, 'Acme'));
     expect(first.status).toBe(200);
     expect(statements).toHaveLength(3);
     expect(statements[0]).toMatch(/^select .* from "apps"/);
@@ -91,7 +76,7 @@ describe('a refresh grant', () => {
 
   it('refuses the token of a membership disabled in the database, with no write of a successor', async () => {
     const member = await createMember(foyer, { workspaces: ['Acme'] });
-    const refreshToken = await refreshTokenOf(member, 'Acme');
+    const refreshToken = await refreshTokenOf(foyer, member, 'Acme');
     // Straight in the table: no revocation ran, so only the membership read with the token can refuse.
     await foyer.db.update(tenantUsers).set({ enabled: false }).where(eq(tenantUsers.id, member.memberships.Acme!));
     const answer = await refresh(refreshToken);
@@ -102,7 +87,7 @@ describe('a refresh grant', () => {
 
   it('issues the role the membership has now, read with the token', async () => {
     const member = await createMember(foyer, { workspaces: ['Acme'] });
-    const refreshToken = await refreshTokenOf(member, 'Acme');
+    const refreshToken = await refreshTokenOf(foyer, member, 'Acme');
     await foyer.db.update(tenantUsers).set({ role: 'VIEWER' }).where(eq(tenantUsers.id, member.memberships.Acme!));
     const answer = await refresh(refreshToken);
     expect(answer.status).toBe(200);

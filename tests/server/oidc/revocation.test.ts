@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
-import { authorizationRequest, callbackUri, relyingParty, signIn } from './sign-in.ts';
-import { call, createMember, NEW_PASSWORD, tokenOf, waitForMail, type Member } from '../password/helpers.ts';
+import { refreshTokenOf, relyingParty } from './sign-in.ts';
+import { call, createMember, NEW_PASSWORD, tokenOf, waitForMail } from '../password/helpers.ts';
 import { Browser } from './browser.ts';
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
@@ -18,21 +18,6 @@ beforeAll(async () => {
   foyer = await startFoyer();
 });
 afterAll(() => foyer?.close());
-
-/** A refresh token of `member` in `workspace`, from a full sign-in in a browser of its own. */
-async function refreshTokenOf(member: Member, workspace: string): Promise<string> {
-  const rp = await relyingParty(foyer);
-  const pending = await authorizationRequest(rp, callbackUri(foyer));
-  const { callback } = await signIn(foyer, {
-    authorizeUrl: pending.url,
-    redirectUri: callbackUri(foyer),
-    email: member.email,
-    password: member.password!,
-    workspace,
-  });
-  const tokens = await client.authorizationCodeGrant(rp, callback, { pkceCodeVerifier: pending.verifier, expectedState: pending.state });
-  return tokens.refresh_token!;
-}
 
 async function refreshes(refreshToken: string): Promise<boolean> {
   const rp = await relyingParty(foyer);
@@ -48,10 +33,10 @@ async function refreshes(refreshToken: string): Promise<boolean> {
 describe('revocation of refresh tokens', () => {
   it('a password reset revokes the refresh tokens of every workspace of the identity', async () => {
     const member = await createMember(foyer, { workspaces: ['Acme', 'Globex'] });
-    const acme = await refreshTokenOf(member, 'Acme');
-    const globex = await refreshTokenOf(member, 'Globex');
+    const acme = await refreshTokenOf(foyer, member, 'Acme');
+    const globex = await refreshTokenOf(foyer, member, 'Globex');
     const bystander = await createMember(foyer, { workspaces: ['Acme'] });
-    const untouched = await refreshTokenOf(bystander, 'Acme');
+    const untouched = await refreshTokenOf(foyer, bystander, 'Acme');
 
     expect((await call(foyer, new Browser(), 'POST', '/auth/password', { username: member.email })).status).toBe(200);
     const [mail] = await waitForMail(foyer, member.email);
@@ -72,8 +57,8 @@ describe('revocation of refresh tokens', () => {
 
   it("disabling a member revokes that membership's refresh tokens", async () => {
     const member = await createMember(foyer, { workspaces: ['Acme', 'Globex'] });
-    const acme = await refreshTokenOf(member, 'Acme');
-    const globex = await refreshTokenOf(member, 'Globex');
+    const acme = await refreshTokenOf(foyer, member, 'Acme');
+    const globex = await refreshTokenOf(foyer, member, 'Globex');
     const owner = await findMembership(foyer.db, foyer.demo.users[0]!.email, 'Acme');
     const token = await mintAccessToken(foyer.db, owner, { issuer: foyer.urls.auth });
     const disabled = await postGraphQL(
@@ -104,7 +89,7 @@ describe('revocation of refresh tokens', () => {
 describe('artifacts at rest', () => {
   it('stores neither the refresh token nor the sign-on session id in the clear, and both still work', async () => {
     const member = await createMember(foyer, { workspaces: ['Acme'] });
-    const refreshToken = await refreshTokenOf(member, 'Acme');
+    const refreshToken = await refreshTokenOf(foyer, member, 'Acme');
     const stored = JSON.stringify(await foyer.db.select().from(oidcPayloads));
     expect(stored).not.toContain(refreshToken);
     const sessionIds = (await foyer.db.select().from(oidcPayloads).where(eq(oidcPayloads.type, 'Session'))).map((row) => row.id);
@@ -129,14 +114,14 @@ describe('the Grant behind a refresh token', () => {
 
   it('refuses the token once its Grant is gone, though the token itself is still stored', async () => {
     const member = await createMember(foyer, { workspaces: ['Acme'] });
-    const refreshToken = await refreshTokenOf(member, 'Acme');
+    const refreshToken = await refreshTokenOf(foyer, member, 'Acme');
     await foyer.db.delete(oidcPayloads).where(and(eq(oidcPayloads.type, 'Grant'), eq(oidcPayloads.grantId, await grantIdOf(refreshToken))));
     expect(await refreshes(refreshToken)).toBe(false);
   });
 
   it('refuses the token once its Grant has expired', async () => {
     const member = await createMember(foyer, { workspaces: ['Acme'] });
-    const refreshToken = await refreshTokenOf(member, 'Acme');
+    const refreshToken = await refreshTokenOf(foyer, member, 'Acme');
     await foyer.db
       .update(oidcPayloads)
       .set({ expiresAt: sql`now() - interval '1 second'` })
@@ -147,7 +132,7 @@ describe('the Grant behind a refresh token', () => {
   it('rotates again and again under a live Grant, each access token naming the workspaces as before', async () => {
     const member = await createMember(foyer, { workspaces: ['Acme', 'Globex'] });
     const rp = await relyingParty(foyer);
-    let refreshToken = await refreshTokenOf(member, 'Acme');
+    let refreshToken = await refreshTokenOf(foyer, member, 'Acme');
     for (let i = 0; i < 3; i += 1) {
       const tokens = await client.refreshTokenGrant(rp, refreshToken);
       expect(tokens.claims()).toMatchObject({ sub: member.memberships.Acme, multi_tenant: true });

@@ -123,3 +123,22 @@ export async function confirmSignOut(foyer: Pick<TestFoyer, 'urls'>, browser: Br
   const landed = await browser.navigate(confirmed.headers.get('location')!, (url) => url.origin === foyer.urls.ui);
   return landed.url;
 }
+
+/** A refresh token of the person `email` in `workspace`, from a full sign-in in a browser of its own. */
+export async function refreshTokenOf(
+  foyer: SignInTarget,
+  person: { email: string; password: string | null },
+  workspace: string,
+): Promise<string> {
+  const rp = await relyingParty(foyer);
+  const pending = await authorizationRequest(rp, callbackUri(foyer));
+  const { callback } = await signIn(foyer, {
+    authorizeUrl: pending.url,
+    redirectUri: callbackUri(foyer),
+    email: person.email,
+    password: person.password!,
+    workspace,
+  });
+  const tokens = await client.authorizationCodeGrant(rp, callback, { pkceCodeVerifier: pending.verifier, expectedState: pending.state });
+  return tokens.refresh_token!;
+}
