@@ -12,6 +12,7 @@ import { isNavigation } from '../http/errors.ts';
 import { SIGN_OUT_SCREEN } from '../auth/oidc/logout.ts';
 import type { FoyerContext } from '../context.ts';
 import { builtPages, type PageFile, type PageSource } from './pages.ts';
+import { escapeJsonForHtml, firstPaintRenderer, serverEntryOf, withFirstPaint } from './first-paint.ts';
 
 export interface UiOptions extends FoyerContext {
   /** The app the hosted screens serve unless a handover names another. */
@@ -28,10 +29,6 @@ export const CONFIGURATOR_PATH = '/configurator';
  */
 const HASHED_ASSET = /^\/assets\/.+-[\w-]{8}\.[a-z0-9]+(\.map)?$/i;
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
-
-function escapeJsonForHtml(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c');
-}
 
 /**
  * The pages' security headers, by @fastify/helmet with Foyer's directives. Runtime pages may be framed
@@ -133,12 +130,29 @@ export async function uiPlugin(app: FastifyInstance, options: UiOptions): Promis
       },
     });
   }
-  const sendPage = async (request: FastifyRequest, reply: FastifyReply, page: { file: PageFile; title: string; clientConfig: unknown }) => {
+  // Built pages only: with `npm run dev` the runtime draws every screen in the browser.
+  const firstPaintOf = pages.servesBuiltFiles ? firstPaintRenderer(serverEntryOf(config.uiDist), options.db) : undefined;
+  const pageHtml = async (request: FastifyRequest, page: { file: PageFile; clientConfig: Record<string, unknown> }, html: string) => {
+    const configured = withClientConfig(html, page.clientConfig);
+    if (page.file !== 'index.html' || !firstPaintOf) return configured;
+    try {
+      return withFirstPaint(configured, await firstPaintOf(request, page.clientConfig));
+    } catch (error) {
+      // The runtime draws the page itself, as without a server entry.
+      request.log.error({ err: error }, 'the first paint failed');
+      return configured;
+    }
+  };
+  const sendPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    page: { file: PageFile; title: string; clientConfig: Record<string, unknown> },
+  ) => {
     const html = await pages.html(page.file, request.url);
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
-      .send(html === undefined ? notBuiltPage(page.title) : withClientConfig(html, page.clientConfig));
+      .send(html === undefined ? notBuiltPage(page.title) : await pageHtml(request, page, html));
   };
   app.get('/', (request, reply) => sendPage(request, reply, runtimePage));
   app.get(CONFIGURATOR_PATH, (request, reply) => sendPage(request, reply, configuratorPage));

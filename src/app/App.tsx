@@ -1,19 +1,18 @@
 // Start-up: the screens render only after the auth client's start-up check, the app config and the
-// app's translations are in. In preview mode the configurator's drafts then replace the app config,
+// app's translations are in (src/main.tsx; on the server, src/ssr/render.tsx draws the same screens). In preview mode the configurator's drafts then replace the app config,
 // translations and look (src/preview) through the same stores.
-import { Suspense, use, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import type { i18n as I18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
-import { RouterProvider } from 'react-router';
+import { RouterProvider, type DataRouter } from 'react-router';
 import type { ApiClient } from '../api/client.ts';
 import { ApiClientProvider } from '../api/context.tsx';
 import type { AuthClient } from '../auth/types.ts';
 import type { ClientConfig } from '../config.ts';
 import { browserLanguages, createLanguageChoiceStore, screenLanguage, signedInLocale, type LanguageChoiceStore } from '../i18n/choice.ts';
 import { LanguageChoiceContext } from '../i18n/choice-context.ts';
-import { applyTranslations, CUSTOM_CSS_LINK_ID, loadAppTranslations, showLanguage } from '../i18n/index.ts';
+import { applyTranslations, CUSTOM_CSS_LINK_ID, loadAppTranslations, showLanguage, type TranslationResources } from '../i18n/index.ts';
 import { createAppConfigStore, withCapabilities, type AppConfigState, type AppConfigStore } from '../runtime/app-config.ts';
-import { createRouter } from './router.tsx';
 import { RuntimeContext, type Runtime } from '../runtime/context.tsx';
 import { capabilitiesOf } from '../auth/capabilities.ts';
 
@@ -30,14 +29,21 @@ export interface StartedRuntime extends Omit<Runtime, 'appConfig'> {
   appConfig: AppConfigStore;
 }
 
+/**
+ * Starts the runtime: the auth client's start-up check, the app's translations (`appTranslations` when
+ * the page carried them, src/ssr/first-paint.ts, else fetched) and the screens' language.
+ */
 export async function startRuntime(
   { config, auth, api, i18n, appConfig }: AppProps,
   languageChoice: LanguageChoiceStore = createLanguageChoiceStore(undefined),
+  appTranslations?: TranslationResources,
 ): Promise<StartedRuntime> {
   await Promise.all([
     // A failed start-up check means signed out (docs/SPEC.md section 4).
     auth.init().catch(() => undefined),
-    loadAppTranslations(config.apiUrl, config.appId).then((resources) => applyTranslations(i18n, resources)),
+    (appTranslations ? Promise.resolve(appTranslations) : loadAppTranslations(config.apiUrl, config.appId)).then((resources) =>
+      applyTranslations(i18n, resources),
+    ),
   ]);
   // The first screen shows in its language at once, never English first.
   const app = appConfig.status === 'ready' ? appConfig.app : undefined;
@@ -50,7 +56,7 @@ export async function startRuntime(
 
 /** The runtime context, re-rendered with the app config store's current state. */
 export function RuntimeProvider({ started, children }: { started: StartedRuntime; children: ReactNode }) {
-  const appConfig = useSyncExternalStore(started.appConfig.subscribe, started.appConfig.get);
+  const appConfig = useSyncExternalStore(started.appConfig.subscribe, started.appConfig.get, started.appConfig.get);
   const runtime = useMemo<Runtime>(
     () => ({
       config: started.config,
@@ -63,10 +69,38 @@ export function RuntimeProvider({ started, children }: { started: StartedRuntime
   return <RuntimeContext value={runtime}>{children}</RuntimeContext>;
 }
 
-function Started({ starting, i18n }: { starting: Promise<StartedRuntime>; i18n: I18n }) {
-  const started = use(starting);
-  const [router] = useState(createRouter);
+/** What every screen is drawn in: its texts, the language choice, the runtime and the API client. */
+export function RuntimeScreens({
+  started,
+  i18n,
+  languageChoice,
+  children,
+}: {
+  started: StartedRuntime;
+  i18n: I18n;
+  languageChoice: LanguageChoiceStore;
+  children: ReactNode;
+}) {
+  return (
+    <I18nextProvider i18n={i18n}>
+      <LanguageChoiceContext value={languageChoice}>
+        <RuntimeProvider started={started}>
+          <ApiClientProvider client={started.api}>{children}</ApiClientProvider>
+        </RuntimeProvider>
+      </LanguageChoiceContext>
+    </I18nextProvider>
+  );
+}
 
+export interface BrowserAppProps {
+  started: StartedRuntime;
+  i18n: I18n;
+  languageChoice: LanguageChoiceStore;
+  router: DataRouter;
+}
+
+/** The started runtime in the browser: its screens under the browser's router, and the configurator's preview when framed. */
+export function App({ started, i18n, languageChoice, router }: BrowserAppProps) {
   useEffect(() => {
     if (!started.config.preview) return undefined;
     // Only the configurator's preview frame loads the preview and the CSS parser its drafts go
@@ -90,29 +124,13 @@ function Started({ starting, i18n }: { starting: Promise<StartedRuntime>; i18n: 
   }, [started, i18n, router]);
 
   return (
-    <RuntimeProvider started={started}>
-      <ApiClientProvider client={started.api}>
-        <RouterProvider router={router} />
-      </ApiClientProvider>
-    </RuntimeProvider>
+    <RuntimeScreens started={started} i18n={i18n} languageChoice={languageChoice}>
+      <RouterProvider router={router} />
+    </RuntimeScreens>
   );
 }
 
 /** The visitor's choice is remembered in this browser, except in a preview, which leaves storage alone. */
-function languageChoiceStore(config: ClientConfig): LanguageChoiceStore {
+export function languageChoiceStore(config: ClientConfig): LanguageChoiceStore {
   return createLanguageChoiceStore(config.preview ? undefined : globalThis.localStorage);
-}
-
-export function App(props: AppProps) {
-  const [languageChoice] = useState(() => languageChoiceStore(props.config));
-  const [starting] = useState(() => startRuntime(props, languageChoice));
-  return (
-    <I18nextProvider i18n={props.i18n}>
-      <LanguageChoiceContext value={languageChoice}>
-        <Suspense fallback={null}>
-          <Started starting={starting} i18n={props.i18n} />
-        </Suspense>
-      </LanguageChoiceContext>
-    </I18nextProvider>
-  );
 }

@@ -3,7 +3,7 @@
 // login route's flows are lazy chunks.
 import { useEffect, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
-import { createBrowserRouter, Navigate, Outlet, useLocation, type RouteObject } from 'react-router';
+import { createBrowserRouter, matchRoutes, Navigate, Outlet, useLocation, type DataRouter, type RouteObject } from 'react-router';
 import { flows, type BundledFlow } from '../flow/flows.ts';
 import { WorkspaceLayout, AdminPage } from './layouts/WorkspaceLayout.tsx';
 import { browserLanguages, screenLanguage, signedInLocale } from '../i18n/choice.ts';
@@ -62,7 +62,8 @@ export function routes(): RouteObject[] {
     {
       element: <Shell />,
       errorElement: <RouteError />,
-      // The runtime renders only after start-up, so there is no server-rendered markup to hydrate.
+      // Shown while the first address's lazy route loads; a page the server drew is hydrated only after
+      // that route has loaded (createRouter), so it never shows there.
       HydrateFallback: () => null,
       children: [
         { path: '/', lazy: async () => ({ Component: (await import('./screens/Home.tsx')).default }) },
@@ -89,6 +90,22 @@ export function routes(): RouteObject[] {
   ];
 }
 
-export function createRouter() {
-  return createBrowserRouter(routes());
+/**
+ * The browser's router. `hydrating`: #root holds the server's drawing of this address (src/ssr/render.tsx),
+ * so the lazy routes it matches load first and the router's first render draws what the server drew.
+ */
+export async function createRouter(hydrating: boolean): Promise<DataRouter> {
+  const table = routes();
+  if (hydrating) await loadLazyRoutes(table, globalThis.location.pathname);
+  return createBrowserRouter(table);
+}
+
+/** Replaces the lazy parts of the routes `pathname` matches with what they load. */
+export async function loadLazyRoutes(table: RouteObject[], pathname: string): Promise<void> {
+  await Promise.all(
+    (matchRoutes(table, pathname) ?? []).map(async ({ route }) => {
+      if (typeof route.lazy !== 'function') return;
+      Object.assign(route, await route.lazy(), { lazy: undefined });
+    }),
+  );
 }

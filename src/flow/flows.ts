@@ -19,3 +19,10 @@ export function openingForms(path: string): string[] {
     return form ? [form] : [];
   });
 }
+
+/** The flow `path` is a route of, fetched when it is not in the page. */
+export async function flowAt(path: string): Promise<Flow | undefined> {
+  const entry = flows.find((candidate) => candidate.routes.includes(path));
+  if (!entry) return undefined;
+  return 'flow' in entry ? entry.flow : entry.load();
+}
