@@ -5,7 +5,7 @@ import { foyerForms } from './src/flow/build/formsPlugin.ts';
 import { bundleBudget } from './scripts/bundle-budget.ts';
 
 /**
- * `vite build --ssr src/ssr/render.tsx`: the runtime's server entry, into dist/ssr, which the hosted UI
+ * `vite build --ssr src/ssr/render.tsx`: the runtime's server entry, into dist/ui-ssr, which the hosted UI
  * server loads to draw the first step of a flow's route (server/ui/first-paint.ts); npm packages stay
  * imports there. It runs in Node, where nothing is downloaded: no page budget.
  */
@@ -13,7 +13,7 @@ function serverEntryBuild(): Plugin {
   return {
     name: 'foyer-server-entry',
     apply: (_config, env) => env.isSsrBuild === true,
-    config: () => ({ build: { outDir: 'dist/ssr', copyPublicDir: false, sourcemap: false } }),
+    config: () => ({ build: { outDir: 'dist/ui-ssr', copyPublicDir: false, sourcemap: false } }),
   };
 }
 

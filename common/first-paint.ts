@@ -1,5 +1,5 @@
 // What the hosted UI server (server/ui/first-paint.ts) and the runtime's server entry
-// (src/ssr/render.tsx, built by `npm run build` into dist/ssr) agree on: the server reads the app, the
+// (src/ssr/render.tsx, built by `npm run build` into dist/ui-ssr) agree on: the server reads the app, the
 // entry renders the route's first step with the runtime's own components and says what the page carries
 // for the client (src/ssr/first-paint.ts reads it back).
 

@@ -67,15 +67,18 @@ async function holdRuntime(page: Page): Promise<() => void> {
 
 describe('the first paint of the hosted screens', () => {
   it('draws the login step on the server, in the language the browser asks for, with the app config and texts inlined', async () => {
-    const { status, html } = await pageHtml(loginUrl(), { 'accept-language': 'de-CH,de;q=0.9,en;q=0.5' });
-    expect(status).toBe(200);
+    const response = await fetch(loginUrl(), { headers: { accept: 'text/html', 'accept-language': 'de-CH,de;q=0.9,en;q=0.5' } });
+    const html = await response.text();
+    expect(response.status).toBe(200);
     expect(html).toContain('<html lang="de" dir="ltr">');
     expect(html).toContain('<title>Anmelden · Demo app</title>');
     expect(html).toMatch(/<h1 id="foyer-heading"[^>]*>Anmelden<\/h1>/);
     expect(html).toMatch(/<input type="email" id="root_email"/);
-    expect(html).toContain(
-      `<link rel="stylesheet" id="foyer-custom-css" href="${suite.foyer.urls.api}/${suite.foyer.demo.appId}/custom.css">`,
-    );
+    // Foyer's stylesheet and the app's are in the page, under the response's CSP nonce: nothing to fetch before the first paint.
+    const nonce = /style-src [^;]*'nonce-([0-9a-f]+)'/.exec(response.headers.get('content-security-policy') ?? '')?.[1];
+    expect(html).toMatch(new RegExp(`<style nonce="${nonce}">[^<]*\\.foyer-card`));
+    expect(html).toContain(`<style id="foyer-custom-css" nonce="${nonce}">`);
+    expect(html).not.toMatch(/<link rel="stylesheet"(?! href="[^"]+" disabled>)/);
     const data = firstPaintOf(html);
     expect(data).toMatchObject({
       appId: suite.foyer.demo.appId,

@@ -1,4 +1,4 @@
-// The runtime's server entry (`vite build --ssr`, dist/ssr/render.js; the hosted UI server loads it on
+// The runtime's server entry (`vite build --ssr`, dist/ui-ssr/render.js; the hosted UI server loads it on
 // the first page it serves, server/ui/first-paint.ts). For a flow route whose first step is a plain
 // form it draws that step with the runtime's own screens (the same App tree, router table and theme
 // as src/main.tsx), in the visitor's language and with the app's texts and branding, which the
