@@ -1,10 +1,10 @@
 // Start-up: the screens render only after the auth client's start-up check, the app config and the
 // app's translations are in. In preview mode the configurator's drafts then replace the app config,
 // translations and look (src/preview) through the same stores.
-import { Suspense, use, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { Suspense, use, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { i18n as I18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter, useNavigate } from 'react-router';
 import type { ApiClient } from '../api/client.ts';
 import { ApiClientProvider } from '../api/context.tsx';
 import type { AuthClient } from '../auth/types.ts';
@@ -13,7 +13,7 @@ import { browserLanguages, createLanguageChoiceStore, screenLanguage, signedInLo
 import { LanguageChoiceContext } from '../i18n/choice-context.ts';
 import { applyTranslations, CUSTOM_CSS_LINK_ID, loadAppTranslations, showLanguage } from '../i18n/index.ts';
 import { createAppConfigStore, withCapabilities, type AppConfigState, type AppConfigStore } from '../runtime/app-config.ts';
-import { createRouter } from './router.tsx';
+import { AppRoutes } from './router.tsx';
 import { RuntimeContext, type Runtime } from '../runtime/context.tsx';
 import { capabilitiesOf } from '../auth/capabilities.ts';
 
@@ -63,14 +63,19 @@ export function RuntimeProvider({ started, children }: { started: StartedRuntime
   return <RuntimeContext value={runtime}>{children}</RuntimeContext>;
 }
 
-function Started({ starting, i18n }: { starting: Promise<StartedRuntime>; i18n: I18n }) {
-  const started = use(starting);
-  const [router] = useState(createRouter);
+/**
+ * Only the configurator's preview frame loads the preview and the CSS parser its drafts go through; it
+ * tells the configurator when it listens (src/preview/listener.ts), so loading late loses nothing.
+ */
+function Preview({ started, i18n }: { started: StartedRuntime; i18n: I18n }) {
+  const navigate = useNavigate();
+  // The preview lives as long as the frame; it navigates with the router's latest navigate.
+  const latestNavigate = useRef(navigate);
+  useEffect(() => {
+    latestNavigate.current = navigate;
+  }, [navigate]);
 
   useEffect(() => {
-    if (!started.config.preview) return undefined;
-    // Only the configurator's preview frame loads the preview and the CSS parser its drafts go
-    // through; it tells the configurator when it listens (src/preview/listener.ts), so loading late loses nothing.
     let stop: (() => void) | undefined;
     let ended = false;
     void Promise.all([import('../preview/listener.ts'), import('../preview/styles.ts')]).then(([{ startPreview }, { documentStyles }]) => {
@@ -80,19 +85,26 @@ function Started({ starting, i18n }: { starting: Promise<StartedRuntime>; i18n: 
         appConfig: started.appConfig,
         i18n,
         styles: documentStyles(document, CUSTOM_CSS_LINK_ID),
-        navigate: (path, state) => void router.navigate(path, { state }),
+        navigate: (path, state) => void latestNavigate.current(path, { state }),
       });
     });
     return () => {
       ended = true;
       stop?.();
     };
-  }, [started, i18n, router]);
+  }, [started, i18n]);
+  return null;
+}
 
+function Started({ starting, i18n }: { starting: Promise<StartedRuntime>; i18n: I18n }) {
+  const started = use(starting);
   return (
     <RuntimeProvider started={started}>
       <ApiClientProvider client={started.api}>
-        <RouterProvider router={router} />
+        <BrowserRouter>
+          {started.config.preview && <Preview started={started} i18n={i18n} />}
+          <AppRoutes />
+        </BrowserRouter>
       </ApiClientProvider>
     </RuntimeProvider>
   );
