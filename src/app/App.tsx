@@ -11,7 +11,7 @@ import type { AuthClient } from '../auth/types.ts';
 import type { ClientConfig } from '../config.ts';
 import { browserLanguages, createLanguageChoiceStore, screenLanguage, signedInLocale, type LanguageChoiceStore } from '../i18n/choice.ts';
 import { LanguageChoiceContext } from '../i18n/choice-context.ts';
-import { applyTranslations, CUSTOM_CSS_LINK_ID, loadAppTranslations, showLanguage } from '../i18n/index.ts';
+import { applyTranslations, CUSTOM_CSS_LINK_ID, loadAppTranslations, loadShippedTexts, showLanguage } from '../i18n/index.ts';
 import { createAppConfigStore, withCapabilities, type AppConfigState, type AppConfigStore } from '../runtime/app-config.ts';
 import { AppRoutes } from './router.tsx';
 import { RuntimeContext, type Runtime } from '../runtime/context.tsx';
@@ -34,13 +34,16 @@ export async function startRuntime(
   { config, auth, api, i18n, appConfig }: AppProps,
   languageChoice: LanguageChoiceStore = createLanguageChoiceStore(undefined),
 ): Promise<StartedRuntime> {
+  const app = appConfig.status === 'ready' ? appConfig.app : undefined;
   await Promise.all([
     // A failed start-up check means signed out (docs/SPEC.md section 4).
     auth.init().catch(() => undefined),
     loadAppTranslations(config.apiUrl, config.appId).then((resources) => applyTranslations(i18n, resources)),
+    // The language the visitor will most likely see (the signed-in user's is known after init) is
+    // fetched beside them rather than after.
+    loadShippedTexts(i18n, screenLanguage({ chosen: languageChoice.get(), preferred: browserLanguages(), app })),
   ]);
   // The first screen shows in its language at once, never English first.
-  const app = appConfig.status === 'ready' ? appConfig.app : undefined;
   await showLanguage(
     i18n,
     screenLanguage({ userLocale: signedInLocale(auth), chosen: languageChoice.get(), preferred: browserLanguages(), app }),

@@ -14,6 +14,7 @@ import { OAuthClient } from '../../../src/auth/oauth/oauth-client.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { loadForm } from '../../../src/flow/forms.ts';
 import { createI18n } from '../../../src/i18n/index.ts';
+import en from '../../../src/i18n/locales/en.json';
 import sv from '../../../src/i18n/locales/sv.json';
 import type { AppConfig } from '../../../common/app-config.ts';
 import { startPreview, type PreviewHost } from '../../../src/preview/listener.ts';
@@ -54,7 +55,7 @@ function previewed({ preview = true } = {}) {
       }),
   });
   const store = createAppConfigStore({ status: 'ready', app: published });
-  const i18n = createI18n();
+  const i18n = createI18n('en', { en });
   // The router's navigate, as the runtime's preview bridge hands it over (src/app/App.tsx).
   const router: { navigate?: NavigateFunction } = {};
   function HandOverNavigate() {
@@ -161,7 +162,7 @@ describe('preview messages from the parent', () => {
     expect(heading()).toBe(sv.login.heading);
     expect(screen.getByText('Välkommen tillbaka')).toBeTruthy();
     // The shipped English texts were never touched: a fresh runtime still says "Login".
-    expect(createI18n().t('login.heading')).toBe('Login');
+    expect(createI18n('en', { en }).t('login.heading')).toBe('Login');
   });
 
   it('switches screens: the password step directly, back to the e-mail step, and signup with the draft fields', async () => {
