@@ -35,7 +35,8 @@ const EXTERNAL_PACKAGES = [
 ];
 
 /** The bundled CommonJS packages call require() for Node's own modules, which ES modules lack. */
-const REQUIRE_IN_ESM = "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);";
+const REQUIRE_IN_ESM =
+  "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);";
 
 export async function buildServer(): Promise<void> {
   await rm(SERVER_DIST, { recursive: true, force: true });

@@ -1,0 +1,10 @@
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+const t0 = performance.now();
+const db = await PGlite.create('/tmp/startup-data/pgdata', process.env.NOTRGM ? {} : { extensions: { pg_trgm } });
+const t1 = performance.now();
+await db.query('select count(*) from apps');
+const t2 = performance.now();
+const u = process.cpuUsage();
+console.log('create', Math.round(t1 - t0), 'query', Math.round(t2 - t1), 'cpu', Math.round((u.user + u.system) / 1000), 'rss', Math.round(process.memoryUsage().rss / 1048576), JSON.stringify(Object.fromEntries(Object.entries(process.memoryUsage()).map(([k, v]) => [k, Math.round(v / 1048576)]))));
+await db.close();
