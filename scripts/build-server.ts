@@ -46,7 +46,7 @@ const REQUIRE_IN_ESM =
  */
 function asciiOnly(code: string): string {
   // The line and paragraph separators end a // comment, as a newline does.
-  return code.replace(/[^\x00-\x7f]/gu, (character) =>
+  return code.replace(/[^\p{ASCII}]/gu, (character) =>
     character === '\u2028' || character === '\u2029' ? '\n' : `\\u{${character.codePointAt(0)!.toString(16)}}`,
   );
 }
