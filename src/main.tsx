@@ -4,7 +4,6 @@ import { createApiClient } from './api/client.ts';
 import { App, languageChoiceStore, startRuntime } from './app/App.tsx';
 import { loadAppConfigAnonymously, withAuthMode } from './runtime/app-config.ts';
 import { addressWithoutAppId, launchConfig } from './app/launch.ts';
-import { createRouter } from './app/router.tsx';
 import { browserRuntime, createAuthClient } from './auth/index.ts';
 import { adoptShippedTexts, createI18n, loadCustomCss } from './i18n/index.ts';
 import { previewBrowserRuntime } from './preview/storage.ts';
@@ -53,8 +52,7 @@ async function start(root: HTMLElement): Promise<void> {
   // The server drew the screen for a signed-out visitor in the language it chose: hydrated when the
   // runtime would draw the same, drawn afresh otherwise (a stored session or language choice).
   const hydrating = firstPaint?.rendered === true && i18n.language === firstPaint.language && !auth.isAuthenticated();
-  const router = await createRouter(hydrating);
-  const app = <App started={started} i18n={i18n} languageChoice={languageChoice} router={router} />;
+  const app = <App started={started} i18n={i18n} languageChoice={languageChoice} />;
   if (hydrating) {
     // The drawn step's form first: the flow's start updates the step, and React draws a part that is
     // still waiting for its code afresh, losing what was typed into it.

@@ -1,18 +1,26 @@
 // Start-up: the screens render only after the auth client's start-up check, the app config and the
 // app's translations are in (src/main.tsx; on the server, src/ssr/render.tsx draws the same screens). In preview mode the configurator's drafts then replace the app config,
 // translations and look (src/preview) through the same stores.
-import { useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import type { i18n as I18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
-import { RouterProvider, type DataRouter } from 'react-router';
+import { BrowserRouter, useNavigate } from 'react-router';
 import type { ApiClient } from '../api/client.ts';
 import { ApiClientProvider } from '../api/context.tsx';
 import type { AuthClient } from '../auth/types.ts';
 import type { ClientConfig } from '../config.ts';
 import { browserLanguages, createLanguageChoiceStore, screenLanguage, signedInLocale, type LanguageChoiceStore } from '../i18n/choice.ts';
 import { LanguageChoiceContext } from '../i18n/choice-context.ts';
-import { applyTranslations, CUSTOM_CSS_LINK_ID, loadAppTranslations, showLanguage, type TranslationResources } from '../i18n/index.ts';
+import {
+  applyTranslations,
+  CUSTOM_CSS_LINK_ID,
+  loadAppTranslations,
+  loadShippedTexts,
+  showLanguage,
+  type TranslationResources,
+} from '../i18n/index.ts';
 import { createAppConfigStore, withCapabilities, type AppConfigState, type AppConfigStore } from '../runtime/app-config.ts';
+import { AppRoutes } from './router.tsx';
 import { RuntimeContext, type Runtime } from '../runtime/context.tsx';
 import { capabilitiesOf } from '../auth/capabilities.ts';
 
@@ -29,24 +37,24 @@ export interface StartedRuntime extends Omit<Runtime, 'appConfig'> {
   appConfig: AppConfigStore;
 }
 
-/**
- * Starts the runtime: the auth client's start-up check, the app's translations (`appTranslations` when
- * the page carried them, src/ssr/first-paint.ts, else fetched) and the screens' language.
- */
 export async function startRuntime(
   { config, auth, api, i18n, appConfig }: AppProps,
   languageChoice: LanguageChoiceStore = createLanguageChoiceStore(undefined),
+  /** The app's translations when the page carried them (src/ssr/first-paint.ts); fetched otherwise. */
   appTranslations?: TranslationResources,
 ): Promise<StartedRuntime> {
+  const app = appConfig.status === 'ready' ? appConfig.app : undefined;
   await Promise.all([
     // A failed start-up check means signed out (docs/SPEC.md section 4).
     auth.init().catch(() => undefined),
     (appTranslations ? Promise.resolve(appTranslations) : loadAppTranslations(config.apiUrl, config.appId)).then((resources) =>
       applyTranslations(i18n, resources),
     ),
+    // The language the visitor will most likely see (the signed-in user's is known after init) is
+    // fetched beside them rather than after.
+    loadShippedTexts(i18n, screenLanguage({ chosen: languageChoice.get(), preferred: browserLanguages(), app })),
   ]);
   // The first screen shows in its language at once, never English first.
-  const app = appConfig.status === 'ready' ? appConfig.app : undefined;
   await showLanguage(
     i18n,
     screenLanguage({ userLocale: signedInLocale(auth), chosen: languageChoice.get(), preferred: browserLanguages(), app }),
@@ -67,6 +75,39 @@ export function RuntimeProvider({ started, children }: { started: StartedRuntime
     [started, appConfig],
   );
   return <RuntimeContext value={runtime}>{children}</RuntimeContext>;
+}
+
+/**
+ * Only the configurator's preview frame loads the preview and the CSS parser its drafts go through; it
+ * tells the configurator when it listens (src/preview/listener.ts), so loading late loses nothing.
+ */
+function Preview({ started, i18n }: { started: StartedRuntime; i18n: I18n }) {
+  const navigate = useNavigate();
+  // The preview lives as long as the frame; it navigates with the router's latest navigate.
+  const latestNavigate = useRef(navigate);
+  useEffect(() => {
+    latestNavigate.current = navigate;
+  }, [navigate]);
+
+  useEffect(() => {
+    let stop: (() => void) | undefined;
+    let ended = false;
+    void Promise.all([import('../preview/listener.ts'), import('../preview/styles.ts')]).then(([{ startPreview }, { documentStyles }]) => {
+      if (ended) return;
+      stop = startPreview({
+        host: window,
+        appConfig: started.appConfig,
+        i18n,
+        styles: documentStyles(document, CUSTOM_CSS_LINK_ID),
+        navigate: (path, state) => void latestNavigate.current(path, { state }),
+      });
+    });
+    return () => {
+      ended = true;
+      stop?.();
+    };
+  }, [started, i18n]);
+  return null;
 }
 
 /** What every screen is drawn in: its texts, the language choice, the runtime and the API client. */
@@ -92,45 +133,19 @@ export function RuntimeScreens({
   );
 }
 
-export interface BrowserAppProps {
-  started: StartedRuntime;
-  i18n: I18n;
-  languageChoice: LanguageChoiceStore;
-  router: DataRouter;
-}
-
-/** The started runtime in the browser: its screens under the browser's router, and the configurator's preview when framed. */
-export function App({ started, i18n, languageChoice, router }: BrowserAppProps) {
-  useEffect(() => {
-    if (!started.config.preview) return undefined;
-    // Only the configurator's preview frame loads the preview and the CSS parser its drafts go
-    // through; it tells the configurator when it listens (src/preview/listener.ts), so loading late loses nothing.
-    let stop: (() => void) | undefined;
-    let ended = false;
-    void Promise.all([import('../preview/listener.ts'), import('../preview/styles.ts')]).then(([{ startPreview }, { documentStyles }]) => {
-      if (ended) return;
-      stop = startPreview({
-        host: window,
-        appConfig: started.appConfig,
-        i18n,
-        styles: documentStyles(document, CUSTOM_CSS_LINK_ID),
-        navigate: (path, state) => void router.navigate(path, { state }),
-      });
-    });
-    return () => {
-      ended = true;
-      stop?.();
-    };
-  }, [started, i18n, router]);
-
-  return (
-    <RuntimeScreens started={started} i18n={i18n} languageChoice={languageChoice}>
-      <RouterProvider router={router} />
-    </RuntimeScreens>
-  );
-}
-
 /** The visitor's choice is remembered in this browser, except in a preview, which leaves storage alone. */
 export function languageChoiceStore(config: ClientConfig): LanguageChoiceStore {
   return createLanguageChoiceStore(config.preview ? undefined : globalThis.localStorage);
+}
+
+/** The started runtime in the browser: its screens under the browser's router, and the configurator's preview when framed. */
+export function App({ started, i18n, languageChoice }: { started: StartedRuntime; i18n: I18n; languageChoice: LanguageChoiceStore }) {
+  return (
+    <RuntimeScreens started={started} i18n={i18n} languageChoice={languageChoice}>
+      <BrowserRouter>
+        {started.config.preview && <Preview started={started} i18n={i18n} />}
+        <AppRoutes />
+      </BrowserRouter>
+    </RuntimeScreens>
+  );
 }

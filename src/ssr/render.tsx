@@ -6,14 +6,14 @@
 // (src/ssr/first-paint.ts). The visitor is drawn signed out: the server sees no stored session.
 import { text } from 'node:stream/consumers';
 import { prerenderToNodeStream } from 'react-dom/static';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import { StaticRouter } from 'react-router';
 import { localeDirection } from '../../common/locales.ts';
 import type { FirstPaint, FirstPaintRequest } from '../../common/first-paint.ts';
 import { createApiClient } from '../api/client.ts';
 import { RuntimeScreens } from '../app/App.tsx';
 import { launchParameters } from '../app/launch.ts';
 import { pageTitle } from '../app/page-title.ts';
-import { isManagementRoute, routes } from '../app/router.tsx';
+import { AppRoutes, isManagementRoute } from '../app/router.tsx';
 import { createAuthClient } from '../auth/index.ts';
 import { defaultConfig, type ClientConfig } from '../config.ts';
 import { flowAt } from '../flow/flows.ts';
@@ -86,14 +86,12 @@ export async function renderFirstPaint(request: FirstPaintRequest): Promise<Firs
   // As src/main.tsx starts the runtime: the auth client in the app's auth mode, here with nothing stored.
   const auth = await createAuthClient(withAuthMode(config, appConfig), previewBrowserRuntime());
   const started = { config, auth, api: createApiClient(config, auth), appConfig: createAppConfigStore(appConfig) };
-  const handler = createStaticHandler(routes());
-  const context = await handler.query(new Request(address.href));
-  if (context instanceof Response) return page;
-  const router = createStaticRouter(handler.dataRoutes, context);
-  // Prerendering waits for every lazy part (the form, the slots' components), so the markup is whole.
+  // Prerendering waits for every lazy part (the screen, the form, the slots' components), so the markup is whole.
   const { prelude } = await prerenderToNodeStream(
     <RuntimeScreens started={started} i18n={i18n} languageChoice={createLanguageChoiceStore(undefined)}>
-      <StaticRouterProvider router={router} context={context} hydrate={false} />
+      <StaticRouter location={`${address.pathname}${address.search}`}>
+        <AppRoutes />
+      </StaticRouter>
     </RuntimeScreens>,
   );
   const appName = appConfig.status === 'ready' ? appConfig.app.name : undefined;
