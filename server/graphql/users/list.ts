@@ -72,7 +72,7 @@ export function checkListArguments(args: Partial<QueryListUsersArgs>): ListUsers
 }
 
 /** A page as the query asks it: from `offset`, or right after (or before) a row's place in the sort. */
-interface PageQuery extends ListUsersQuery {
+export interface PageQuery extends ListUsersQuery {
   after: RowPosition | null;
   before: RowPosition | null;
 }
@@ -93,7 +93,7 @@ function keyParameter(sortBy: UserSortField, key: string | number): SQL {
  * cursor; a page before a cursor comes nearest-first (the caller turns it round). Its plans are
  * checked in tests/server/graphql/users-list-plans.test.ts.
  */
-function pageSelect(db: Database, tenantId: string, query: PageQuery, rows: number) {
+export function usersPageSelect(db: Database, tenantId: string, query: PageQuery, rows: number) {
   const backward = query.before !== null;
   const position = query.after ?? query.before;
   // Ties keep one order (who joined first, then the id), so pages neither repeat nor skip rows; a
@@ -145,7 +145,7 @@ function pageSelect(db: Database, tenantId: string, query: PageQuery, rows: numb
 
 /** One page of members at an offset as a query (the management API's and listUsers' paging). */
 export function listUsersSelect(db: Database, tenantId: string, query: ListUsersQuery) {
-  return pageSelect(db, tenantId, { ...query, after: null, before: null }, query.limit);
+  return usersPageSelect(db, tenantId, { ...query, after: null, before: null }, query.limit);
 }
 
 const MAX_CURSOR_LENGTH = 1_000;
@@ -182,14 +182,14 @@ export function checkPageArguments(args: Partial<QueryUsersPageArgs>, secret: st
  */
 export async function usersPage(db: Database, secret: string, member: MemberCaller, args: Partial<QueryUsersPageArgs>): Promise<UserPage> {
   const query = checkPageArguments(args, secret, member.tenantId);
-  let rows = await pageSelect(db, member.tenantId, query, query.limit + 1);
+  let rows = await usersPageSelect(db, member.tenantId, query, query.limit + 1);
   const backward = query.before !== null;
   let more = rows.length > query.limit;
   rows = rows.slice(0, query.limit);
   let hasPreviousPage: boolean;
   let hasNextPage: boolean;
   if (backward && rows.length < query.limit) {
-    rows = await pageSelect(db, member.tenantId, { ...query, before: null, offset: 0 }, query.limit + 1);
+    rows = await usersPageSelect(db, member.tenantId, { ...query, before: null, offset: 0 }, query.limit + 1);
     more = rows.length > query.limit;
     rows = rows.slice(0, query.limit);
     [hasPreviousPage, hasNextPage] = [false, more];
