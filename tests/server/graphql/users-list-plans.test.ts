@@ -105,7 +105,9 @@ describe('users table plans by cursor', () => {
           expect(memberships.length, text).toBe(2);
           for (const node of memberships) {
             expect(node['Node Type'], text).toMatch(/^Index (Only )?Scan$/);
-            expect(node['Index Name'], text).toMatch(new RegExp(`^tenant_users_${indexFor(sortBy, sortDirection).split('_')[2]}(_desc)?_idx$`));
+            expect(node['Index Name'], text).toMatch(
+              new RegExp(`^tenant_users_${indexFor(sortBy, sortDirection).split('_')[2]}(_desc)?_idx$`),
+            );
             expect(node['Actual Rows'] * node['Actual Loops'], text).toBeLessThanOrEqual(2 * (LIMIT + 1));
           }
         });
