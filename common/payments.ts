@@ -56,3 +56,11 @@ export function trialOf(
   const trial = tenant.subscriptionStatus === 'trialing' && left > 0;
   return { trial, trialDaysLeft: trial ? Math.ceil(left / DAY_MS) : 0 };
 }
+
+/**
+ * Whether a workspace must pick a plan: its flag, except that a workspace of an app without plans has
+ * nothing to select. The server's tenant answers and its webhook events both say it.
+ */
+export function mustSelectPlan(tenant: { shouldSelectPlan: boolean }, payments: PaymentSettings | undefined): boolean {
+  return tenant.shouldSelectPlan && (payments?.plans ?? []).length > 0;
+}

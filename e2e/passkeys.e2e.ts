@@ -2,13 +2,14 @@
 // server: 'Create Passkeys' on a reset link, sign-in with the button and through autofill, the
 // profile's list and delete (after which sign-in fails), and a second ceremony aborting the first.
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { passkeys, tenants, tenantUsers, users } from '../server/db/schema.ts';
+import { passkeys, tenantUsers, users } from '../server/db/schema.ts';
 import { issueToken } from '../server/auth/tokens/service.ts';
 import { startFoyer, type TestFoyer } from '../server/testing.ts';
 import { expectNoAxeViolations, launchBrowser } from './support/browser.ts';
+import { demoWorkspaceId } from './support/workspaces.ts';
 
 let foyer: TestFoyer;
 let browser: Browser;
@@ -54,11 +55,8 @@ async function newMember(workspaces = ['Acme']): Promise<{ id: string; email: st
   const id = randomUUID();
   await foyer.db.insert(users).values({ id, appId: foyer.demo.appId, email, firstName: 'Pia', lastName: 'Passkey', onboarded: true });
   for (const name of workspaces) {
-    const [tenant] = await foyer.db
-      .select({ id: tenants.id })
-      .from(tenants)
-      .where(and(eq(tenants.appId, foyer.demo.appId), eq(tenants.name, name)));
-    await foyer.db.insert(tenantUsers).values({ id: randomUUID(), tenantId: tenant!.id, userId: id, role: 'VIEWER', onboarded: true });
+    const tenantId = await demoWorkspaceId(foyer, name);
+    await foyer.db.insert(tenantUsers).values({ id: randomUUID(), tenantId, userId: id, role: 'VIEWER', onboarded: true });
   }
   return { id, email };
 }

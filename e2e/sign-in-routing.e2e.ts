@@ -3,12 +3,13 @@
 // confirmation), a signed-in user switches workspace from the header, the empty-workspace warning
 // lets go, and no address under /auth or on the auth service shows a server's raw answer.
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { tenants, tenantUsers, users } from '../server/db/schema.ts';
+import { tenantUsers, users } from '../server/db/schema.ts';
 import { flows } from '../src/flow/flows.ts';
+import { demoWorkspaceId } from './support/workspaces.ts';
 import { expectNoAxeViolations } from './support/browser.ts';
 import { nextLink } from './support/mailbox.ts';
 import { browserSuite } from './support/suite.ts';
@@ -53,14 +54,6 @@ async function accessClaims() {
   return decodeJwt(token!);
 }
 
-async function tenantId(name: string): Promise<string> {
-  const [tenant] = await suite.foyer.db
-    .select({ id: tenants.id })
-    .from(tenants)
-    .where(and(eq(tenants.appId, suite.foyer.demo.appId), eq(tenants.name, name)));
-  return tenant!.id;
-}
-
 /** The page shows a screen of the product: HTML with a main heading, never a server's JSON. */
 async function expectRenderedScreen(page: Page, address: string) {
   // Some screens move on by themselves (logout leaves for the login): judge the one the browser settles on.
@@ -84,7 +77,7 @@ describe('sign-in routing in the browser', () => {
     // No second picker, no second login: straight through the auth service to the signed-in home.
     const screensShown = loads.filter((url) => url.startsWith(`${ui()}/auth/`) && !url.startsWith(`${ui()}/auth/oauth-callback`));
     expect(screensShown).toEqual([]);
-    expect((await accessClaims()).tid).toBe(await tenantId('Globex'));
+    expect((await accessClaims()).tid).toBe(await demoWorkspaceId(suite.foyer, 'Globex'));
   });
 
   it('a magic link asked for on a directly opened page asks for the workspace once', async () => {
@@ -132,7 +125,7 @@ describe('sign-in routing in the browser', () => {
 
     await expectSignedInHome('Acme');
     const claims = await accessClaims();
-    expect(claims.tid).toBe(await tenantId('Acme'));
+    expect(claims.tid).toBe(await demoWorkspaceId(suite.foyer, 'Acme'));
     expect(await suite.page.evaluate(() => localStorage.getItem('NB_TENANT_USER_ID'))).toBe(claims.sub);
     const refresh = await fetch(`${suite.foyer.urls.auth}/token`, {
       method: 'POST',
@@ -145,7 +138,7 @@ describe('sign-in routing in the browser', () => {
     await suite.page.getByRole('button', { name: 'Switch workspace' }).click();
     await suite.page.getByRole('list', { name: 'Your workspaces' }).getByRole('button', { name: 'Globex' }).click();
     await expectSignedInHome('Globex');
-    expect((await accessClaims()).tid).toBe(await tenantId('Globex'));
+    expect((await accessClaims()).tid).toBe(await demoWorkspaceId(suite.foyer, 'Globex'));
   });
 
   it('fits a 320 px wide screen: the open switcher in the header and on the home page, and the error page', async () => {

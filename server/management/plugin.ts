@@ -32,6 +32,7 @@ import { customParamsConfig } from '../graphql/custom-params/service.ts';
 import { checkLocale, checkLogo, InputProblems, isEmail } from '../graphql/input.ts';
 import { addWorkspaceFromBackEnd, deleteWorkspace } from '../admin/workspaces.ts';
 import type { WriteOrigin } from '../admin/caller.ts';
+import { TenantModel, TenantUserModel } from '../../common/api/models.ts';
 import { managementFederationRoutes } from './federation.ts';
 import { registerSettingsRoutes } from './app-settings.ts';
 import { registerPaymentLinkRoutes } from './payment-links.ts';
@@ -55,8 +56,6 @@ import {
   Role,
   TaxList,
   TenantHeaders,
-  TenantResponse,
-  TenantUserResponse,
   UpdateTenantBody,
   UpdateUserBody,
 } from './schemas.ts';
@@ -201,7 +200,7 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
         security,
         summary: 'Create a workspace with its owner (an existing identity of the app is reused)',
         body: CreateTenantBody,
-        response: { 201: TenantResponse, ...refusals },
+        response: { 201: TenantModel, ...refusals },
       },
     },
     async (request, reply) => {
@@ -263,7 +262,7 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
         security,
         summary: "The app's workspaces, oldest first, a page at a time",
         querystring: Page,
-        response: { 200: Type.Array(TenantResponse), ...refusals },
+        response: { 200: Type.Array(TenantModel), ...refusals },
       },
     },
     async (request) => {
@@ -281,7 +280,7 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
 
   app.get(
     '/tenant/byId/:id',
-    { schema: { tags, security, summary: 'One workspace', params: IdParams, response: { 200: TenantResponse, ...refusals } } },
+    { schema: { tags, security, summary: 'One workspace', params: IdParams, response: { 200: TenantModel, ...refusals } } },
     async (request) => {
       const actor = await actorFor(request, request.params.id);
       return tenantResponse(actor.app, actor.tenantId);
@@ -297,7 +296,7 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
         summary: 'Change a workspace',
         params: IdParams,
         body: UpdateTenantBody,
-        response: { 200: TenantResponse, ...refusals },
+        response: { 200: TenantModel, ...refusals },
       },
     },
     async (request) => {
@@ -388,7 +387,7 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
       schema: {
         ...userRoute('Add a member (an invitation, mailed unless muteNotifications)'),
         body: CreateUserBody,
-        response: { 201: TenantUserResponse, ...refusals },
+        response: { 201: TenantUserModel, ...refusals },
       },
     },
     async (request, reply) => {
@@ -416,7 +415,7 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
       schema: {
         ...userRoute("The workspace's members, oldest first, a page at a time"),
         querystring: Page,
-        response: { 200: Type.Array(TenantUserResponse), ...refusals },
+        response: { 200: Type.Array(TenantUserModel), ...refusals },
       },
     },
     async (request) => {
@@ -444,7 +443,7 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
 
   app.get(
     '/tenant/user/:id',
-    { schema: { ...userRoute('One member'), params: IdParams, response: { 200: TenantUserResponse, ...refusals } } },
+    { schema: { ...userRoute('One member'), params: IdParams, response: { 200: TenantUserModel, ...refusals } } },
     async (request) => memberOf(await tenantActor(request), request.params.id),
   );
 
@@ -455,7 +454,7 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
         ...userRoute("Change a member's role, status, names or onboarding (the last enabled owner stays)"),
         params: IdParams,
         body: UpdateUserBody,
-        response: { 200: TenantUserResponse, ...refusals },
+        response: { 200: TenantUserModel, ...refusals },
       },
     },
     async (request) => {
@@ -493,7 +492,7 @@ export async function managementPlugin(parent: FastifyInstance, context: FoyerCo
       schema: {
         ...userRoute("The same person's memberships of the app's other workspaces"),
         params: IdParams,
-        response: { 200: Type.Array(TenantUserResponse), ...refusals },
+        response: { 200: Type.Array(TenantUserModel), ...refusals },
       },
     },
     async (request) => {

@@ -2,11 +2,11 @@
 // follow the original product's Node client (@nebulr-group/nblocks-ts-client, ORIGINAL-CONTRACT.md
 // section 4); the OpenAPI document is made from them (server/management/openapi.ts).
 import { Type, type Static } from 'typebox';
+import { PaymentStatus } from '../../common/api/models.ts';
 import { MAX_NAME_LENGTH } from '../graphql/input.ts';
 import { MAX_PAGE_SIZE } from '../graphql/users/list.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
-const DateTime = Type.String({ format: 'date-time' });
 
 /** Ids of workspaces and members: UUIDs here, anything id-like from other stores; nothing longer. */
 export const Id = Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$' });
@@ -37,31 +37,6 @@ export const ErrorBody = Type.Object({
     ),
   ),
 });
-
-const PaymentStatus = Type.Object({
-  paymentsEnabled: Type.Boolean(),
-  shouldSetupPayments: Type.Boolean(),
-  shouldSelectPlan: Type.Boolean(),
-  provider: Type.String(),
-});
-
-export const TenantResponse = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  plan: Nullable(Type.String()),
-  mfa: Type.Boolean(),
-  paymentStatus: PaymentStatus,
-  trial: Type.Boolean(),
-  locale: Type.String(),
-  logo: Nullable(Type.String()),
-  metadata: Type.Record(Type.String(), Type.String()),
-  /** What flows collected for the workspace (steps with `collect` naming `tenant`, flows/README.md). */
-  attributes: Type.Record(Type.String(), Type.Unknown()),
-  onboarded: Type.Boolean(),
-  federationConnection: Nullable(Type.String()),
-  createdAt: DateTime,
-});
-export type TenantResponse = Static<typeof TenantResponse>;
 
 const PriceOffer = Type.Object({ currency: Type.String({ maxLength: 10 }), recurrenceInterval: Type.String({ maxLength: 20 }) });
 
@@ -117,29 +92,6 @@ export const PaymentDetails = Type.Object({
   }),
 });
 export const PlanDetailsBody = Type.Object({ planKey: Type.String({ minLength: 1, maxLength: 100 }), priceOffer: PriceOffer });
-
-export const TenantUserResponse = Type.Object({
-  id: Type.String(),
-  role: Type.String(),
-  email: Type.String(),
-  username: Type.String(),
-  firstName: Nullable(Type.String()),
-  lastName: Nullable(Type.String()),
-  fullName: Nullable(Type.String()),
-  onboarded: Type.Boolean(),
-  consentsToPrivacyPolicy: Type.Boolean(),
-  enabled: Type.Boolean(),
-  /** Invited and not yet accepted from the mailed (or handed-over) link. */
-  invitationPending: Type.Boolean(),
-  teams: Type.Array(Type.String()),
-  createdAt: DateTime,
-  lastSeen: Nullable(DateTime),
-  tenant: TenantResponse,
-  customParams: Type.Record(Type.String(), Type.String()),
-  /** What flows collected for this membership (steps with `collect` naming `membership`). */
-  attributes: Type.Record(Type.String(), Type.Unknown()),
-});
-export type TenantUserResponse = Static<typeof TenantUserResponse>;
 
 export const CreateUserBody = Type.Object({
   username: Type.String({ minLength: 1, maxLength: 320, description: 'The e-mail address' }),

@@ -5,9 +5,9 @@ import { PRIVILEGES, ROLES, privilegesOf } from '../../common/roles.ts';
 import type { PlanGraphql, Tenant, TenantPaymentDetailsGraphql, User } from '../graphql/generated/resolvers.ts';
 import type { PricingPlan } from '../../common/payments.ts';
 import { planGraphql } from '../payments/catalog.ts';
-import type { TenantResponse, TenantUserResponse } from './schemas.ts';
+import type { TenantModel, TenantUserModel } from '../../common/api/models.ts';
 
-export function tenantView(tenant: Tenant): TenantResponse {
+export function tenantView(tenant: Tenant): TenantModel {
   return {
     id: tenant.id,
     name: tenant.name ?? '',
@@ -22,7 +22,6 @@ export function tenantView(tenant: Tenant): TenantResponse {
     trial: tenant.trial ?? false,
     locale: tenant.locale ?? 'en',
     logo: tenant.logo ?? null,
-    // Foyer keeps no free-form metadata on a workspace (PUT refuses a non-empty one).
     metadata: {},
     attributes: tenant.attributes ?? {},
     onboarded: tenant.onboarded ?? false,
@@ -31,7 +30,7 @@ export function tenantView(tenant: Tenant): TenantResponse {
   };
 }
 
-export function tenantUserView(user: User, tenant: TenantResponse): TenantUserResponse {
+export function tenantUserView(user: User, tenant: TenantModel): TenantUserModel {
   return {
     id: user.id,
     role: user.role ?? '',

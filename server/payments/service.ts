@@ -14,7 +14,7 @@ import { DAY_MS, type PaymentClock } from './clock.ts';
 import type { OfferMetadata, PaymentProvider, ProviderName } from './provider.ts';
 import { emitTenantEvent, emitWebhookEvent } from '../webhooks/outbox/outbox.ts';
 import { tenantModel } from '../webhooks/outbox/models.ts';
-import { trialOf } from '../../common/payments.ts';
+import { mustSelectPlan, trialOf } from '../../common/payments.ts';
 
 export type TenantRecord = typeof tenants.$inferSelect;
 
@@ -49,8 +49,7 @@ export function paymentStatusOf(runtime: PaymentsRuntime, app: App, tenant: Tena
   const provider: ProviderName = runtime.providerFor(app)?.name ?? (tenant.paymentProvider as ProviderName);
   return {
     paymentsEnabled: tenant.paymentsEnabled,
-    // A workspace of an app without plans has nothing to select.
-    shouldSelectPlan: tenant.shouldSelectPlan && plansOf(app).length > 0,
+    shouldSelectPlan: mustSelectPlan(tenant, app.settings.payments),
     shouldSetupPayments: tenant.shouldSetupPayments,
     provider,
   };

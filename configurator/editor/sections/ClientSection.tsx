@@ -1,10 +1,11 @@
 // Application type: how the app talks to Foyer's OpenID Provider. Public apps (browser, native) use
 // PKCE and hold no secret; confidential ones (server-side) authenticate with a client secret, shown
 // once when made, or with JWTs signed by keys they register. The endpoints to configure are shown.
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { confidentialAuthMethods, type ConfidentialAuthMethod } from '../../../common/app-config.ts';
 import { CopyField } from '../../components/CopyField.tsx';
+import { TextField } from '../../components/TextField.tsx';
 import { useConsole } from '../../session.tsx';
 import { useEditor } from '../context.ts';
 import { PathSwitch, useIssue } from './fields.tsx';
@@ -90,46 +91,30 @@ function ClientSecret() {
 function JwksField() {
   const { t } = useTranslation();
   const { draft, set } = useEditor();
-  const id = useId();
   const issue = useIssue(['jwks']);
   const [text, setText] = useState(() => (draft.config.jwks ? JSON.stringify(draft.config.jwks, null, 2) : ''));
   const [parseError, setParseError] = useState(false);
-  const error = parseError ? t('client.jwksNotJson') : issue;
   return (
-    <div className="foyer-field">
-      <label className="foyer-label" htmlFor={id}>
-        {t('client.jwks')}
-      </label>
-      <textarea
-        id={id}
-        className="foyer-input console__mono"
-        rows={8}
-        value={text}
-        aria-describedby={`${id}-help${error ? ` ${id}-error` : ''}`}
-        aria-invalid={error ? true : undefined}
-        onChange={(event) => {
-          setText(event.target.value);
-          if (event.target.value.trim() === '') {
-            setParseError(false);
-            set(['jwks'], undefined);
-            return;
-          }
-          try {
-            set(['jwks'], JSON.parse(event.target.value));
-            setParseError(false);
-          } catch {
-            setParseError(true);
-          }
-        }}
-      />
-      <p id={`${id}-help`} className="foyer-help">
-        {t('client.jwksHelp')}
-      </p>
-      {error && (
-        <p id={`${id}-error`} className="foyer-field-error">
-          {error}
-        </p>
-      )}
-    </div>
+    <TextField
+      label={t('client.jwks')}
+      help={t('client.jwksHelp')}
+      error={parseError ? t('client.jwksNotJson') : issue}
+      rows={8}
+      value={text}
+      onChange={(value) => {
+        setText(value);
+        if (value.trim() === '') {
+          setParseError(false);
+          set(['jwks'], undefined);
+          return;
+        }
+        try {
+          set(['jwks'], JSON.parse(value));
+          setParseError(false);
+        } catch {
+          setParseError(true);
+        }
+      }}
+    />
   );
 }

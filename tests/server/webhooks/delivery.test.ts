@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort, startFoyer, type TestFoyer } from '../../../server/testing.ts';
-import { tenants, webhookDeliveries } from '../../../server/db/schema.ts';
+import { tenants, tenantUsers, webhookDeliveries } from '../../../server/db/schema.ts';
+import { createApiKey } from '../../../server/apps/api-keys.ts';
 import { emitTenantEvent } from '../../../server/webhooks/outbox/outbox.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../../common/webhooks.ts';
 import { postGraphQL } from '../support/graphql.ts';
@@ -130,6 +131,58 @@ describe('events of GraphQL changes', () => {
       () => expect(arrived('TENANT_UPDATED', owner.tenantId).map((event) => event.data.name)).toContain('Acme Renamed'),
       WAIT,
     );
+  });
+});
+
+describe('the models', () => {
+  /**
+   * Equal but for the payment provider: the event names the one the workspace last paid through, the
+   * API the one the app uses now (server/webhooks/outbox/models.ts).
+   */
+  const withoutProvider = (model: Record<string, unknown>): unknown =>
+    JSON.parse(JSON.stringify(model, (key, value: unknown) => (key === 'provider' ? undefined : value)));
+  const expectSameModel = (event: Record<string, unknown>, answer: Record<string, unknown>) =>
+    expect(withoutProvider(event)).toEqual(withoutProvider(answer));
+
+  // An app's back end reads the same workspace and member from an event as from the management API.
+  it("an event's workspace and member are the management API's answers for them, attributes included", async () => {
+    const viewer = await findMembership(foyer.db, 'viewer@globex.demo.foyer.test', 'Globex');
+    await foyer.db
+      .update(tenants)
+      .set({ attributes: { companySize: '51-200' } })
+      .where(eq(tenants.id, viewer.tenantId));
+    await foyer.db
+      .update(tenantUsers)
+      .set({ attributes: { jobTitle: 'Analyst' } })
+      .where(eq(tenantUsers.id, viewer.tenantUserId));
+    const { key } = await createApiKey(foyer.db, foyer.demo.appId, 'Webhook models');
+    const management = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${foyer.urls.api}/management${path}`, {
+        method,
+        headers: { 'x-api-key': key, 'x-tenant-id': viewer.tenantId, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      expect(response.status, path).toBe(200);
+      return (await response.json()) as Record<string, unknown>;
+    };
+
+    await management('PUT', `/tenant/${viewer.tenantId}`, { name: 'Globex Modelled' });
+    await vi.waitFor(
+      () => expect(arrived('TENANT_UPDATED', viewer.tenantId).map((event) => event.data.name)).toContain('Globex Modelled'),
+      WAIT,
+    );
+    const workspaceEvent = arrived('TENANT_UPDATED', viewer.tenantId).find((event) => event.data.name === 'Globex Modelled')!;
+    expectSameModel(workspaceEvent.data, await management('GET', `/tenant/byId/${viewer.tenantId}`));
+
+    await management('PUT', `/tenant/user/${viewer.tenantUserId}`, { firstName: 'Modelled' });
+    await vi.waitFor(
+      () => expect(arrived('TENANT_USER_UPDATED', viewer.tenantUserId).map((event) => event.data.firstName)).toContain('Modelled'),
+      WAIT,
+    );
+    const memberEvent = arrived('TENANT_USER_UPDATED', viewer.tenantUserId).find((event) => event.data.firstName === 'Modelled')!;
+    const member = await management('GET', `/tenant/user/${viewer.tenantUserId}`);
+    expect(member).toMatchObject({ attributes: { jobTitle: 'Analyst' }, tenant: { attributes: { companySize: '51-200' }, metadata: {} } });
+    expectSameModel(memberEvent.data, member);
   });
 });
 
