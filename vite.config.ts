@@ -14,8 +14,8 @@ export default defineConfig({
     foyerFlows({ flowsDir: process.env.FOYER_FLOWS_DIR || 'flows', localesDir: process.env.FOYER_LOCALES_DIR || 'src/i18n/locales' }),
     foyerForms({ formsDir: process.env.FOYER_FORMS_DIR || 'schema/forms' }),
     bundleBudget([
-      { entry: 'main', route: '/auth/login', maxGzipKiB: 156 },
-      { entry: 'configurator', route: '/configurator', maxGzipKiB: 162 },
+      { entry: 'main', route: '/auth/login', maxGzipKiB: 132 },
+      { entry: 'configurator', route: '/configurator', maxGzipKiB: 148 },
     ]),
   ],
   build: {

@@ -4,11 +4,12 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
 import { Suspense, use, useEffect, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { createQueryClient } from '../src/api/react.tsx';
 import { ApiError } from '../src/http/errors.ts';
+import { CONSOLE_BASE_PATH } from './config.ts';
 import { consoleLanguage, showConsoleLanguage } from './i18n/index.ts';
-import { createConsoleRouter } from './router.tsx';
+import { ConsoleRoutes } from './router.tsx';
 import { ConsoleContext, type ConsoleSession } from './session.tsx';
 
 /** Answers of the server are not retried; failures without an answer are. */
@@ -16,14 +17,15 @@ const isServerAnswer = (error: unknown) => error instanceof ApiError;
 
 function Started({ starting, i18n }: { starting: Promise<ConsoleSession>; i18n: I18n }) {
   const session = use(starting);
-  const [router] = useState(createConsoleRouter);
   const [queryClient] = useState(() => createQueryClient(session.auth, isServerAnswer));
   // A sign-in, or a switch of workspace, may change the language (the workspace's locale).
   useEffect(() => session.auth.subscribe(() => void showConsoleLanguage(i18n, consoleLanguage(session.auth))), [session, i18n]);
   return (
     <ConsoleContext value={session}>
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
+        <BrowserRouter basename={CONSOLE_BASE_PATH}>
+          <ConsoleRoutes />
+        </BrowserRouter>
       </QueryClientProvider>
     </ConsoleContext>
   );

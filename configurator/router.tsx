@@ -1,7 +1,10 @@
 // Routes under /configurator: the OAuth callback, then the signed-in console (apps, create app, the
 // app editor with one route per section). Signed out, every console route shows the sign-in page.
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { CONSOLE_BASE_PATH } from './config.ts';
+// React Router in its declarative form (<Routes>), as in the runtime (src/app/router.tsx): the
+// console uses no loaders, actions or fetchers. Each editor section is a lazy chunk.
+import { lazy } from 'react';
+import { ErrorBoundary } from 'react-error-boundary';
+import { Navigate, Route, Routes } from 'react-router';
 import { EditorLayout } from './editor/EditorLayout.tsx';
 import { EDITOR_SECTIONS } from './editor/sections.ts';
 import { ConsoleLayout } from './layout/ConsoleLayout.tsx';
@@ -12,35 +15,30 @@ import { CreateApp } from './screens/CreateApp.tsx';
 import { SignIn } from './screens/SignIn.tsx';
 import { NotFound } from './screens/NotFound.tsx';
 
-export function consoleRoutes(): RouteObject[] {
-  return [
-    {
-      errorElement: <RouteError />,
-      children: [
-        { path: '/callback', element: <Callback /> },
-        { path: '/sign-in', element: <SignIn /> },
-        {
-          element: <ConsoleLayout />,
-          children: [
-            { index: true, element: <Navigate to="/apps" replace /> },
-            { path: '/apps', element: <AppsList /> },
-            { path: '/apps/new', element: <CreateApp /> },
-            {
-              path: '/apps/:appId',
-              element: <EditorLayout />,
-              children: [
-                { index: true, element: <Navigate to={EDITOR_SECTIONS[0].path} replace /> },
-                ...EDITOR_SECTIONS.map(({ path, load }) => ({ path, lazy: async () => ({ Component: await load() }) })),
-              ],
-            },
-            { path: '*', element: <NotFound /> },
-          ],
-        },
-      ],
-    },
-  ];
-}
+// Made once: a lazy component made again on each render would load and suspend again.
+const sections = EDITOR_SECTIONS.map(({ path, load }) => ({ path, Section: lazy(async () => ({ default: await load() })) }));
 
-export function createConsoleRouter() {
-  return createBrowserRouter(consoleRoutes(), { basename: CONSOLE_BASE_PATH });
+/** Every console route, inside a router whose basename is CONSOLE_BASE_PATH (configurator/App.tsx). */
+export function ConsoleRoutes() {
+  return (
+    // A render failure anywhere shows RouteError, whose link reloads the console.
+    <ErrorBoundary FallbackComponent={RouteError}>
+      <Routes>
+        <Route path="/callback" element={<Callback />} />
+        <Route path="/sign-in" element={<SignIn />} />
+        <Route element={<ConsoleLayout />}>
+          <Route index element={<Navigate to="/apps" replace />} />
+          <Route path="/apps" element={<AppsList />} />
+          <Route path="/apps/new" element={<CreateApp />} />
+          <Route path="/apps/:appId" element={<EditorLayout />}>
+            <Route index element={<Navigate to={EDITOR_SECTIONS[0].path} replace />} />
+            {sections.map(({ path, Section }) => (
+              <Route key={path} path={path} element={<Section />} />
+            ))}
+          </Route>
+          <Route path="*" element={<NotFound />} />
+        </Route>
+      </Routes>
+    </ErrorBoundary>
+  );
 }

@@ -1,12 +1,14 @@
-// The production server (part of `npm run build`): server/main.ts and everything it imports from the
-// repository bundled into ES modules, dist/server/main.js and the chunks it loads while the database
-// opens (server/main.ts), which `npm run start:prod` runs with plain `node` (no TypeScript
-// compilation at start, no dev dependencies). npm packages stay imports,
-// resolved from node_modules at run time as under tsx, so Node loads the same builds of them (one
-// graphql for Foyer and graphql-yoga). The migrations and the mail and SMS texts are copied beside the
-// bundle, where server/db/client.ts and server/notify/texts.ts look for them; schema/api.graphql is found as from server/graphql/, since
-// dist/server is two folders below the repository root too.
-import { cp, rm } from 'node:fs/promises';
+// The production server (part of `npm run build`): server/main.ts, everything it imports from the
+// repository and the npm packages they use, bundled into ES modules: dist/server/main.js and the
+// chunks it loads while the database opens (server/main.ts), which `npm run start:prod` runs with
+// plain `node` (no TypeScript compilation at start, no dev dependencies). Resolving and compiling
+// about 2,700 package files one by one was half of the server's start (npm run bench -- server-start);
+// one bundle is parsed at once. Packages that must stay files on disk are left as imports, resolved
+// from node_modules at run time (EXTERNAL_PACKAGES). The migrations and the mail and SMS texts are
+// copied beside the bundle, where server/db/client.ts and server/notify/texts.ts look for them;
+// schema/api.graphql is found as from server/graphql/, since dist/server is two folders below the
+// repository root too.
+import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -15,9 +17,43 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_DIST = path.join(ROOT, 'dist', 'server');
 export const SERVER_ENTRY = path.join(SERVER_DIST, 'main.js');
 
+/**
+ * Loaded from node_modules, not bundled: PGlite (its WebAssembly and file-system image beside its
+ * code), argon2 (a native addon), @fastify/swagger and @fastify/swagger-ui (they read their own
+ * package.json and static files), pino (its transports run worker files from its folder), and the
+ * development-only Vite with @fastify/middie (server/ui/dev-pages.ts, dev dependencies).
+ */
+const EXTERNAL_PACKAGES = [
+  '@electric-sql/pglite',
+  '@electric-sql/pglite/*',
+  '@node-rs/argon2',
+  '@fastify/swagger',
+  '@fastify/swagger-ui',
+  'pino',
+  'vite',
+  '@fastify/middie',
+];
+
+/** The bundled CommonJS packages call require() for Node's own modules, which ES modules lack. */
+const REQUIRE_IN_ESM =
+  "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);";
+
+/**
+ * esbuild writes every non-ASCII character of code as an escape (charset ascii) but copies the
+ * packages' comments as they are, and one character beyond Latin-1 in a comment makes V8 keep the
+ * whole chunk's source at two bytes a character (14 MB instead of 7 for the largest, npm run bench --
+ * server-start). Only comments still hold such characters; they get the same escapes.
+ */
+function asciiOnly(code: string): string {
+  // The line and paragraph separators end a // comment, as a newline does.
+  return code.replace(/[^\p{ASCII}]/gu, (character) =>
+    character === '\u2028' || character === '\u2029' ? '\n' : `\\u{${character.codePointAt(0)!.toString(16)}}`,
+  );
+}
+
 export async function buildServer(): Promise<void> {
   await rm(SERVER_DIST, { recursive: true, force: true });
-  await build({
+  const { outputFiles } = await build({
     entryPoints: [path.join(ROOT, 'server', 'main.ts')],
     outdir: SERVER_DIST,
     entryNames: '[name]',
@@ -28,11 +64,16 @@ export async function buildServer(): Promise<void> {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    packages: 'external',
+    external: EXTERNAL_PACKAGES,
+    banner: { js: REQUIRE_IN_ESM },
+    charset: 'ascii',
+    write: false,
     // Readable stack traces without source maps.
     keepNames: true,
     logLevel: 'warning',
   });
+  await mkdir(SERVER_DIST, { recursive: true });
+  await Promise.all(outputFiles.map((file) => writeFile(file.path, asciiOnly(file.text))));
   await cp(path.join(ROOT, 'server', 'db', 'migrations'), path.join(SERVER_DIST, 'migrations'), { recursive: true });
   await cp(path.join(ROOT, 'server', 'notify', 'locales'), path.join(SERVER_DIST, 'locales'), { recursive: true });
 }

@@ -2,7 +2,7 @@
 // background), shows the draft status, Publish and Discard, the section navigation, the current
 // section, and the live preview beside it (below on narrow screens).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useReducer, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet, useParams } from 'react-router';
 import { Alert } from '../../src/theme/Alert.tsx';
@@ -176,7 +176,10 @@ function DraftEditor({ appId, detail }: { appId: string; detail: AppDetail }) {
         </nav>
         <div className="console-editor__body">
           <section className="console-editor__section foyer-panel">
-            <Outlet />
+            {/* The section's chunk loads when it is first opened (./sections.ts). */}
+            <Suspense fallback={null}>
+              <Outlet />
+            </Suspense>
           </section>
           <Preview
             appId={appId}

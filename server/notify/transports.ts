@@ -1,7 +1,7 @@
 // Where a rendered message goes: an SMTP server (SMTP_URL) through nodemailer, or the outbox table
 // that the development mailbox reads. Both get the same rendered message.
 import { randomUUID } from 'node:crypto';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Database } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
 import type { RenderedMessage } from './render.ts';
@@ -24,11 +24,18 @@ export interface Transport {
 const SMTP_TIMEOUTS_MS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 
 export function smtpTransport(options: { url: string; from: string }): Transport {
-  const transporter = nodemailer.createTransport({ url: options.url, ...SMTP_TIMEOUTS_MS });
+  // nodemailer is loaded with the first message rather than with the server (npm run bench -- server-start).
+  let transporter: Promise<Transporter> | undefined;
+  const open = () =>
+    (transporter ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({ url: options.url, ...SMTP_TIMEOUTS_MS }),
+    ));
   return {
     name: 'smtp',
     async deliver(envelope, message) {
-      const info = await transporter.sendMail({
+      const info = await (
+        await open()
+      ).sendMail({
         from: options.from,
         to: envelope.to,
         subject: message.subject,
@@ -39,7 +46,7 @@ export function smtpTransport(options: { url: string; from: string }): Transport
       return info.messageId;
     },
     async close() {
-      transporter.close();
+      if (transporter) (await transporter).close();
     },
   };
 }

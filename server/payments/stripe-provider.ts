@@ -2,7 +2,7 @@
 // Checkout Sessions in subscription mode with the offer's price given inline, the Customer Portal,
 // and webhook events verified with the endpoint's signing secret (routes.ts). Every checkout and
 // subscription carries the offer's metadata, which the webhook route reads back (service.ts).
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { ServerConfig } from '../config.ts';
 import type { App } from '../apps/lookup.ts';
 import { openStripeSecret } from './stripe-keys.ts';
@@ -40,6 +40,14 @@ export function hasStripeKeys(app: App): boolean {
   return Boolean(stripe?.secretKeySealed && stripe.webhookSecretSealed);
 }
 
+/**
+ * The stripe package, loaded when first used rather than with the server: it is a tenth of the
+ * server's code and only apps with payments call it (npm run bench -- server-start).
+ */
+export async function loadStripe(): Promise<typeof Stripe> {
+  return (await import('stripe')).default;
+}
+
 export class StripePaymentProvider implements PaymentProvider {
   readonly name = 'STRIPE' as const;
 
@@ -49,10 +57,11 @@ export class StripePaymentProvider implements PaymentProvider {
     private readonly options: Stripe.StripeConfig = {},
   ) {}
 
-  private client(app: App): Stripe {
+  private async client(app: App): Promise<Stripe> {
     const sealed = app.settings.payments?.stripe?.secretKeySealed;
     if (!sealed) throw new Error(`App ${app.id} has no Stripe secret key`);
-    return new Stripe(openStripeSecret(this.config, app.id, 'secretKey', sealed), this.options);
+    const StripeClient = await loadStripe();
+    return new StripeClient(openStripeSecret(this.config, app.id, 'secretKey', sealed), this.options);
   }
 
   webhookSecret(app: App): string {
@@ -65,7 +74,9 @@ export class StripePaymentProvider implements PaymentProvider {
     const { offer } = request;
     const metadata = { ...offerMetadata(request.app.id, request.tenantId, offer) };
     const trialDays = trialDaysOf(offer.plan);
-    const session = await this.client(request.app).checkout.sessions.create({
+    const session = await (
+      await this.client(request.app)
+    ).checkout.sessions.create({
       mode: 'subscription',
       client_reference_id: request.tenantId,
       ...(request.customerId ? { customer: request.customerId } : { customer_email: request.customerEmail }),
@@ -90,7 +101,9 @@ export class StripePaymentProvider implements PaymentProvider {
   }
 
   async openPortal(request: PortalRequest): Promise<string> {
-    const session = await this.client(request.app).billingPortal.sessions.create({
+    const session = await (
+      await this.client(request.app)
+    ).billingPortal.sessions.create({
       customer: request.customerId,
       return_url: request.returnUrl,
     });
@@ -98,6 +111,6 @@ export class StripePaymentProvider implements PaymentProvider {
   }
 
   async cancelSubscription(app: App, subscriptionId: string): Promise<void> {
-    await this.client(app).subscriptions.cancel(subscriptionId);
+    await (await this.client(app)).subscriptions.cancel(subscriptionId);
   }
 }

@@ -3,11 +3,11 @@
 // own), checked with the official stripe package; then service.ts applies the event once. A forged, a
 // replayed or another app's event is refused and changes nothing.
 import type { FastifyInstance } from 'fastify';
-import Stripe from 'stripe';
 import type { Database } from '../db/client.ts';
 import { recordAudit } from '../audit/service.ts';
 import { findApp } from '../apps/lookup.ts';
 import { HttpError } from '../http/errors.ts';
+import { loadStripe } from './stripe-provider.ts';
 import { applyProviderEvent, RefusedEvent, type PaymentsRuntime, type ProviderEvent } from './service.ts';
 import { Type } from 'typebox';
 import { hostedScreensRoute, PAYMENTS_TAG } from '../http/openapi.ts';
@@ -50,7 +50,11 @@ export async function webhookRoutes(app: FastifyInstance, { db, payments }: { db
       }
       let event: ProviderEvent;
       try {
-        event = Stripe.webhooks.constructEvent(request.body, signature, provider.webhookSecret(target)) as unknown as ProviderEvent;
+        event = (await loadStripe()).webhooks.constructEvent(
+          request.body,
+          signature,
+          provider.webhookSecret(target),
+        ) as unknown as ProviderEvent;
       } catch {
         throw await refuse(new HttpError(400, 'BAD_SIGNATURE', 'The event signature does not verify'));
       }

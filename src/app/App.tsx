@@ -1,19 +1,19 @@
 // Start-up: the screens render only after the auth client's start-up check, the app config and the
 // app's translations are in. In preview mode the configurator's drafts then replace the app config,
 // translations and look (src/preview) through the same stores.
-import { Suspense, use, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { Suspense, use, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { i18n as I18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter, useNavigate } from 'react-router';
 import type { ApiClient } from '../api/client.ts';
 import { ApiClientProvider } from '../api/context.tsx';
 import type { AuthClient } from '../auth/types.ts';
 import type { ClientConfig } from '../config.ts';
 import { browserLanguages, createLanguageChoiceStore, screenLanguage, signedInLocale, type LanguageChoiceStore } from '../i18n/choice.ts';
 import { LanguageChoiceContext } from '../i18n/choice-context.ts';
-import { applyTranslations, CUSTOM_CSS_LINK_ID, loadAppTranslations, showLanguage } from '../i18n/index.ts';
+import { applyTranslations, CUSTOM_CSS_LINK_ID, loadAppTranslations, loadShippedTexts, showLanguage } from '../i18n/index.ts';
 import { createAppConfigStore, withCapabilities, type AppConfigState, type AppConfigStore } from '../runtime/app-config.ts';
-import { createRouter } from './router.tsx';
+import { AppRoutes } from './router.tsx';
 import { RuntimeContext, type Runtime } from '../runtime/context.tsx';
 import { capabilitiesOf } from '../auth/capabilities.ts';
 
@@ -34,13 +34,16 @@ export async function startRuntime(
   { config, auth, api, i18n, appConfig }: AppProps,
   languageChoice: LanguageChoiceStore = createLanguageChoiceStore(undefined),
 ): Promise<StartedRuntime> {
+  const app = appConfig.status === 'ready' ? appConfig.app : undefined;
   await Promise.all([
     // A failed start-up check means signed out (docs/SPEC.md section 4).
     auth.init().catch(() => undefined),
     loadAppTranslations(config.apiUrl, config.appId).then((resources) => applyTranslations(i18n, resources)),
+    // The language the visitor will most likely see (the signed-in user's is known after init) is
+    // fetched beside them rather than after.
+    loadShippedTexts(i18n, screenLanguage({ chosen: languageChoice.get(), preferred: browserLanguages(), app })),
   ]);
   // The first screen shows in its language at once, never English first.
-  const app = appConfig.status === 'ready' ? appConfig.app : undefined;
   await showLanguage(
     i18n,
     screenLanguage({ userLocale: signedInLocale(auth), chosen: languageChoice.get(), preferred: browserLanguages(), app }),
@@ -63,14 +66,19 @@ export function RuntimeProvider({ started, children }: { started: StartedRuntime
   return <RuntimeContext value={runtime}>{children}</RuntimeContext>;
 }
 
-function Started({ starting, i18n }: { starting: Promise<StartedRuntime>; i18n: I18n }) {
-  const started = use(starting);
-  const [router] = useState(createRouter);
+/**
+ * Only the configurator's preview frame loads the preview and the CSS parser its drafts go through; it
+ * tells the configurator when it listens (src/preview/listener.ts), so loading late loses nothing.
+ */
+function Preview({ started, i18n }: { started: StartedRuntime; i18n: I18n }) {
+  const navigate = useNavigate();
+  // The preview lives as long as the frame; it navigates with the router's latest navigate.
+  const latestNavigate = useRef(navigate);
+  useEffect(() => {
+    latestNavigate.current = navigate;
+  }, [navigate]);
 
   useEffect(() => {
-    if (!started.config.preview) return undefined;
-    // Only the configurator's preview frame loads the preview and the CSS parser its drafts go
-    // through; it tells the configurator when it listens (src/preview/listener.ts), so loading late loses nothing.
     let stop: (() => void) | undefined;
     let ended = false;
     void Promise.all([import('../preview/listener.ts'), import('../preview/styles.ts')]).then(([{ startPreview }, { documentStyles }]) => {
@@ -80,19 +88,26 @@ function Started({ starting, i18n }: { starting: Promise<StartedRuntime>; i18n: 
         appConfig: started.appConfig,
         i18n,
         styles: documentStyles(document, CUSTOM_CSS_LINK_ID),
-        navigate: (path, state) => void router.navigate(path, { state }),
+        navigate: (path, state) => void latestNavigate.current(path, { state }),
       });
     });
     return () => {
       ended = true;
       stop?.();
     };
-  }, [started, i18n, router]);
+  }, [started, i18n]);
+  return null;
+}
 
+function Started({ starting, i18n }: { starting: Promise<StartedRuntime>; i18n: I18n }) {
+  const started = use(starting);
   return (
     <RuntimeProvider started={started}>
       <ApiClientProvider client={started.api}>
-        <RouterProvider router={router} />
+        <BrowserRouter>
+          {started.config.preview && <Preview started={started} i18n={i18n} />}
+          <AppRoutes />
+        </BrowserRouter>
       </ApiClientProvider>
     </RuntimeProvider>
   );

@@ -1,17 +1,18 @@
 // Routes: every flow's routes, the OAuth callback, logout, the handover, the signed-in home, the
-// management screens inside the signed-in layout, and fallbacks to the login. Screens other than the
-// login route's flows are lazy chunks.
-import { useEffect, type ComponentType } from 'react';
+// management screens inside the signed-in layout, and fallbacks to the login. React Router in its
+// declarative form (<Routes>): the runtime uses no loaders, actions or fetchers, so the data router's
+// code stays out of the page. Screens other than the login route's flows are lazy chunks, drawn inside
+// the router's transition (the previous screen stays until the next one is in).
+import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
+import { ErrorBoundary } from 'react-error-boundary';
 import { useTranslation } from 'react-i18next';
-import { createBrowserRouter, Navigate, Outlet, useLocation, type RouteObject } from 'react-router';
+import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
 import { flows, type BundledFlow } from '../flow/flows.ts';
-import { WorkspaceLayout, AdminPage } from './layouts/WorkspaceLayout.tsx';
 import { browserLanguages, screenLanguage, signedInLocale } from '../i18n/choice.ts';
 import { useLanguageChoice } from '../i18n/choice-context.ts';
 import { showLanguage } from '../i18n/index.ts';
 import { useAppConfig, useAuthChanges, useRuntime } from '../runtime/context.tsx';
 import { useSessionCheck } from './session-check.ts';
-import type { AuthLayoutProps } from './layouts/AuthLayout.tsx';
 import { FlowScreen } from './screens/FlowScreen.tsx';
 import { RouteError } from './screens/RouteError.tsx';
 import { UnknownApp } from './screens/UnknownApp.tsx';
@@ -42,53 +43,89 @@ function Shell() {
   }, [i18n, language, config.preview]);
 
   if (appConfig.status === 'unknown-app' && !location.pathname.startsWith('/handover')) return <UnknownApp />;
-  return <Outlet />;
-}
-
-/** A flow's route: its screen at once for the flows the page brings, after fetching the flow for the others. */
-function flowRoute(entry: BundledFlow, path: string, layout?: ComponentType<AuthLayoutProps>): RouteObject {
-  if ('flow' in entry) return { path, element: <FlowScreen key={entry.id} flow={entry.flow} layout={layout} /> };
-  return { path, lazy: async () => ({ element: <FlowScreen key={entry.id} flow={await entry.load()} layout={layout} /> }) };
-}
-
-export function routes(): RouteObject[] {
-  const flowRoutes: RouteObject[] = flows.flatMap((entry) =>
-    entry.routes.filter((path) => !isManagementRoute(path)).map((path) => flowRoute(entry, path)),
+  return (
+    <Suspense fallback={null}>
+      <Outlet />
+    </Suspense>
   );
-  const managementRoutes: RouteObject[] = flows.flatMap((entry) =>
-    entry.routes.filter(isManagementRoute).map((path) => flowRoute(entry, path, AdminPage)),
-  );
-  return [
-    {
-      element: <Shell />,
-      errorElement: <RouteError />,
-      // The runtime renders only after start-up, so there is no server-rendered markup to hydrate.
-      HydrateFallback: () => null,
-      children: [
-        { path: '/', lazy: async () => ({ Component: (await import('./screens/Home.tsx')).default }) },
-        ...flowRoutes,
-        { element: <WorkspaceLayout />, children: managementRoutes },
-        { path: '/user-management', element: <Navigate to="/user-management/profile" replace /> },
-        { path: '/user-management/*', element: <Navigate to="/user-management/profile" replace /> },
-        { path: '/user/*', element: <Navigate to="/user/list" replace /> },
-        {
-          path: '/auth/oauth-callback',
-          lazy: async () => ({ Component: (await import('./screens/OAuthCallback.tsx')).default }),
-        },
-        { path: '/auth/logout', lazy: async () => ({ Component: (await import('./screens/Logout.tsx')).default }) },
-        { path: '/auth/sign-out', lazy: async () => ({ Component: (await import('./screens/SignOut.tsx')).default }) },
-        { path: '/auth/error', lazy: async () => ({ Component: (await import('./screens/ErrorPage.tsx')).default }) },
-        { path: '/privacy', lazy: async () => ({ Component: (await import('./screens/DemoPolicy.tsx')).PrivacyPolicy }) },
-        { path: '/terms', lazy: async () => ({ Component: (await import('./screens/DemoPolicy.tsx')).TermsOfService }) },
-        { path: '/ms-marketplace-landing', lazy: async () => ({ Component: (await import('./screens/MarketplaceLanding.tsx')).default }) },
-        { path: '/handover/*', lazy: async () => ({ Component: (await import('./screens/Handover.tsx')).default }) },
-        { path: '/auth/*', element: <Navigate to={LOGIN_PATH} replace /> },
-        { path: '*', element: <Navigate to={LOGIN_PATH} replace /> },
-      ],
-    },
-  ];
 }
 
-export function createRouter() {
-  return createBrowserRouter(routes());
+const Home = lazy(() => import('./screens/Home.tsx'));
+const OAuthCallback = lazy(() => import('./screens/OAuthCallback.tsx'));
+const Logout = lazy(() => import('./screens/Logout.tsx'));
+const SignOut = lazy(() => import('./screens/SignOut.tsx'));
+const ErrorPage = lazy(() => import('./screens/ErrorPage.tsx'));
+const PrivacyPolicy = lazy(async () => ({ default: (await import('./screens/DemoPolicy.tsx')).PrivacyPolicy }));
+const TermsOfService = lazy(async () => ({ default: (await import('./screens/DemoPolicy.tsx')).TermsOfService }));
+const MarketplaceLanding = lazy(() => import('./screens/MarketplaceLanding.tsx'));
+const Handover = lazy(() => import('./screens/Handover.tsx'));
+const WorkspaceLayout = lazy(async () => ({ default: (await import('./layouts/WorkspaceLayout.tsx')).WorkspaceLayout }));
+
+/** A flow's screen: at once for the flows the page brings, after fetching the flow for the others. */
+function authScreen(entry: BundledFlow): ComponentType {
+  if ('flow' in entry) return () => <FlowScreen key={entry.id} flow={entry.flow} />;
+  return lazy(async () => {
+    const flow = await entry.load();
+    return { default: () => <FlowScreen key={entry.id} flow={flow} /> };
+  });
+}
+
+/** A management flow's screen, framed by the signed-in page (both its own chunks). */
+function managementScreen(entry: BundledFlow): ComponentType {
+  return lazy(async () => {
+    const [flow, { AdminPage }] = await Promise.all(['flow' in entry ? entry.flow : entry.load(), import('./layouts/WorkspaceLayout.tsx')]);
+    return { default: () => <FlowScreen key={entry.id} flow={flow} layout={AdminPage} /> };
+  });
+}
+
+interface FlowRoute {
+  path: string;
+  Screen: ComponentType;
+}
+
+function flowRoutes(screen: (entry: BundledFlow) => ComponentType, management: boolean): FlowRoute[] {
+  return flows.flatMap((entry) => {
+    const paths = entry.routes.filter((path) => isManagementRoute(path) === management);
+    if (paths.length === 0) return [];
+    const Screen = screen(entry);
+    return paths.map((path) => ({ path, Screen }));
+  });
+}
+
+// Made once: a lazy component made again on each render would load and suspend again.
+const authRoutes = flowRoutes(authScreen, false);
+const managementRoutes = flowRoutes(managementScreen, true);
+
+function screenRoute(path: string, Screen: ComponentType): ReactNode {
+  return <Route key={path} path={path} element={<Screen />} />;
+}
+
+/** Every route of the runtime, inside a <BrowserRouter> (src/app/App.tsx) or any other router. */
+export function AppRoutes() {
+  const location = useLocation();
+  return (
+    // A screen that throws shows RouteError (React logs the error) until the address changes.
+    <ErrorBoundary FallbackComponent={RouteError} resetKeys={[location.pathname]}>
+      <Routes>
+        <Route element={<Shell />}>
+          {screenRoute('/', Home)}
+          {authRoutes.map(({ path, Screen }) => screenRoute(path, Screen))}
+          <Route element={<WorkspaceLayout />}>{managementRoutes.map(({ path, Screen }) => screenRoute(path, Screen))}</Route>
+          <Route path="/user-management" element={<Navigate to="/user-management/profile" replace />} />
+          <Route path="/user-management/*" element={<Navigate to="/user-management/profile" replace />} />
+          <Route path="/user/*" element={<Navigate to="/user/list" replace />} />
+          {screenRoute('/auth/oauth-callback', OAuthCallback)}
+          {screenRoute('/auth/logout', Logout)}
+          {screenRoute('/auth/sign-out', SignOut)}
+          {screenRoute('/auth/error', ErrorPage)}
+          {screenRoute('/privacy', PrivacyPolicy)}
+          {screenRoute('/terms', TermsOfService)}
+          {screenRoute('/ms-marketplace-landing', MarketplaceLanding)}
+          {screenRoute('/handover/*', Handover)}
+          <Route path="/auth/*" element={<Navigate to={LOGIN_PATH} replace />} />
+          <Route path="*" element={<Navigate to={LOGIN_PATH} replace />} />
+        </Route>
+      </Routes>
+    </ErrorBoundary>
+  );
 }

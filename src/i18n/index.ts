@@ -1,25 +1,29 @@
-// i18next set-up: `en` ships in the bundle (docs/SPEC.md texts) and is every other language's fallback;
-// each other shipped language is a chunk of its own, fetched only when chosen (showLanguage). An
-// app's translations.json overrides or adds texts at start-up (a preview replaces them with its
-// draft's); src/i18n/choice.ts decides the language.
+// i18next set-up: each shipped language, `en` (docs/SPEC.md texts, every other language's fallback)
+// included, is a chunk of its own, fetched only when shown (showLanguage), so a page carries no texts
+// but its visitor's language. An app's translations.json overrides or adds texts at start-up (a
+// preview replaces them with its draft's); src/i18n/choice.ts decides the language.
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { applyDocumentLanguage } from './document.ts';
-import en from './locales/en.json';
 import { INTERPOLATION, intlFormatter } from './intl-formatter.ts';
 import { fieldIssueText } from './field-issues.ts';
 import type { FieldMessage } from '../flow/errors.ts';
 
 export type TranslationResources = Record<string, Record<string, unknown>>;
 
-export function createI18n(language = 'en'): I18n {
+/**
+ * An i18next instance showing `language`; `shippedTexts` are Foyer's texts of languages already at hand
+ * (else showLanguage fetches them), kept as fetched ones are.
+ */
+export function createI18n(language = 'en', shippedTexts: TranslationResources = {}): I18n {
+  for (const [code, texts] of Object.entries(shippedTexts)) shipped.set(code, texts);
   const instance = i18next.createInstance();
   void instance
     .use(initReactI18next)
     .use(intlFormatter)
     .init({
-      // A copy: overrides merge into the store in place and must never reach the shipped texts.
-      resources: { en: { translation: structuredClone(en) } },
+      // Copies: overrides merge into the store in place and must never reach the shipped texts.
+      resources: Object.fromEntries(Object.entries(shippedTexts).map(([code, texts]) => [code, { translation: structuredClone(texts) }])),
       lng: language,
       fallbackLng: 'en',
       initAsync: false,
@@ -59,15 +63,15 @@ export function applyTranslations(instance: I18n, resources: TranslationResource
   }
 }
 
-/** Every shipped language but `en` (in the first load), one lazy chunk per file. */
-const shippedFiles = import.meta.glob<Record<string, unknown>>(['./locales/*.json', '!./locales/en.json'], { import: 'default' });
+/** Every shipped language, one lazy chunk per file. */
+const shippedFiles = import.meta.glob<Record<string, unknown>>('./locales/*.json', { import: 'default' });
 
 /** The shipped texts of languages fetched so far: fetched once, re-added when overrides are replaced. */
 const shipped = new Map<string, Record<string, unknown>>();
 
 /** Whether Foyer ships texts for `language` (a file in ./locales). */
 export function hasShippedTexts(language: string): boolean {
-  return language === 'en' || `./locales/${language}.json` in shippedFiles;
+  return `./locales/${language}.json` in shippedFiles;
 }
 
 /**
@@ -85,9 +89,18 @@ export async function loadShippedTexts(instance: I18n, language: string): Promis
   instance.addResourceBundle(language, 'translation', structuredClone(texts), true, false);
 }
 
-/** Shows the screens in `language`: its texts fetched first, so nothing shows half in English. */
+/**
+ * Shows the screens in `language`: its texts fetched first, so nothing shows half in English. A shipped
+ * language has every key, so English (the fallback of the others, and the key of the server's English
+ * messages, translateServerMessage) follows in the background rather than before the first screen.
+ */
 export async function showLanguage(instance: I18n, language: string): Promise<void> {
-  await loadShippedTexts(instance, language);
+  const english = loadShippedTexts(instance, 'en');
+  if (language !== 'en' && hasShippedTexts(language)) {
+    // Failing, it leaves the server's English messages as written.
+    english.catch(() => undefined);
+    await loadShippedTexts(instance, language);
+  } else await english;
   if (instance.language !== language) await instance.changeLanguage(language);
   applyDocumentLanguage(language);
 }
@@ -98,7 +111,6 @@ export async function showLanguage(instance: I18n, language: string): Promise<vo
  */
 export function replaceAppTranslations(instance: I18n, resources: TranslationResources): void {
   for (const language of Object.keys(instance.store.data)) instance.removeResourceBundle(language, 'translation');
-  instance.addResourceBundle('en', 'translation', structuredClone(en), true, true);
   for (const [language, texts] of shipped) instance.addResourceBundle(language, 'translation', structuredClone(texts), true, true);
   applyTranslations(instance, resources);
 }
@@ -121,6 +133,8 @@ export function loadCustomCss(apiUrl: string, appId: string): void {
 let englishKeys: Map<string, string> | undefined;
 
 function keyOfEnglish(text: string): string | undefined {
+  const en = shipped.get('en');
+  if (!en) return undefined;
   if (!englishKeys) {
     englishKeys = new Map();
     const visit = (tree: Record<string, unknown>, prefix: string) => {

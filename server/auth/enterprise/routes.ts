@@ -211,7 +211,7 @@ export async function enterpriseRoutes(app: FastifyInstance, { context, sessions
   app.get<{ Params: { id: string } }>('/federated/saml/metadata/:id', { schema: { params: idParams } }, async (request, reply) => {
     const connection = await connectionById(db, request.params.id);
     if (!connection || connection.kind !== 'saml') throw connectionNotFound();
-    const metadata = samlClient(config, db, connection).generateServiceProviderMetadata(null);
+    const metadata = (await samlClient(config, db, connection)).generateServiceProviderMetadata(null);
     return reply.type('application/samlmetadata+xml').send(metadata);
   });
 

@@ -6,7 +6,7 @@
 // assertion id, remembered until the assertion expires so the same assertion never signs in twice.
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import { DOMParser } from '@xmldom/xmldom';
-import { SAML, ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
+import type { CacheProvider, Profile, SAML } from '@node-saml/node-saml';
 import type { ServerConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { samlMessageIds } from '../../db/schema.ts';
@@ -47,9 +47,14 @@ function requestIdCache(db: Database, connectionId: string): CacheProvider {
   };
 }
 
-export function samlClient(config: ServerConfig, db: Database, connection: EnterpriseConnection): SAML {
+/**
+ * node-saml and its XML signature packages are loaded with the first SAML sign-in rather than with the
+ * server: they are a tenth of its code (npm run bench -- server-start).
+ */
+export async function samlClient(config: ServerConfig, db: Database, connection: EnterpriseConnection): Promise<SAML> {
+  const { SAML: SamlClient, ValidateInResponseTo } = await import('@node-saml/node-saml');
   const entityId = samlEntityId(config, connection.id);
-  return new SAML({
+  return new SamlClient({
     callbackUrl: samlAcsUrl(config, connection.id),
     entryPoint: connection.samlSsoUrl ?? undefined,
     issuer: entityId,
@@ -70,8 +75,13 @@ export function samlClient(config: ServerConfig, db: Database, connection: Enter
 }
 
 /** The IdP's sign-in address with a new AuthnRequest; `relayState` comes back with the response. */
-export function samlLoginUrl(config: ServerConfig, db: Database, connection: EnterpriseConnection, relayState: string): Promise<string> {
-  return samlClient(config, db, connection).getAuthorizeUrlAsync(relayState, undefined, {});
+export async function samlLoginUrl(
+  config: ServerConfig,
+  db: Database,
+  connection: EnterpriseConnection,
+  relayState: string,
+): Promise<string> {
+  return (await samlClient(config, db, connection)).getAuthorizeUrlAsync(relayState, undefined, {});
 }
 
 export class SamlRefused extends Error {}
@@ -98,7 +108,7 @@ export async function checkSamlResponse(
   connection: EnterpriseConnection,
   samlResponse: string,
 ): Promise<EnterpriseProfile> {
-  const client = samlClient(config, db, connection);
+  const client = await samlClient(config, db, connection);
   const acsUrl = samlAcsUrl(config, connection.id);
   let profile: Profile | null;
   try {

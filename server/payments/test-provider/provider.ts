@@ -5,13 +5,13 @@
 // scheme to the same webhook route Stripe posts to (server/payments/routes.ts).
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
-import Stripe from 'stripe';
 import type { ServerConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { testPaymentSessions, testSubscriptions } from '../../db/schema.ts';
 import type { App } from '../../apps/lookup.ts';
 import { findOffer, trialDaysOf, type Offer } from '../catalog.ts';
 import { DAY_MS, periodEnd, type PaymentClock } from '../clock.ts';
+import { loadStripe } from '../stripe-provider.ts';
 import { offerMetadata, type Checkout, type CheckoutRequest, type PaymentProvider, type PortalRequest } from '../provider.ts';
 import type { ProviderEvent, ProviderEventObject } from '../service.ts';
 
@@ -254,7 +254,7 @@ export class TestPaymentProvider implements PaymentProvider {
       data: { object },
     };
     const payload = JSON.stringify(event);
-    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: this.webhookSecret(app) });
+    const signature = (await loadStripe()).webhooks.generateTestHeaderString({ payload, secret: this.webhookSecret(app) });
     const status = await this.deliver(app.id, payload, signature);
     if (status >= 300) throw new Error(`The webhook refused test event ${type} with ${status}`);
   }

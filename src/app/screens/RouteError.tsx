@@ -1,11 +1,9 @@
 import { useTranslation } from 'react-i18next';
-import { Link, useRouteError } from 'react-router';
+import { Link } from 'react-router';
 
-/** The router's error screen: kept free of the runtime context so it renders whatever broke. */
+/** The screen of any render failure under the routes (src/app/router.tsx): free of the runtime context so it renders whatever broke. */
 export function RouteError() {
   const { t } = useTranslation();
-  const error = useRouteError();
-  if (error) console.error(error);
   return (
     <div className="foyer-auth">
       <main className="foyer-card" aria-labelledby="foyer-route-error">

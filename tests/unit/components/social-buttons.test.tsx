@@ -10,6 +10,7 @@ import SocialButtons from '../../../src/components/SocialButtons.tsx';
 import type { FlowComponentProps } from '../../../src/flow/component-types.ts';
 import { RuntimeContext, type Runtime } from '../../../src/runtime/context.tsx';
 import { createI18n } from '../../../src/i18n/index.ts';
+import en from '../../../src/i18n/locales/en.json';
 
 afterEach(cleanup);
 
@@ -26,7 +27,7 @@ function show(props: Record<string, unknown>) {
   // Only the config's auth URL and app id are read.
   const runtime = { config: { authUrl: AUTH, appId: 'app-1' } } as unknown as Runtime;
   return render(
-    <I18nextProvider i18n={createI18n()}>
+    <I18nextProvider i18n={createI18n('en', { en })}>
       <RuntimeContext.Provider value={runtime}>
         <Suspense fallback={null}>
           <SocialButtons {...componentProps} />

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import TotpSecret, { groupSecret } from '../../../src/components/TotpSecret.tsx';
 import type { FlowComponentProps } from '../../../src/flow/component-types.ts';
 import { createI18n } from '../../../src/i18n/index.ts';
+import en from '../../../src/i18n/locales/en.json';
 
 afterEach(() => {
   cleanup();
@@ -27,7 +28,7 @@ function show(props: Record<string, unknown>) {
     submit: () => undefined,
   } as unknown as FlowComponentProps;
   const wrap = (node: ReactNode) => (
-    <I18nextProvider i18n={createI18n()}>
+    <I18nextProvider i18n={createI18n('en', { en })}>
       <Suspense fallback={null}>{node}</Suspense>
     </I18nextProvider>
   );

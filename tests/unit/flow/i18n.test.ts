@@ -31,16 +31,18 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe('i18n', () => {
-  it('ships the SPEC texts in en', () => {
+  it('ships the SPEC texts in en', async () => {
     const i18n = createI18n();
+    await showLanguage(i18n, 'en');
     expect(i18n.t('login.errors.wrongCredentials')).toBe('Wrong credentials, please try again.');
     expect(i18n.t('errors.title')).toBe('An error occured');
     expect(i18n.t('footer.copyright', { year: 2026 })).toBe('2026 All Rights Reserved');
     expect(en.chooseUser.empty.message).toBe("You don't belong to any workspace. Contact support!");
   });
 
-  it('shows the password policy in the same words the server writes', () => {
+  it('shows the password policy in the same words the server writes', async () => {
     const i18n = createI18n();
+    await showLanguage(i18n, 'en');
     for (const [key, text] of Object.entries(passwordProblemTexts)) expect(i18n.t(key)).toBe(text);
     expect(i18n.t('password.policy.complexity')).toBe('The password must be hard to guess!');
   });
@@ -48,6 +50,7 @@ describe('i18n', () => {
   it("applies an app's translations and follows the workspace locale", async () => {
     const i18n = createI18n();
     applyTranslations(i18n, await loadAppTranslations(apiUrl, 'app-with-texts'));
+    await showLanguage(i18n, 'en');
     expect(i18n.t('login.title')).toBe('Sign in to Acme');
     await showLanguage(i18n, 'sv');
     expect(i18n.language).toBe('sv');

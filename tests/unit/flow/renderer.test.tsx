@@ -17,6 +17,7 @@ import { plainFieldsOf } from '../../../src/flow/plain-form.ts';
 import { rjsfValidatorOf } from '../../../src/app/screens/flow-screen/RjsfStepForm.tsx';
 import type { Flow } from '../../../src/flow/types.ts';
 import { createI18n } from '../../../src/i18n/index.ts';
+import en from '../../../src/i18n/locales/en.json';
 import { FoyerForm } from '../../../src/theme/rjsf/index.ts';
 
 const login = loginFlow as unknown as Flow;
@@ -63,7 +64,7 @@ function renderLogin(path: string, appConfig: AppConfigState = app({ name: 'Demo
   const api = createApiClient(config, auth);
   const router = createMemoryRouter([{ path: '/auth/login', element: <FlowScreen flow={login} /> }], { initialEntries: [path] });
   return render(
-    <I18nextProvider i18n={createI18n()}>
+    <I18nextProvider i18n={createI18n('en', { en })}>
       <RuntimeContext value={{ config, auth, api, appConfig }}>
         <RouterProvider router={router} />
       </RuntimeContext>
@@ -165,7 +166,7 @@ describe('Foyer RJSF theme', () => {
   it('ties a field error to its input with aria-describedby, using the precompiled validator', async () => {
     const form = await loadForm('signup');
     render(
-      <I18nextProvider i18n={createI18n()}>
+      <I18nextProvider i18n={createI18n('en', { en })}>
         <FoyerForm
           schema={form.schema}
           uiSchema={form.uiSchema}

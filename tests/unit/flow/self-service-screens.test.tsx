@@ -17,6 +17,7 @@ import { loadForm } from '../../../src/flow/forms.ts';
 import { rjsfValidatorOf } from '../../../src/app/screens/flow-screen/RjsfStepForm.tsx';
 import type { Flow } from '../../../src/flow/types.ts';
 import { applyTranslations, createI18n } from '../../../src/i18n/index.ts';
+import en from '../../../src/i18n/locales/en.json';
 import { FoyerForm } from '../../../src/theme/rjsf/index.ts';
 import { stepShowing } from './walk.ts';
 
@@ -37,7 +38,7 @@ const params = [
 ];
 
 function withI18n(children: React.ReactNode) {
-  return <I18nextProvider i18n={createI18n()}>{children}</I18nextProvider>;
+  return <I18nextProvider i18n={createI18n('en', { en })}>{children}</I18nextProvider>;
 }
 
 describe('signup form', () => {
@@ -84,7 +85,7 @@ describe('signup form', () => {
 
   it("renders a select field with its choices, an app's translation of a choice replacing its label", async () => {
     const form = await loadForm('signup');
-    const i18n = createI18n('sv');
+    const i18n = createI18n('sv', { en });
     applyTranslations(i18n, { sv: { customSignupFields: { size: { options: { '200+': 'Fler än 200' } } } } });
     let latest: Record<string, unknown> = {};
     const sizes = [
@@ -131,7 +132,7 @@ describe('signup form', () => {
 
 describe('password policy list', () => {
   const draw = (password: string | undefined, problems: string[]) => (
-    <I18nextProvider i18n={createI18n()}>
+    <I18nextProvider i18n={createI18n('en', { en })}>
       <PasswordPolicy props={{ password, problems }} form={{}} status="idle" setForm={() => undefined} submit={() => undefined} />
     </I18nextProvider>
   );
@@ -154,7 +155,7 @@ describe('password policy list', () => {
 
   it('lists a repeat that differs from the password', () => {
     const drawRepeat = (password: string, repeat: string) => (
-      <I18nextProvider i18n={createI18n()}>
+      <I18nextProvider i18n={createI18n('en', { en })}>
         <PasswordPolicy
           props={{ password, repeat, problems: [] }}
           form={{}}

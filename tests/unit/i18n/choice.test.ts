@@ -13,6 +13,7 @@ import { createLanguageChoiceStore, LANGUAGE_CHOICE_KEY, screenLanguage } from '
 import { applyDocumentLanguage } from '../../../src/i18n/document.ts';
 import { passwordProblemTexts } from '../../../common/password-policy.ts';
 import { createI18n, showLanguage, translateServerMessage } from '../../../src/i18n/index.ts';
+import en from '../../../src/i18n/locales/en.json';
 import sv from '../../../src/i18n/locales/sv.json';
 
 describe('matchLocale', () => {
@@ -83,7 +84,7 @@ describe('the remembered choice', () => {
 
 describe('showLanguage', () => {
   it('fetches the language, switches, and sets <html lang dir>: right to left for Arabic and Hebrew only', async () => {
-    const i18n = createI18n();
+    const i18n = createI18n('en', { en });
     await showLanguage(i18n, 'de');
     expect(i18n.t('actions.cancel')).toBe('Abbrechen');
     expect(document.documentElement.lang).toBe('de');
@@ -95,14 +96,14 @@ describe('showLanguage', () => {
   });
 
   it('falls back to English per key for a language Foyer has no file for', async () => {
-    const i18n = createI18n();
+    const i18n = createI18n('en', { en });
     await showLanguage(i18n, 'eo');
     expect(i18n.language).toBe('eo');
     expect(i18n.t('actions.cancel')).toBe('Cancel');
   });
 
   it('writes numbers in texts the way the language does', async () => {
-    const i18n = createI18n();
+    const i18n = createI18n('en', { en });
     await showLanguage(i18n, 'de');
     expect(i18n.t('table.pageOf', { page: 1, pages: 2, total: 12345 })).toBe('Seite 1 von 2 (12.345 insgesamt)');
     expect(i18n.t('footer.copyright', { year: 2026 })).toBe('© 2026 Alle Rechte vorbehalten');
@@ -111,7 +112,7 @@ describe('showLanguage', () => {
 
 describe('translateServerMessage', () => {
   it("translates a key, or one of Foyer's English texts the server answers (the password rules), and leaves others", async () => {
-    const i18n = createI18n();
+    const i18n = createI18n('en', { en });
     await showLanguage(i18n, 'sv');
     expect(translateServerMessage(i18n, passwordProblemTexts['password.policy.uppercase'])).toBe(sv.password.policy.uppercase);
     expect(translateServerMessage(i18n, 'users.errors.FORBIDDEN')).toBe(sv.users.errors.FORBIDDEN);
@@ -119,7 +120,7 @@ describe('translateServerMessage', () => {
   });
 
   it('translates the field messages the server sends (server/graphql/input.ts, custom fields, flow attributes)', async () => {
-    const i18n = createI18n();
+    const i18n = createI18n('en', { en });
     await showLanguage(i18n, 'sv');
     expect(translateServerMessage(i18n, 'Enter a name')).toBe(sv.serverMessages.enterName);
     expect(translateServerMessage(i18n, 'Choose one of the options')).toBe(sv.serverMessages.chooseOption);

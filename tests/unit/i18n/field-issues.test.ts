@@ -13,6 +13,7 @@ import type { AppSettings } from '../../../server/db/app-settings.ts';
 import { serverFieldErrors } from '../../../src/flow/errors.ts';
 import { ApiError } from '../../../src/http/errors.ts';
 import { createI18n, showLanguage, translateServerMessage } from '../../../src/i18n/index.ts';
+import en from '../../../src/i18n/locales/en.json';
 
 /** The refusal `check` throws (a GraphQL error), as the runtime's GraphQL client hands it on. */
 function refused(check: () => void): ApiError {
@@ -38,7 +39,7 @@ function refusal(check: (problems: InputProblems) => void): ApiError {
 
 /** What the form shows under each field, in `language`. */
 async function shown(language: string, error: ApiError): Promise<Record<string, string[]>> {
-  const i18n = createI18n();
+  const i18n = createI18n('en', { en });
   await showLanguage(i18n, language);
   return Object.fromEntries(
     Object.entries(serverFieldErrors(error)).map(([field, messages]) => [

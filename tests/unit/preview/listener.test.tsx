@@ -3,16 +3,18 @@
 // API host is a scripted fetch that answers the published signup fields.
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { useEffect } from 'react';
+import { MemoryRouter, useNavigate, type NavigateFunction } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../../src/api/index.ts';
 import { RuntimeProvider } from '../../../src/app/App.tsx';
 import { createAppConfigStore, type PublicAppConfig } from '../../../src/runtime/app-config.ts';
-import { routes } from '../../../src/app/router.tsx';
+import { AppRoutes } from '../../../src/app/router.tsx';
 import { OAuthClient } from '../../../src/auth/oauth/oauth-client.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { loadForm } from '../../../src/flow/forms.ts';
 import { createI18n } from '../../../src/i18n/index.ts';
+import en from '../../../src/i18n/locales/en.json';
 import sv from '../../../src/i18n/locales/sv.json';
 import type { AppConfig } from '../../../common/app-config.ts';
 import { startPreview, type PreviewHost } from '../../../src/preview/listener.ts';
@@ -53,8 +55,16 @@ function previewed({ preview = true } = {}) {
       }),
   });
   const store = createAppConfigStore({ status: 'ready', app: published });
-  const i18n = createI18n();
-  const router = createMemoryRouter(routes(), { initialEntries: ['/auth/login'] });
+  const i18n = createI18n('en', { en });
+  // The router's navigate, as the runtime's preview bridge hands it over (src/app/App.tsx).
+  const router: { navigate?: NavigateFunction } = {};
+  function HandOverNavigate() {
+    const navigate = useNavigate();
+    useEffect(() => {
+      router.navigate = navigate;
+    }, [navigate]);
+    return null;
+  }
 
   const replies: [unknown, string][] = [];
   const parent = { postMessage: (message: unknown, targetOrigin: string) => replies.push([message, targetOrigin]) };
@@ -72,14 +82,17 @@ function previewed({ preview = true } = {}) {
         appConfig: store,
         i18n,
         styles: { show: (css) => stylesheets.push(css) },
-        navigate: (path, state) => void router.navigate(path, { state }),
+        navigate: (path, state) => void router.navigate?.(path, { state }),
       })
     : () => undefined;
 
   render(
     <I18nextProvider i18n={i18n}>
       <RuntimeProvider started={{ config, auth, api, appConfig: store }}>
-        <RouterProvider router={router} />
+        <MemoryRouter initialEntries={['/auth/login']}>
+          <HandOverNavigate />
+          <AppRoutes />
+        </MemoryRouter>
       </RuntimeProvider>
     </I18nextProvider>,
   );
@@ -149,7 +162,7 @@ describe('preview messages from the parent', () => {
     expect(heading()).toBe(sv.login.heading);
     expect(screen.getByText('Välkommen tillbaka')).toBeTruthy();
     // The shipped English texts were never touched: a fresh runtime still says "Login".
-    expect(createI18n().t('login.heading')).toBe('Login');
+    expect(createI18n('en', { en }).t('login.heading')).toBe('Login');
   });
 
   it('switches screens: the password step directly, back to the e-mail step, and signup with the draft fields', async () => {
@@ -208,7 +221,7 @@ describe('messages from anywhere else', () => {
     const { router } = previewed({ preview: false });
     await screen.findByLabelText('Email');
     await act(async () => {
-      await router.navigate('/auth/login', { state: { [PREVIEW_NAVIGATION]: { step: 'PASSWORD' } } });
+      await router.navigate!('/auth/login', { state: { [PREVIEW_NAVIGATION]: { step: 'PASSWORD' } } });
     });
     expect(screen.getByLabelText('Email')).toBeTruthy();
     expect(screen.queryByLabelText('Password')).toBeNull();
