@@ -1,7 +1,8 @@
 // Limits on how often something may happen: wrong passwords, reset and magic-link requests. Counted
 // from the audit trail in the database, so every instance sharing it agrees.
 import { and, eq, gt, sql, type SQL } from 'drizzle-orm';
-import type { Database } from '../db/client.ts';
+import { isEmbedded, type Database } from '../db/client.ts';
+import { write } from '../db/write-batch.ts';
 import { auditEvents } from '../db/schema.ts';
 import type { AuditEvent, AuditType } from './service.ts';
 import { currentUserAgent } from '../http/request-device.ts';
@@ -103,10 +104,11 @@ export function recordWithinLimitsStatement(
 /**
  * Reserves one attempt: records an event of `type` for `attempt` unless one of `limits` (each
  * counting events of `type`, since its clearedBy event) is already reached, and answers the event's
- * id, or null when refused (nothing recorded). Count and record happen in one transaction holding a
- * PostgreSQL advisory lock per limit key, so simultaneous attempts are counted one after the other
- * and a burst cannot get past a limit. The caller reserves before the costly or guessable step (a
- * password verification, a mail) and releases the reservation when the attempt must not count.
+ * id, or null when refused (nothing recorded). On PostgreSQL, count and record happen in one
+ * transaction holding an advisory lock per limit key, so simultaneous attempts are counted one after
+ * the other and a burst cannot get past a limit; the embedded database needs no lock (below). The
+ * caller reserves before the costly or guessable step (a password verification, a mail) and releases
+ * the reservation when the attempt must not count.
  */
 export async function reserveAttempt(
   db: Database,
@@ -115,6 +117,13 @@ export async function reserveAttempt(
   limits: readonly (RequestLimit & { clearedBy?: AuditType })[],
   userId?: string,
 ): Promise<number | null> {
+  // The embedded database runs one statement at a time on its one connection: the counts and the
+  // record, one statement, cannot interleave with another attempt's, and a lock would only add three
+  // exchanges with it (BEGIN, the lock, COMMIT) to every sign-in (bench/password-login.bench.ts).
+  if (isEmbedded(db)) {
+    const [recorded] = rowsOf<{ id: number }>(await db.execute(recordWithinLimitsStatement(type, attempt, limits, userId)));
+    return recorded ? Number(recorded.id) : null;
+  }
   // Locks in one order everywhere, so two reservations never wait on each other crosswise.
   const keys = [...new Set(limits.map((limit) => lockKey(limit, type, attempt)))].sort();
   return db.transaction(async (tx) => {
@@ -153,9 +162,12 @@ export async function confirmAttempt(
     .where(eq(auditEvents.id, reservation));
 }
 
-/** Takes back a reserved attempt that must not count (it succeeded, or never got to the guarded step). */
+/**
+ * Takes back a reserved attempt that must not count (it succeeded, or never got to the guarded step);
+ * with the request's other writes when it batches them (a password sign-in: server/db/write-batch.ts).
+ */
 export async function releaseAttempt(db: Database, reservation: number): Promise<void> {
-  await db.delete(auditEvents).where(eq(auditEvents.id, reservation));
+  await write(db, db.delete(auditEvents).where(eq(auditEvents.id, reservation)));
 }
 
 /** Password guessing across usernames (spraying): at most thirty wrong passwords per app and address in 15 minutes, whoever signs in meanwhile. */

@@ -13,6 +13,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import * as schema from './schema.ts';
+import { preparedStatementsClient } from './pglite-statements.ts';
 
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
@@ -60,9 +61,21 @@ export interface HandleOptions {
   logger?: Logger;
 }
 
+const embedded = new WeakSet<Database>();
+
+/**
+ * Whether `db` is the embedded database: one connection that runs one statement at a time, so a
+ * single statement never interleaves with another request's (server/audit/limits.ts relies on it).
+ */
+export function isEmbedded(db: Database): boolean {
+  return embedded.has(db);
+}
+
 /** Wraps an open PGlite (a folder, memory, or a clone of a migrated template). */
 export function pgliteHandle(client: PGlite, { logger }: HandleOptions = {}): DatabaseHandle {
-  const db = drizzlePglite(client, { schema, ...(logger ? { logger } : {}) });
+  // Drizzle's PGlite driver needs only query() and transaction(): it gets them with prepared statements.
+  const db = drizzlePglite(preparedStatementsClient(client) as PGlite, { schema, ...(logger ? { logger } : {}) });
+  embedded.add(db as unknown as Database);
   return {
     db: db as unknown as Database,
     async migrate() {

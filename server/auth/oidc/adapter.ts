@@ -65,21 +65,29 @@ function notExpired(expiresAt: AnyPgColumn = oidcPayloads.expiresAt) {
 type PayloadRow = typeof oidcPayloads.$inferSelect;
 
 /**
- * What one request read ahead: a refresh reads its token, then the token's Grant, then the account
- * (the membership) it names; the token's read fetches all three in one statement
- * (bench/token-refresh.bench.ts), and the later reads take these copies instead of asking the
- * database again. Request-scoped, and each copy taken once, so nothing outlives the request that read it.
+ * What one request read ahead: a refresh reads its app (the Client), then its token, then the
+ * token's Grant, then the account (the membership) it names. The app's read fetches all four in one
+ * statement, the token named in the request's form (bench/token-refresh.bench.ts), and the later
+ * reads take these copies instead of asking the database again. Request-scoped, and each copy taken
+ * once, so nothing outlives the request that read it.
  */
 interface ReadAhead {
+  /** The refresh token the request's form presents, until the app's read has fetched it. */
+  refreshToken?: string;
+  /** Refresh token rows by stored id (null: read, and not there or expired). */
+  refreshTokens: Map<string, RefreshTokenRow | null>;
   grants: Map<string, AdapterPayload | undefined>;
   accounts: Map<string, CountedMembershipRow>;
 }
 
 const readAheads = new AsyncLocalStorage<ReadAhead>();
 
-/** Runs one request of oidc-provider's with its own read-ahead (server/auth/oidc/provider.ts). */
-export function withReadAhead<T>(run: () => Promise<T>): Promise<T> {
-  return readAheads.run({ grants: new Map(), accounts: new Map() }, run);
+/**
+ * Runs one request of oidc-provider's with its own read-ahead (server/auth/oidc/provider.ts);
+ * `refreshToken` is the token a refresh grant presents, read along with the app.
+ */
+export function withReadAhead<T>(run: () => Promise<T>, refreshToken?: string): Promise<T> {
+  return readAheads.run({ refreshToken, refreshTokens: new Map(), grants: new Map(), accounts: new Map() }, run);
 }
 
 /** The membership row a refresh token's read fetched for `accountId`, once; undefined when none was read ahead. */
@@ -98,6 +106,16 @@ function lazyPrepared<T>(build: () => T): () => T {
   return () => (prepared ??= build());
 }
 
+/** A refresh token with its live Grant and the enabled membership it names (each null when missing). */
+type RefreshTokenRow = { token: PayloadRow; grant: PayloadRow | null } & CountedMembershipRow;
+
+const refreshTokenColumns = { token: oidcPayloads, grant: grantRows, ...countedMembershipColumns };
+
+/** How a refresh token's row joins its live Grant and the enabled membership it names, and their users and tenants. */
+const grantOfToken = and(eq(grantRows.type, 'Grant'), eq(grantRows.grantId, oidcPayloads.grantId), notExpired(grantRows.expiresAt));
+const membershipOfToken = and(eq(tenantUsers.id, sql`${oidcPayloads.payload}->>'accountId'`), enabledMembership);
+const refreshTokenNamed = and(eq(oidcPayloads.type, 'RefreshToken'), eq(oidcPayloads.id, sql.placeholder('token')), notExpired());
+
 class ClientAdapter implements Adapter {
   constructor(
     private readonly db: Database,
@@ -114,9 +132,37 @@ class ClientAdapter implements Adapter {
       .prepare('foyer_oidc_client'),
   );
 
+  /** The app with the refresh token a refresh grant presents, and what the token names (see ReadAhead). */
+  private readonly readWithRefreshToken = lazyPrepared(() =>
+    this.db
+      .select({ app: apps, ...refreshTokenColumns })
+      .from(apps)
+      .leftJoin(oidcPayloads, refreshTokenNamed)
+      .leftJoin(grantRows, grantOfToken)
+      .leftJoin(tenantUsers, membershipOfToken)
+      .leftJoin(users, eq(users.id, tenantUsers.userId))
+      .leftJoin(tenants, eq(tenants.id, tenantUsers.tenantId))
+      .where(eq(apps.id, sql.placeholder('id')))
+      .limit(1)
+      .prepare('foyer_oidc_client_refresh_token'),
+  );
+
   async find(id: string): Promise<AdapterPayload | undefined> {
-    const [app] = await this.read().execute({ id });
+    const app = await this.readApp(id);
     return app ? clientMetadataOf(app, (sealed) => openClientSecret(this.secret, app.id, sealed)) : undefined;
+  }
+
+  private async readApp(id: string): Promise<AppRow | undefined> {
+    const readAhead = readAheads.getStore();
+    const refreshToken = readAhead?.refreshToken;
+    if (!readAhead || refreshToken === undefined) return (await this.read().execute({ id }))[0];
+    readAhead.refreshToken = undefined;
+    await flushWrites(this.db);
+    const [found] = await this.readWithRefreshToken().execute({ id, token: stored(refreshToken) });
+    if (!found) return undefined;
+    const { app, token, ...named } = found;
+    readAhead.refreshTokens.set(stored(refreshToken), token ? { token, ...named } : null);
+    return app;
   }
 
   // Apps are registered through Foyer's own admin paths, never through oidc-provider.
@@ -195,26 +241,31 @@ class PayloadAdapter implements Adapter {
     return row ? this.payloadOf(row) : undefined;
   }
 
-  /** Built once: the query runs on every refresh (bench/token-refresh.bench.ts). */
+  /** Built once: the query runs on every refresh the app's read did not fetch ahead (bench/token-refresh.bench.ts). */
   private readonly refreshTokenRead = lazyPrepared(() =>
     this.db
-      .select({ token: oidcPayloads, grant: grantRows, ...countedMembershipColumns })
+      .select(refreshTokenColumns)
       .from(oidcPayloads)
-      .leftJoin(grantRows, and(eq(grantRows.type, 'Grant'), eq(grantRows.grantId, oidcPayloads.grantId), notExpired(grantRows.expiresAt)))
-      .leftJoin(tenantUsers, and(eq(tenantUsers.id, sql`${oidcPayloads.payload}->>'accountId'`), enabledMembership))
+      .leftJoin(grantRows, grantOfToken)
+      .leftJoin(tenantUsers, membershipOfToken)
       .leftJoin(users, eq(users.id, tenantUsers.userId))
       .leftJoin(tenants, eq(tenants.id, tenantUsers.tenantId))
-      .where(and(eq(oidcPayloads.type, 'RefreshToken'), eq(oidcPayloads.id, sql.placeholder('id')), notExpired()))
+      .where(refreshTokenNamed)
       .limit(1)
       .prepare('foyer_oidc_refresh_token'),
   );
 
   /** A refresh token and, read ahead for the same request, its live Grant and the enabled membership it names. */
   private async findRefreshToken(id: string): Promise<AdapterPayload | undefined> {
-    await flushWrites(this.db);
-    const [found] = await this.refreshTokenRead().execute({ id: stored(id) });
-    if (!found) return undefined;
     const readAhead = readAheads.getStore();
+    const key = stored(id);
+    let found: RefreshTokenRow | null | undefined = readAhead?.refreshTokens.get(key);
+    readAhead?.refreshTokens.delete(key);
+    if (found === undefined) {
+      await flushWrites(this.db);
+      [found] = await this.refreshTokenRead().execute({ token: key });
+    }
+    if (!found) return undefined;
     if (readAhead && found.token.grantId)
       readAhead.grants.set(found.token.grantId, found.grant ? this.payloadOf(found.grant, 'Grant') : undefined);
     const accountId = (found.token.payload as AdapterPayload).accountId;

@@ -256,10 +256,13 @@ export async function createOidcProvider(context: FoyerContext, hooks: ProviderH
   // Its answers leave Fastify's compression behind (server/auth/oidc/mount.ts hands over the raw
   // response), so they are compressed here with the same encodings (server/http/listener.ts).
   provider.use(compress({ br: {}, gzip: {}, deflate: false }));
-  // Every read of the request shares one read-ahead (server/auth/oidc/adapter.ts), and the token
-  // endpoint's writes (rotation, session activity, audit) go out as one statement before its answer
-  // does (server/db/write-batch.ts).
-  provider.use((ctx, next) => withReadAhead(() => (ctx.method === 'POST' && ctx.path === TOKEN_PATH ? withWriteBatch(db, next) : next())));
+  // Every read of the request shares one read-ahead (server/auth/oidc/adapter.ts), which for a
+  // refresh grant reads the token with the app, and the token endpoint's writes (rotation, session
+  // activity, audit) go out as one statement before its answer does (server/db/write-batch.ts).
+  provider.use((ctx, next) => {
+    if (ctx.method !== 'POST' || ctx.path !== TOKEN_PATH) return withReadAhead(next);
+    return withReadAhead(() => withWriteBatch(db, next), presentedRefreshToken(ctx.req));
+  });
   provider.use(async (ctx, next) => {
     // Set before the route runs, so oidc-provider can add the hash of the one inline script it
     // writes (its self-submitting form page) to script-src. Forms may post on to any registered app.
@@ -285,6 +288,14 @@ export async function createOidcProvider(context: FoyerContext, hooks: ProviderH
     }
   });
   return provider;
+}
+
+/** The refresh token a refresh grant's form presents (server/auth/oidc/mount.ts keeps the form's text on the request). */
+function presentedRefreshToken(request: unknown): string | undefined {
+  const body = (request as { body?: unknown }).body;
+  if (typeof body !== 'string') return undefined;
+  const form = new URLSearchParams(body);
+  return form.get('grant_type') === 'refresh_token' ? (form.get('refresh_token') ?? undefined) : undefined;
 }
 
 /** Token issues and refresh-token reuse land in the audit trail before the answer leaves. */

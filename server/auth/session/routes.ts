@@ -11,6 +11,7 @@ import { requireApp } from '../../apps/lookup.ts';
 import { isAuthenticated, type LoginSession } from './service.ts';
 import { checkPasswordSignIn, normalizeUsername, passwordSignInEnabled, resolveApp, signIn } from './sign-in.ts';
 import { connectionsForDomain } from '../enterprise/connections.ts';
+import { withWriteBatch } from '../../db/write-batch.ts';
 import type { AuthServiceOptions } from '../service-options.ts';
 import { Type } from 'typebox';
 import { authServiceRoute } from '../../http/openapi.ts';
@@ -78,15 +79,19 @@ export async function sessionRoutes(app: FastifyInstance, { context, provider, s
     async (request, reply) => {
       const session = await sessions.read(request);
       const target = await resolveApp(db, request, session);
-      const user = await checkPasswordSignIn(db, target, { ...request.body, ip: request.ip });
-      const { answer } = await signIn(context, sessions, reply, {
-        app: target,
-        user,
-        previous: session,
-        ip: request.ip,
-        method: 'password',
+      // The reservation taken back, the new login session (and the end of the previous one) and the
+      // audit event go out as one statement (server/db/write-batch.ts, bench/password-login.bench.ts).
+      return withWriteBatch(db, async () => {
+        const user = await checkPasswordSignIn(db, target, { ...request.body, ip: request.ip });
+        const { answer } = await signIn(context, sessions, reply, {
+          app: target,
+          user,
+          previous: session,
+          ip: request.ip,
+          method: 'password',
+        });
+        return answer;
       });
-      return answer;
     },
   );
 

@@ -6,6 +6,7 @@ import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FoyerContext } from '../../context.ts';
 import { loginSessions } from '../../db/schema.ts';
+import { write } from '../../db/write-batch.ts';
 
 export const LOGIN_SESSION_COOKIE = 'foyer_login';
 export const LOGIN_SESSION_TTL_SECONDS = 24 * 60 * 60;
@@ -58,22 +59,27 @@ export class LoginSessions {
     return session;
   }
 
-  /** A new session row and its id, without a cookie (a legacy token's session, server/auth-proxy, never gets one). */
+  /**
+   * A new session row and its id, without a cookie (a legacy token's session, server/auth-proxy, never
+   * gets one). Written with the request's other writes when it batches them (a password sign-in:
+   * server/db/write-batch.ts), so every column is set here rather than by the database.
+   */
   async create(fields: { appId: string; userId?: string | null; authenticated?: boolean; interactionUid?: string | null }) {
     const id = randomBytes(32).toString('base64url');
-    const expiresAt = new Date(Date.now() + LOGIN_SESSION_TTL_SECONDS * 1000);
-    const [row] = await this.context.db
-      .insert(loginSessions)
-      .values({
-        idHash: hashId(id),
-        appId: fields.appId,
-        userId: fields.userId ?? null,
-        interactionUid: fields.interactionUid ?? null,
-        authenticatedAt: fields.authenticated ? new Date() : null,
-        expiresAt,
-      })
-      .returning();
-    return { id, session: row! };
+    const now = new Date();
+    const session: LoginSession = {
+      idHash: hashId(id),
+      appId: fields.appId,
+      userId: fields.userId ?? null,
+      interactionUid: fields.interactionUid ?? null,
+      authenticatedAt: fields.authenticated ? now : null,
+      chosenTenantUserId: null,
+      chosenAt: null,
+      expiresAt: new Date(now.getTime() + LOGIN_SESSION_TTL_SECONDS * 1000),
+      createdAt: now,
+    };
+    await write(this.context.db, this.context.db.insert(loginSessions).values(session));
+    return { id, session };
   }
 
   async update(
@@ -84,7 +90,7 @@ export class LoginSessions {
   }
 
   async remove(session: LoginSession): Promise<void> {
-    await this.context.db.delete(loginSessions).where(eq(loginSessions.idHash, session.idHash));
+    await write(this.context.db, this.context.db.delete(loginSessions).where(eq(loginSessions.idHash, session.idHash)));
   }
 
   /** Ends whatever session the browser holds and clears its cookie. */

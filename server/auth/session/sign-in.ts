@@ -15,6 +15,7 @@ import { issueCode, mfaMethodsOf, secondFactorState, type SecondFactorState } fr
 import { DUMMY_PASSWORD_HASH, verifyPassword } from '../passwords.ts';
 import { releaseAttempt, reserveLoginAttempt } from '../../audit/limits.ts';
 import { UsernameBody } from '../../../common/api/auth.ts';
+import { flushWrites } from '../../db/write-batch.ts';
 
 export type User = typeof users.$inferSelect;
 
@@ -137,6 +138,8 @@ export async function firstFactorPassed(
   // A user who also has an authenticator app gets a text only on asking for one.
   const methods = mfaMethodsOf(user);
   if (mfaState === 'REQUIRED' && methods.length === 1 && methods[0] === 'sms') {
+    // The code's row names the login session, which a batching request has not written yet.
+    await flushWrites(context.db);
     await issueCode(context, { session, user, purpose: 'sign-in', phoneNumber: user.mfaPhoneNumber!, ip: input.ip });
   }
   await recordAudit(context.db, {
