@@ -1,5 +1,6 @@
 // The users table on a workspace of 62 members (60 seeded in one insert): server-side search, sorting
-// by column headers, page sizes and the page-jump input, all kept per table across a reload.
+// by column headers, page sizes and the page-jump input, all kept per table across a reload; next
+// and previous page by cursor, from the keyboard at 320 px, with a member added meanwhile.
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
@@ -11,6 +12,7 @@ import { expectNoAxeViolations, launchBrowser } from './support/browser.ts';
 let foyer: TestFoyer;
 let browser: Browser;
 let page: Page;
+let globexId: string;
 
 const SEEDED = 60;
 const FIRST_NAMES = ['Alma', 'Bruno', 'Cleo', 'Dario', 'Edda', 'Fritz'];
@@ -21,6 +23,7 @@ beforeAll(async () => {
     .select({ id: tenants.id })
     .from(tenants)
     .where(and(eq(tenants.appId, foyer.demo.appId), eq(tenants.name, 'Globex')));
+  globexId = globex!.id;
   const people = Array.from({ length: SEEDED }, (_, index) => ({
     id: randomUUID(),
     appId: foyer.demo.appId,
@@ -135,5 +138,49 @@ describe('the users table on a large workspace', () => {
     await page.getByLabel('Search users').fill('nobody-matches-this');
     await table().getByText('No users match your search.').waitFor();
     await expectNoAxeViolations(page);
+  });
+});
+
+describe('paging by cursor', () => {
+  it('goes forward and back from the keyboard at 320 px, neither repeating nor skipping a row when a member joins meanwhile', async () => {
+    const variables: Record<string, unknown>[] = [];
+    page.on('request', (request) => {
+      const body = request.postDataJSON() as { operationName?: string; variables?: Record<string, unknown> } | null;
+      if (body?.operationName === 'ListUsers') variables.push(body.variables ?? {});
+    });
+    await page.setViewportSize({ width: 320, height: 800 });
+    await page.evaluate(() =>
+      localStorage.setItem('NB_TABLE_users', JSON.stringify({ sortBy: 'EMAIL', sortDirection: 'ASC', pageIndex: 0, pageSize: 5 })),
+    );
+    await page.reload();
+    const seeded = (from: number) => [0, 1, 2, 3, 4].map((n) => `member${String(from + n).padStart(2, '0')}@seeded.foyer.test`);
+    await expect.poll(emails).toEqual(seeded(0));
+    const press = async (name: string) => {
+      await page.getByRole('button', { name }).focus();
+      await page.keyboard.press('Enter');
+    };
+    expect(await page.getByRole('button', { name: 'Previous page' }).isDisabled()).toBe(true);
+    await press('Next page');
+    await expect.poll(emails).toEqual(seeded(5));
+    expect(await pageStatus()).toBe('Page 2 of 13 (62 in all)');
+    // Someone joins whose address sorts on the first page: the next page still starts after member09.
+    const joinerId = randomUUID();
+    await foyer.db.insert(users).values({ id: joinerId, appId: foyer.demo.appId, email: 'member00a@seeded.foyer.test', firstName: 'Joy' });
+    await foyer.db.insert(tenantUsers).values({ id: randomUUID(), tenantId: globexId, userId: joinerId, role: 'VIEWER', onboarded: true });
+    await press('Next page');
+    await expect.poll(emails).toEqual(seeded(10));
+    await expect.poll(pageStatus).toBe('Page 3 of 13 (63 in all)');
+    await expectNoAxeViolations(page);
+    await press('Previous page');
+    await expect.poll(emails).toEqual(seeded(5));
+    expect(await pageStatus()).toBe('Page 2 of 13 (63 in all)');
+    await press('Previous page');
+    await expect.poll(emails).toEqual(['member00a@seeded.foyer.test', ...seeded(1).slice(0, 4)]);
+    // Next and previous asked by cursor, never by offset.
+    const steps = variables.filter((sent) => 'after' in sent || 'before' in sent);
+    expect(steps.length).toBeGreaterThanOrEqual(4);
+    expect(steps.every((sent) => !('offset' in sent))).toBe(true);
+    // The page is no wider than the screen: the table scrolls inside its own region.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
   });
 });

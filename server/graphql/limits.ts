@@ -33,11 +33,12 @@ export const MAX_ROOT_FIELDS = 10;
  */
 export const DATABASE_COSTS: Readonly<Record<string, number>> = {
   'Query.listUsers': 10,
+  'Query.usersPage': 10,
   'Query.countUsers': 10,
   'Query.workspaceLog': 10,
   'Mutation.createUsers': 10,
 };
-/** The runtime's heaviest request, the users page (listUsers + countUsers + getTenant), costs 21. */
+/** The runtime's heaviest request, the users page (usersPage + countUsers + getTenant), costs 21. */
 export const MAX_DATABASE_COST = 25;
 /** Characters in a query document; the runtime's largest is under 1,000. */
 export const MAX_QUERY_LENGTH = 20_000;

@@ -1,6 +1,8 @@
 // The users table (docs/SPEC.md sections 2, 4, 6): server-side search, sort and paging through ListUsers,
 // sorting and pagination kept per table id, rows that switch to edit mode, and confirmed row actions.
-// Readers without USER_WRITE (viewers) get the same table without any action.
+// Readers without USER_WRITE (viewers) get the same table without any action. Previous and next page
+// go by cursor (the rows before or after the shown page's first or last row, however deep); a page
+// jump, a reload or a new sort, size or search asks for the page at its offset.
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -72,12 +74,19 @@ export default function UsersTable({ props }: FlowComponentProps) {
   const searchId = useId();
   const searchRef = useRef<HTMLInputElement>(null);
   const firstSearch = useRef(true);
+  // The cursor the shown page was reached by (previous or next page); null: the page at its offset.
+  const [cursor, setCursor] = useState<{ after: string } | { before: string } | null>(null);
+  const changeTable = (patch: Parameters<typeof setTable>[0]) => {
+    setCursor(null);
+    setTable(patch);
+  };
   useEffect(() => {
     // A new search starts at its first page; the stored page survives the first render (a reload).
     if (firstSearch.current) {
       firstSearch.current = false;
       return;
     }
+    setCursor(null);
     setTable({ pageIndex: 0 });
   }, [search, setTable]);
 
@@ -87,11 +96,12 @@ export default function UsersTable({ props }: FlowComponentProps) {
       search: search || undefined,
       sortBy: table.sortBy,
       sortDirection: table.sortDirection,
-      offset: table.pageIndex * table.pageSize,
       limit: table.pageSize,
+      ...(cursor ?? { offset: table.pageIndex * table.pageSize }),
     },
     { placeholderData: keepPreviousData },
   );
+  const page = list.data?.usersPage;
   // Fetched once for the whole table, never per row.
   const roles = useGraphQL(ListUserRolesDocument, undefined, { enabled: canWrite, staleTime: Infinity });
   const offeredRoles = grantableRoles(me.role, roles.data?.listUserRoles ?? []);
@@ -99,9 +109,28 @@ export default function UsersTable({ props }: FlowComponentProps) {
   const total = list.data?.countUsers ?? 0;
   const pages = pageCount(total, table.pageSize);
   useEffect(() => {
+    if (!page || list.isPlaceholderData) return;
     // Fewer rows than before (a search, a deletion): stay on the last page that exists.
-    if (list.data && !list.isPlaceholderData && table.pageIndex > pages - 1) setTable({ pageIndex: pages - 1 });
-  }, [list.data, list.isPlaceholderData, table.pageIndex, pages, setTable]);
+    if (table.pageIndex > pages - 1) {
+      setCursor(null);
+      setTable({ pageIndex: pages - 1 });
+    } else if (cursor && page.users.length === 0) {
+      // Every row past the cursor went meanwhile: the page at the offset instead.
+      setCursor(null);
+    } else if (!page.hasPreviousPage && table.pageIndex > 0) {
+      // Going back reached the start sooner (members removed meanwhile): this is the first page.
+      setTable({ pageIndex: 0 });
+    }
+  }, [page, list.isPlaceholderData, cursor, table.pageIndex, pages, setTable]);
+  useEffect(() => {
+    // A cursor the server no longer takes (its secret changed): the page at the offset instead.
+    if (list.isError && cursor) setCursor(null);
+  }, [list.isError, cursor]);
+  const step = (by: -1 | 1) => {
+    if (!page?.startCursor || !page.endCursor) return;
+    setCursor(by === 1 ? { after: page.endCursor } : { before: page.startCursor });
+    setTable({ pageIndex: Math.max(0, table.pageIndex + by) });
+  };
 
   const [pending, setPending] = useState<PendingAction | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -156,13 +185,13 @@ export default function UsersTable({ props }: FlowComponentProps) {
   };
 
   const sortBy = (field: UserSortField) =>
-    setTable({
+    changeTable({
       sortBy: field,
       sortDirection: table.sortBy === field && table.sortDirection === 'ASC' ? 'DESC' : 'ASC',
       pageIndex: 0,
     });
 
-  const users = list.data?.listUsers ?? [];
+  const users = page?.users ?? [];
   const columnCount = COLUMNS.length + (canWrite ? 1 : 0);
 
   return (
@@ -242,8 +271,11 @@ export default function UsersTable({ props }: FlowComponentProps) {
           pages={pages}
           pageSize={table.pageSize}
           total={total}
-          onPageIndex={(pageIndex) => setTable({ pageIndex })}
-          onPageSize={(pageSize) => setTable({ pageSize, pageIndex: 0 })}
+          onPageIndex={(pageIndex) => changeTable({ pageIndex })}
+          onPageSize={(pageSize) => changeTable({ pageSize, pageIndex: 0 })}
+          onStep={step}
+          hasPrevious={page?.hasPreviousPage ?? false}
+          hasNext={page?.hasNextPage ?? false}
         />
       )}
       {pending && (

@@ -41,7 +41,7 @@ export default function WorkspaceLog(_props: FlowComponentProps) {
           value={actor}
           options={[
             ['', t('workspaceLog.anyone')],
-            ...(members.data?.listUsers ?? []).map((member): [string, string] => [member.id, member.fullName || member.email || '']),
+            ...(members.data?.usersPage.users ?? []).map((member): [string, string] => [member.id, member.fullName || member.email || '']),
           ]}
           onChange={(value) => {
             setActor(value);

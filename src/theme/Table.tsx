@@ -34,14 +34,23 @@ export interface PaginationProps {
   total: number;
   onPageIndex(index: number): void;
   onPageSize(size: number): void;
+  /**
+   * Previous and next page, when the table pages by cursor (the users table): called instead of
+   * onPageIndex, and enabled by hasPrevious and hasNext instead of the page count.
+   */
+  onStep?(step: -1 | 1): void;
+  hasPrevious?: boolean;
+  hasNext?: boolean;
 }
 
-export function Pagination({ pageIndex, pages, pageSize, total, onPageIndex, onPageSize }: PaginationProps) {
+export function Pagination({ pageIndex, pages, pageSize, total, onPageIndex, onPageSize, onStep, hasPrevious, hasNext }: PaginationProps) {
   const { t } = useTranslation();
   const sizeId = useId();
   const jumpId = useId();
   const [jump, setJump] = useState(String(pageIndex + 1));
   useEffect(() => setJump(String(pageIndex + 1)), [pageIndex]);
+
+  const step = (by: -1 | 1) => (onStep ? onStep(by) : onPageIndex(pageIndex + by));
 
   const commitJump = () => {
     const index = parsePageJump(jump, pages);
@@ -70,7 +79,7 @@ export function Pagination({ pageIndex, pages, pageSize, total, onPageIndex, onP
         {t('table.pageOf', { page: pageIndex + 1, pages, total })}
       </p>
       <div className="foyer-pager__group">
-        <button type="button" className="foyer-pager__button" disabled={pageIndex === 0} onClick={() => onPageIndex(pageIndex - 1)}>
+        <button type="button" className="foyer-pager__button" disabled={!(hasPrevious ?? pageIndex > 0)} onClick={() => step(-1)}>
           {t('table.previous')}
         </button>
         <label htmlFor={jumpId}>{t('table.goToPage')}</label>
@@ -88,7 +97,7 @@ export function Pagination({ pageIndex, pages, pageSize, total, onPageIndex, onP
             }
           }}
         />
-        <button type="button" className="foyer-pager__button" disabled={pageIndex >= pages - 1} onClick={() => onPageIndex(pageIndex + 1)}>
+        <button type="button" className="foyer-pager__button" disabled={!(hasNext ?? pageIndex < pages - 1)} onClick={() => step(1)}>
           {t('table.next')}
         </button>
       </div>

@@ -1,15 +1,18 @@
-// The users table on the server: search, sort and paging in SQL, so a workspace of ten thousand
-// members answers one page without loading the rest. Search matches what the table shows: every
-// word of the search must occur, case-insensitively, in the name ('Invited user' when blank), the
-// e-mail, the status (Active / Deactivated) or the role of a row.
+// The users table on the server: search, sort and paging in SQL, so a workspace of a hundred
+// thousand members answers one page without loading the rest. Search matches what the table shows:
+// every word of the search must occur, case-insensitively, in the name ('Invited user' when blank),
+// the e-mail, the status (Active / Deactivated) or the role of a row. usersPage pages by cursor
+// (keyset: the page after a row starts at that row's place in the sort's index, whatever its depth);
+// listUsers keeps paging by offset for the clients that ask so.
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { memberRoleRank, memberStatusKey, tenantUsers, users } from '../../db/schema.ts';
 import type { MemberCaller } from '../../auth/caller-kinds.ts';
-import type { QueryListUsersArgs, SortDirection, User, UserSortField } from '../generated/resolvers.ts';
+import type { QueryListUsersArgs, QueryUsersPageArgs, SortDirection, User, UserPage, UserSortField } from '../generated/resolvers.ts';
 import { InputProblems } from '../input.ts';
 import { memberColumns, toUser } from './service.ts';
-import { maxLengthIssue, minimumIssue, rangeIssue } from '../../http/field-issues.ts';
+import { keyedIssue, maxLengthIssue, minimumIssue, rangeIssue } from '../../http/field-issues.ts';
+import { decodeCursor, encodeCursor, type CursorScope, type RowPosition } from './cursor.ts';
 
 export const MAX_PAGE_SIZE = 100;
 export const MAX_SEARCH_LENGTH = 200;
@@ -68,26 +71,144 @@ export function checkListArguments(args: Partial<QueryListUsersArgs>): ListUsers
   return { words, sortBy: args.sortBy ?? 'CREATED_AT', sortDirection: args.sortDirection ?? 'ASC', offset, limit };
 }
 
-/** One page of members as a query (its plan is checked in tests/server/graphql/users-list-plans.test.ts). */
-export function listUsersSelect(db: Database, tenantId: string, query: ListUsersQuery) {
-  const direction = query.sortDirection === 'DESC' ? desc : asc;
-  // Ties keep one order (who joined first, then the id), so pages neither repeat nor skip rows.
-  const order = [direction(sortKeys[query.sortBy]), asc(tenantUsers.createdAt), asc(tenantUsers.id)];
-  // The page's ids first, from the memberships alone (a range of one index when the offset is
-  // skipped); only those rows are then joined to their identities.
-  const page = db
-    .select({ id: tenantUsers.id })
-    .from(tenantUsers)
-    .where(memberFilter(tenantId, query.words))
-    .orderBy(...order)
-    .limit(query.limit)
-    .offset(query.offset);
+/** A page as the query asks it: from `offset`, or right after (or before) a row's place in the sort. */
+export interface PageQuery extends ListUsersQuery {
+  after: RowPosition | null;
+  before: RowPosition | null;
+}
+
+// Creation times leave the database as text with their microseconds: a JavaScript Date keeps
+// milliseconds only, and a cursor must name a row's exact place.
+const createdAtText = sql<string>`to_char(${tenantUsers.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** A cursor's sort key as the database compares it (creation time and role rank typed like their expressions). */
+function keyParameter(sortBy: UserSortField, key: string | number): SQL {
+  if (sortBy === 'CREATED_AT') return sql`${String(key)}::timestamptz`;
+  if (sortBy === 'ROLE') return sql`${Number(key)}::int`;
+  return sql`${String(key)}`;
+}
+
+/**
+ * The rows of one page (`rows` of them at most) with each row's sort key and creation time for its
+ * cursor; a page before a cursor comes nearest-first (the caller turns it round). Its plans are
+ * checked in tests/server/graphql/users-list-plans.test.ts.
+ */
+export function usersPageSelect(db: Database, tenantId: string, query: PageQuery, rows: number) {
+  const backward = query.before !== null;
+  const position = query.after ?? query.before;
+  // Ties keep one order (who joined first, then the id), so pages neither repeat nor skip rows; a
+  // page before a cursor reads the same order the other way round.
+  const keyAscending = (query.sortDirection === 'ASC') !== backward;
+  const keyOrder = keyAscending ? asc : desc;
+  const tieOrder = backward ? desc : asc;
+  const key = sortKeys[query.sortBy];
+  const order = [keyOrder(key), tieOrder(tenantUsers.createdAt), tieOrder(tenantUsers.id)];
+  const filter = memberFilter(tenantId, query.words);
+  const ids = () => db.select({ id: tenantUsers.id }).from(tenantUsers);
+  // The page's ids first, from the memberships alone (a range of one index); only those rows are
+  // then joined to their identities.
+  let page: SQL;
+  if (!position) {
+    page = sql`${ids()
+      .where(filter)
+      .orderBy(...order)
+      .limit(rows)
+      .offset(query.offset)}`;
+  } else {
+    // The rows after a position in (key, created, id) order, whose directions differ for a
+    // descending sort: the rest of the position's key (an equality and a row comparison on the
+    // sort's index), then the keys beyond it (a range of the same index). Each branch stops after
+    // `rows` rows, however deep the position lies.
+    const value = keyParameter(query.sortBy, position.key);
+    const createdAt = sql`${position.createdAt}::timestamptz`;
+    const ties = backward
+      ? sql`(${tenantUsers.createdAt}, ${tenantUsers.id}) < (${createdAt}, ${position.id})`
+      : sql`(${tenantUsers.createdAt}, ${tenantUsers.id}) > (${createdAt}, ${position.id})`;
+    const sameKey = ids()
+      .where(and(filter, sql`${key} = ${value}`, ties))
+      .orderBy(tieOrder(tenantUsers.createdAt), tieOrder(tenantUsers.id))
+      .limit(rows);
+    const laterKeys = ids()
+      .where(and(filter, keyAscending ? sql`${key} > ${value}` : sql`${key} < ${value}`))
+      .orderBy(...order)
+      .limit(rows);
+    page = sql`(${sameKey} union all ${laterKeys})`;
+  }
   return db
-    .select(memberColumns)
+    .select({ ...memberColumns, sortKey: sql<string | number>`${query.sortBy === 'CREATED_AT' ? createdAtText : key}`, createdAtText })
     .from(tenantUsers)
     .innerJoin(users, eq(users.id, tenantUsers.userId))
     .where(inArray(tenantUsers.id, page))
-    .orderBy(...order);
+    .orderBy(...order)
+    .limit(rows);
+}
+
+/** One page of members at an offset as a query (the management API's and listUsers' paging). */
+export function listUsersSelect(db: Database, tenantId: string, query: ListUsersQuery) {
+  return usersPageSelect(db, tenantId, { ...query, after: null, before: null }, query.limit);
+}
+
+const MAX_CURSOR_LENGTH = 1_000;
+
+/** usersPage's arguments checked (400 naming each bad one; a cursor of another workspace, sort or search is bad) and defaulted. */
+export function checkPageArguments(args: Partial<QueryUsersPageArgs>, secret: string, tenantId: string): PageQuery {
+  const { after: afterText, before: beforeText, offset: offsetArgument, ...listArgs } = args;
+  const query = checkListArguments({ ...listArgs, offset: offsetArgument });
+  const problems = new InputProblems();
+  const scope: CursorScope = { tenantId, sortBy: query.sortBy, sortDirection: query.sortDirection, words: query.words };
+  const read = (field: string, cursor: string | null | undefined): RowPosition | null => {
+    if (cursor == null) return null;
+    const position = cursor.length <= MAX_CURSOR_LENGTH ? decodeCursor(secret, scope, cursor) : null;
+    if (!position)
+      problems.add(
+        field,
+        keyedIssue('invalidCursor', 'Not a cursor of this list (its workspace, sort and search); start from the first page'),
+      );
+    return position;
+  };
+  const after = read('after', afterText);
+  const before = read('before', beforeText);
+  if (afterText != null && beforeText != null) problems.add('before', keyedIssue('oneCursor', 'Give after or before, not both'));
+  if ((afterText != null || beforeText != null) && offsetArgument != null) {
+    problems.add('offset', keyedIssue('offsetWithCursor', 'An offset cannot be combined with a cursor'));
+  }
+  problems.throwIfAny();
+  return { ...query, after, before };
+}
+
+/**
+ * A page of members by cursor. A page before a cursor that comes out short (rows deleted meanwhile,
+ * or the cursor near the start) is answered by the first page, so going back always ends on a full first page.
+ */
+export async function usersPage(db: Database, secret: string, member: MemberCaller, args: Partial<QueryUsersPageArgs>): Promise<UserPage> {
+  const query = checkPageArguments(args, secret, member.tenantId);
+  let rows = await usersPageSelect(db, member.tenantId, query, query.limit + 1);
+  const backward = query.before !== null;
+  let more = rows.length > query.limit;
+  rows = rows.slice(0, query.limit);
+  let hasPreviousPage: boolean;
+  let hasNextPage: boolean;
+  if (backward && rows.length < query.limit) {
+    rows = await usersPageSelect(db, member.tenantId, { ...query, before: null, offset: 0 }, query.limit + 1);
+    more = rows.length > query.limit;
+    rows = rows.slice(0, query.limit);
+    [hasPreviousPage, hasNextPage] = [false, more];
+  } else if (backward) {
+    rows.reverse();
+    [hasPreviousPage, hasNextPage] = [more, true];
+  } else {
+    [hasPreviousPage, hasNextPage] = [query.after !== null || query.offset > 0, more];
+  }
+  const scope: CursorScope = { tenantId: member.tenantId, sortBy: query.sortBy, sortDirection: query.sortDirection, words: query.words };
+  const cursorOf = (row: (typeof rows)[number]) =>
+    encodeCursor(secret, scope, { key: row.sortKey, createdAt: row.createdAtText, id: row.id });
+  return {
+    users: rows.map((row) => toUser(member.app, row)),
+    startCursor: rows.length > 0 ? cursorOf(rows[0]!) : null,
+    endCursor: rows.length > 0 ? cursorOf(rows.at(-1)!) : null,
+    hasPreviousPage,
+    hasNextPage,
+  };
 }
 
 export async function listUsers(db: Database, member: MemberCaller, args: Partial<QueryListUsersArgs>): Promise<User[]> {

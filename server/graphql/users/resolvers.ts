@@ -1,7 +1,7 @@
 import type { Resolvers } from '../generated/resolvers.ts';
 import { memberOf } from '../access/caller.ts';
 import { deleteUser, sendPasswordResetLink, updateUser } from './administration.ts';
-import { countUsers, listUsers } from './list.ts';
+import { countUsers, listUsers, usersPage } from './list.ts';
 import { getMember, updateMe } from './service.ts';
 
 export const userResolvers: Resolvers = {
@@ -11,6 +11,7 @@ export const userResolvers: Resolvers = {
       return getMember(db, member.app, member.tenantId, member.tenantUserId);
     },
     listUsers: (_parent, args, { db, caller }) => listUsers(db, memberOf(caller), args),
+    usersPage: (_parent, args, { db, caller, config }) => usersPage(db, config.secret, memberOf(caller), args),
     countUsers: (_parent, { search }, { db, caller }) => countUsers(db, memberOf(caller), search),
   },
   Mutation: {

@@ -5,37 +5,28 @@
 // previous one and recording the sign-in (server/auth/session/routes.ts, server/db/write-batch.ts).
 // What that write did is checked too: the session works, the previous one does not, and the limits
 // count what they counted before.
-import { and, eq, type Logger } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
-import { loadConfig } from '../../../server/config.ts';
+import type { TestFoyer } from '../../../server/testing.ts';
+import { startRecordedFoyer, type RecordedFoyer } from '../support/statements.ts';
 import { isEmbedded } from '../../../server/db/client.ts';
 import { auditEvents, loginSessions } from '../../../server/db/schema.ts';
 import { hashId, LOGIN_SESSION_COOKIE } from '../../../server/auth/session/service.ts';
 import { createMember, type Member } from '../password/helpers.ts';
 
 let foyer: TestFoyer;
-const statements: string[] = [];
-let recording = false;
-const logger: Logger = {
-  logQuery(query) {
-    if (recording) statements.push(query);
-  },
-};
+let statements: string[];
+let recording: RecordedFoyer['recording'];
 
 beforeAll(async () => {
-  // The webhook worker's polls would land among a request's statements: it waits an hour here.
-  const config = loadConfig();
-  foyer = await startFoyer({ webhooks: { ...config.webhooks, pollIntervalMs: 60 * 60_000 } }, { logger });
+  ({ foyer, statements, recording } = await startRecordedFoyer());
 });
 afterAll(() => foyer?.close());
 
 /** POST /auth/authenticate as the hosted login screen sends it, recording the statements it sends. */
 async function signIn(member: Member, password: string, cookie?: string) {
-  statements.length = 0;
-  recording = true;
-  const response = await foyer.foyer.auth
-    .inject({
+  const response = await recording(() =>
+    foyer.foyer.auth.inject({
       method: 'POST',
       url: '/auth/authenticate',
       headers: {
@@ -45,8 +36,8 @@ async function signIn(member: Member, password: string, cookie?: string) {
         ...(cookie ? { cookie: `${LOGIN_SESSION_COOKIE}=${cookie}` } : {}),
       },
       payload: JSON.stringify({ username: member.email, password }),
-    })
-    .finally(() => (recording = false));
+    }),
+  );
   const session = response.cookies.find((set) => set.name === LOGIN_SESSION_COOKIE)?.value;
   return { status: response.statusCode, body: response.json() as Record<string, unknown>, session };
 }

@@ -3,43 +3,34 @@
 // membership it names, and one write carrying the rotation, the sign-in session's activity and the
 // audit event together (server/auth/oidc/adapter.ts, server/db/write-batch.ts). The membership read along with the token
 // still decides, as a read of its own did: a disabled membership gets no token, a changed role shows.
-import { and, desc, eq, type Logger } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
-import { loadConfig } from '../../../server/config.ts';
+import type { TestFoyer } from '../../../server/testing.ts';
+import { startRecordedFoyer, type RecordedFoyer } from '../support/statements.ts';
 import { auditEvents, signInSessions, tenantUsers } from '../../../server/db/schema.ts';
 import { refreshTokenOf } from './sign-in.ts';
 import { createMember } from '../password/helpers.ts';
 
 let foyer: TestFoyer;
-const statements: string[] = [];
-let recording = false;
-const logger: Logger = {
-  logQuery(query) {
-    if (recording) statements.push(query);
-  },
-};
+let statements: string[];
+let recording: RecordedFoyer['recording'];
 
 beforeAll(async () => {
-  // The webhook worker's polls would land among a request's statements: it waits an hour here.
-  const config = loadConfig();
-  foyer = await startFoyer({ webhooks: { ...config.webhooks, pollIntervalMs: 60 * 60_000 } }, { logger });
+  ({ foyer, statements, recording } = await startRecordedFoyer());
 });
 afterAll(() => foyer?.close());
 
 /** POST /token with a refresh_token grant, recording the statements it sends. */
 async function refresh(refreshToken: string) {
-  statements.length = 0;
-  recording = true;
-  const response = await foyer.foyer.auth
-    .inject({
+  const response = await recording(() =>
+    foyer.foyer.auth.inject({
       method: 'POST',
       url: '/token',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: new URLSearchParams({ grant_type: 'refresh_token', client_id: foyer.demo.appId, refresh_token: refreshToken }).toString(),
-    })
-    .finally(() => (recording = false));
+    }),
+  );
   return { status: response.statusCode, body: response.json() as Record<string, string> };
 }
 

@@ -82,7 +82,14 @@ describe('GraphQL requests', () => {
 
   it('sends the bearer token (and the app id) when signed in, with the variables', async () => {
     await harness.signIn();
-    answer = () => graphQLAnswer({ data: { listUsers: [], countUsers: 0, getTenant: { mfa: false } } });
+    answer = () =>
+      graphQLAnswer({
+        data: {
+          usersPage: { users: [], startCursor: null, endCursor: null, hasPreviousPage: false, hasNextPage: false },
+          countUsers: 0,
+          getTenant: { mfa: false },
+        },
+      });
     await api.request(ListUsersDocument, { search: 'ada', limit: 5, offset: 0 });
 
     const [request] = seen;
