@@ -1,11 +1,24 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { foyerFlows } from './src/flow/build/flowsPlugin.ts';
 import { foyerForms } from './src/flow/build/formsPlugin.ts';
 import { bundleBudget } from './scripts/bundle-budget.ts';
 
+/**
+ * `vite build --ssr src/ssr/render.tsx`: the runtime's server entry, into dist/ui-ssr, which the hosted UI
+ * server loads to draw the first step of a flow's route (server/ui/first-paint.ts); npm packages stay
+ * imports there. It runs in Node, where nothing is downloaded: no page budget.
+ */
+function serverEntryBuild(): Plugin {
+  return {
+    name: 'foyer-server-entry',
+    apply: (_config, env) => env.isSsrBuild === true,
+    config: () => ({ build: { outDir: 'dist/ui-ssr', copyPublicDir: false, sourcemap: false } }),
+  };
+}
+
 // Two pages built into dist/ui and served by the UI server, which injects the client config in place
-// of <!--foyer-config-->: the hosted runtime (index.html) and the owners' configurator
+// of <!--foyer-config--> (and, in the runtime's page, the first step the server entry drew): the hosted runtime (index.html) and the owners' configurator
 // (configurator/index.html → dist/ui/configurator/index.html). FOYER_FLOWS_DIR, FOYER_FORMS_DIR and
 // FOYER_LOCALES_DIR build it from other flows, forms and English texts (README "Configuration").
 export default defineConfig({
@@ -17,6 +30,7 @@ export default defineConfig({
       { entry: 'main', route: '/auth/login', maxGzipKiB: 132 },
       { entry: 'configurator', route: '/configurator', maxGzipKiB: 148 },
     ]),
+    serverEntryBuild(),
   ],
   build: {
     outDir: 'dist/ui',

@@ -40,7 +40,8 @@ function gzipBytes(bundle: Bundle, fileName: string): number {
 export function bundleBudget(budgets: PageBudget[]): Plugin {
   return {
     name: 'foyer-bundle-budget',
-    apply: 'build',
+    // Pages only: the server entry (vite.config.ts) is not downloaded.
+    apply: (_config, env) => env.command === 'build' && env.isSsrBuild !== true,
     generateBundle(_options, bundle) {
       const over: string[] = [];
       for (const budget of budgets) {

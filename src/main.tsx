@@ -1,37 +1,64 @@
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { matchLocale } from '../common/locales.ts';
 import { createApiClient } from './api/client.ts';
-import { App } from './app/App.tsx';
+import { App, languageChoiceStore, startRuntime } from './app/App.tsx';
 import { loadAppConfigAnonymously, withAuthMode } from './runtime/app-config.ts';
 import { addressWithoutAppId, launchConfig } from './app/launch.ts';
 import { browserRuntime, createAuthClient } from './auth/index.ts';
-import { createI18n, loadCustomCss } from './i18n/index.ts';
+import { adoptShippedTexts, createI18n, loadCustomCss } from './i18n/index.ts';
 import { previewBrowserRuntime } from './preview/storage.ts';
 import { createRedirect } from './runtime/redirect.ts';
 import { loadOwnerPatterns } from './flow/logic.ts';
-import { openingForms } from './flow/flows.ts';
+import { flowAt, openingForms } from './flow/flows.ts';
 import { loadForm } from './flow/forms.ts';
+import { readFirstPaint } from './ssr/first-paint.ts';
 import './theme/tokens.css';
 import './theme/foyer.css';
 
 const config = launchConfig(globalThis.location.search);
+// What the server carried in the page (src/ssr/render.tsx): no app config or texts to fetch then.
+const firstPaint = readFirstPaint(config);
 const cleanAddress = addressWithoutAppId(globalThis.location);
 if (cleanAddress) globalThis.history.replaceState(globalThis.history.state, '', cleanAddress);
 const i18n = createI18n();
 loadCustomCss(config.apiUrl, config.appId);
+const languageChoice = languageChoiceStore(config);
+// ?lng= is the visitor's choice, as the language switch makes it; the server's first paint reads it too.
+const addressLanguage = matchLocale(new URLSearchParams(globalThis.location.search).get('lng'));
+if (addressLanguage && !config.preview) languageChoice.set(addressLanguage);
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root');
-const root = createRoot(container);
 // The first step's form and its validator load while the app config is read, not after it.
 for (const form of openingForms(globalThis.location.pathname)) void loadForm(form).catch(() => undefined);
 
-// The app config names the app's auth mode, so it is read first; the mode is chosen here, once.
-void loadAppConfigAnonymously(config).then(async (appConfig) => {
+async function firstStepFormLoaded(path: string): Promise<void> {
+  const flow = await flowAt(path);
+  const form = flow?.steps[flow.initial]?.form;
+  if (form) await loadForm(form);
+}
+
+async function start(root: HTMLElement): Promise<void> {
+  // The app config names the app's auth mode, so it is read first; the mode is chosen here, once.
+  const appConfig = firstPaint?.appConfig ?? (await loadAppConfigAnonymously(config));
   if (appConfig.status === 'ready' && appConfig.app.passwordComplexityRegex) await loadOwnerPatterns();
   const auth = await createAuthClient(
     withAuthMode(config, appConfig),
     config.preview ? previewBrowserRuntime() : browserRuntime(createRedirect(config).replace),
   );
   const api = createApiClient(config, auth);
-  root.render(<App config={config} auth={auth} api={api} i18n={i18n} appConfig={appConfig} />);
-});
+  if (firstPaint?.texts) adoptShippedTexts(firstPaint.language, firstPaint.texts);
+  const started = await startRuntime({ config, auth, api, i18n, appConfig }, languageChoice, firstPaint?.translations);
+  // The server drew the screen for a signed-out visitor in the language it chose: hydrated when the
+  // runtime would draw the same, drawn afresh otherwise (a stored session or language choice).
+  const hydrating = firstPaint?.rendered === true && i18n.language === firstPaint.language && !auth.isAuthenticated();
+  const app = <App started={started} i18n={i18n} languageChoice={languageChoice} />;
+  if (hydrating) {
+    // The drawn step's form first: the flow's start updates the step, and React draws a part that is
+    // still waiting for its code afresh, losing what was typed into it.
+    await firstStepFormLoaded(globalThis.location.pathname);
+    hydrateRoot(root, app);
+  } else createRoot(root).render(app);
+}
+
+void start(container);

@@ -2,6 +2,7 @@
 // configurator under /configurator (dist/ui/configurator); with `npm run dev`, both from Vite's dev
 // server instead. Each page gets the deployment's client config injected as JSON (not script), so it
 // runs under a strict CSP.
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage } from 'node:http';
 import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
@@ -12,6 +13,7 @@ import { isNavigation } from '../http/errors.ts';
 import { SIGN_OUT_SCREEN } from '../auth/oidc/logout.ts';
 import type { FoyerContext } from '../context.ts';
 import { builtPages, type PageFile, type PageSource } from './pages.ts';
+import { escapeJsonForHtml, firstPaintRenderer, serverEntryOf, withFirstPaint } from './first-paint.ts';
 
 export interface UiOptions extends FoyerContext {
   /** The app the hosted screens serve unless a handover names another. */
@@ -28,10 +30,6 @@ export const CONFIGURATOR_PATH = '/configurator';
  */
 const HASHED_ASSET = /^\/assets\/.+-[\w-]{8}\.[a-z0-9]+(\.map)?$/i;
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
-
-function escapeJsonForHtml(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c');
-}
 
 /**
  * The pages' security headers, by @fastify/helmet with Foyer's directives. Runtime pages may be framed
@@ -133,14 +131,48 @@ export async function uiPlugin(app: FastifyInstance, options: UiOptions): Promis
       },
     });
   }
-  const sendPage = async (request: FastifyRequest, reply: FastifyReply, page: { file: PageFile; title: string; clientConfig: unknown }) => {
+  // Built pages only: with `npm run dev` the runtime draws every screen in the browser.
+  const firstPaintOf = pages.servesBuiltFiles ? firstPaintRenderer(serverEntryOf(config.uiDist), options.db) : undefined;
+  const assets = new Map<string, string | undefined>();
+  /** A built asset's text by its address (/assets/…), read once. */
+  const readAsset = (address: string) => {
+    if (!assets.has(address)) {
+      const file = path.join(config.uiDist, path.normalize(address));
+      assets.set(address, file.startsWith(config.uiDist) && existsSync(file) ? readFileSync(file, 'utf8') : undefined);
+    }
+    return assets.get(address);
+  };
+  const pageHtml = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    page: { file: PageFile; clientConfig: Record<string, unknown> },
+    html: string,
+  ) => {
+    const configured = withClientConfig(html, page.clientConfig);
+    if (page.file !== 'index.html' || !firstPaintOf) return configured;
+    try {
+      const nonce = reply.cspNonce?.style;
+      return withFirstPaint(configured, await firstPaintOf(request, page.clientConfig), nonce ? { nonce, readAsset } : undefined);
+    } catch (error) {
+      // The runtime draws the page itself, as without a server entry.
+      request.log.error({ err: error }, 'the first paint failed');
+      return configured;
+    }
+  };
+  const sendPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    page: { file: PageFile; title: string; clientConfig: Record<string, unknown> },
+  ) => {
     const html = await pages.html(page.file, request.url);
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
-      .send(html === undefined ? notBuiltPage(page.title) : withClientConfig(html, page.clientConfig));
+      .send(html === undefined ? notBuiltPage(page.title) : await pageHtml(request, reply, page, html));
   };
-  app.get('/', (request, reply) => sendPage(request, reply, runtimePage));
+  // Runtime pages get a CSP nonce of their own: a drawn page carries its stylesheets under it (first-paint.ts).
+  const withNonce = { helmet: { enableCSPNonces: true } };
+  app.get('/', withNonce, (request, reply) => sendPage(request, reply, runtimePage));
   app.get(CONFIGURATOR_PATH, (request, reply) => sendPage(request, reply, configuratorPage));
   const fallback = (request: FastifyRequest, reply: FastifyReply) => {
     // Missing files keep a real 404; every other path, and any address a person opens, is a runtime
@@ -153,6 +185,7 @@ export async function uiPlugin(app: FastifyInstance, options: UiOptions): Promis
   };
   // Pages as a route, not only as the not-found answer: @fastify/compress compresses routes only
   // (server/http/listener.ts). The built files' own routes (above) come before this wildcard.
-  app.get('/*', fallback);
+  app.get(`${CONFIGURATOR_PATH}/*`, fallback);
+  app.get('/*', withNonce, fallback);
   app.setNotFoundHandler(fallback);
 }

@@ -1,7 +1,7 @@
 // Start-up: the screens render only after the auth client's start-up check, the app config and the
-// app's translations are in. In preview mode the configurator's drafts then replace the app config,
+// app's translations are in (src/main.tsx; on the server, src/ssr/render.tsx draws the same screens). In preview mode the configurator's drafts then replace the app config,
 // translations and look (src/preview) through the same stores.
-import { Suspense, use, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import type { i18n as I18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter, useNavigate } from 'react-router';
@@ -11,7 +11,14 @@ import type { AuthClient } from '../auth/types.ts';
 import type { ClientConfig } from '../config.ts';
 import { browserLanguages, createLanguageChoiceStore, screenLanguage, signedInLocale, type LanguageChoiceStore } from '../i18n/choice.ts';
 import { LanguageChoiceContext } from '../i18n/choice-context.ts';
-import { applyTranslations, CUSTOM_CSS_LINK_ID, loadAppTranslations, loadShippedTexts, showLanguage } from '../i18n/index.ts';
+import {
+  applyTranslations,
+  CUSTOM_CSS_LINK_ID,
+  loadAppTranslations,
+  loadShippedTexts,
+  showLanguage,
+  type TranslationResources,
+} from '../i18n/index.ts';
 import { createAppConfigStore, withCapabilities, type AppConfigState, type AppConfigStore } from '../runtime/app-config.ts';
 import { AppRoutes } from './router.tsx';
 import { RuntimeContext, type Runtime } from '../runtime/context.tsx';
@@ -33,12 +40,16 @@ export interface StartedRuntime extends Omit<Runtime, 'appConfig'> {
 export async function startRuntime(
   { config, auth, api, i18n, appConfig }: AppProps,
   languageChoice: LanguageChoiceStore = createLanguageChoiceStore(undefined),
+  /** The app's translations when the page carried them (src/ssr/first-paint.ts); fetched otherwise. */
+  appTranslations?: TranslationResources,
 ): Promise<StartedRuntime> {
   const app = appConfig.status === 'ready' ? appConfig.app : undefined;
   await Promise.all([
     // A failed start-up check means signed out (docs/SPEC.md section 4).
     auth.init().catch(() => undefined),
-    loadAppTranslations(config.apiUrl, config.appId).then((resources) => applyTranslations(i18n, resources)),
+    (appTranslations ? Promise.resolve(appTranslations) : loadAppTranslations(config.apiUrl, config.appId)).then((resources) =>
+      applyTranslations(i18n, resources),
+    ),
     // The language the visitor will most likely see (the signed-in user's is known after init) is
     // fetched beside them rather than after.
     loadShippedTexts(i18n, screenLanguage({ chosen: languageChoice.get(), preferred: browserLanguages(), app })),
@@ -53,7 +64,7 @@ export async function startRuntime(
 
 /** The runtime context, re-rendered with the app config store's current state. */
 export function RuntimeProvider({ started, children }: { started: StartedRuntime; children: ReactNode }) {
-  const appConfig = useSyncExternalStore(started.appConfig.subscribe, started.appConfig.get);
+  const appConfig = useSyncExternalStore(started.appConfig.subscribe, started.appConfig.get, started.appConfig.get);
   const runtime = useMemo<Runtime>(
     () => ({
       config: started.config,
@@ -99,35 +110,42 @@ function Preview({ started, i18n }: { started: StartedRuntime; i18n: I18n }) {
   return null;
 }
 
-function Started({ starting, i18n }: { starting: Promise<StartedRuntime>; i18n: I18n }) {
-  const started = use(starting);
+/** What every screen is drawn in: its texts, the language choice, the runtime and the API client. */
+export function RuntimeScreens({
+  started,
+  i18n,
+  languageChoice,
+  children,
+}: {
+  started: StartedRuntime;
+  i18n: I18n;
+  languageChoice: LanguageChoiceStore;
+  children: ReactNode;
+}) {
   return (
-    <RuntimeProvider started={started}>
-      <ApiClientProvider client={started.api}>
-        <BrowserRouter>
-          {started.config.preview && <Preview started={started} i18n={i18n} />}
-          <AppRoutes />
-        </BrowserRouter>
-      </ApiClientProvider>
-    </RuntimeProvider>
+    <I18nextProvider i18n={i18n}>
+      <LanguageChoiceContext value={languageChoice}>
+        <RuntimeProvider started={started}>
+          <ApiClientProvider client={started.api}>{children}</ApiClientProvider>
+        </RuntimeProvider>
+      </LanguageChoiceContext>
+    </I18nextProvider>
   );
 }
 
 /** The visitor's choice is remembered in this browser, except in a preview, which leaves storage alone. */
-function languageChoiceStore(config: ClientConfig): LanguageChoiceStore {
+export function languageChoiceStore(config: ClientConfig): LanguageChoiceStore {
   return createLanguageChoiceStore(config.preview ? undefined : globalThis.localStorage);
 }
 
-export function App(props: AppProps) {
-  const [languageChoice] = useState(() => languageChoiceStore(props.config));
-  const [starting] = useState(() => startRuntime(props, languageChoice));
+/** The started runtime in the browser: its screens under the browser's router, and the configurator's preview when framed. */
+export function App({ started, i18n, languageChoice }: { started: StartedRuntime; i18n: I18n; languageChoice: LanguageChoiceStore }) {
   return (
-    <I18nextProvider i18n={props.i18n}>
-      <LanguageChoiceContext value={languageChoice}>
-        <Suspense fallback={null}>
-          <Started starting={starting} i18n={props.i18n} />
-        </Suspense>
-      </LanguageChoiceContext>
-    </I18nextProvider>
+    <RuntimeScreens started={started} i18n={i18n} languageChoice={languageChoice}>
+      <BrowserRouter>
+        {started.config.preview && <Preview started={started} i18n={i18n} />}
+        <AppRoutes />
+      </BrowserRouter>
+    </RuntimeScreens>
   );
 }

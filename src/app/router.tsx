@@ -3,11 +3,11 @@
 // declarative form (<Routes>): the runtime uses no loaders, actions or fetchers, so the data router's
 // code stays out of the page. Screens other than the login route's flows are lazy chunks, drawn inside
 // the router's transition (the previous screen stays until the next one is in).
-import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
+import { lazy, Suspense, use, useEffect, type ComponentType, type ReactNode } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
-import { flows, type BundledFlow } from '../flow/flows.ts';
+import { flows, loadFlow, type BundledFlow } from '../flow/flows.ts';
 import { browserLanguages, screenLanguage, signedInLocale } from '../i18n/choice.ts';
 import { useLanguageChoice } from '../i18n/choice-context.ts';
 import { showLanguage } from '../i18n/index.ts';
@@ -64,10 +64,9 @@ const WorkspaceLayout = lazy(async () => ({ default: (await import('./layouts/Wo
 /** A flow's screen: at once for the flows the page brings, after fetching the flow for the others. */
 function authScreen(entry: BundledFlow): ComponentType {
   if ('flow' in entry) return () => <FlowScreen key={entry.id} flow={entry.flow} />;
-  return lazy(async () => {
-    const flow = await entry.load();
-    return { default: () => <FlowScreen key={entry.id} flow={flow} /> };
-  });
+  return function FetchedFlowScreen() {
+    return <FlowScreen key={entry.id} flow={use(loadFlow(entry))} />;
+  };
 }
 
 /** A management flow's screen, framed by the signed-in page (both its own chunks). */

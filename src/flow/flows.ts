@@ -19,3 +19,33 @@ export function openingForms(path: string): string[] {
     return form ? [form] : [];
   });
 }
+
+const loading = new Map<string, Promise<Flow>>();
+
+/**
+ * A flow fetched once, as a promise React's use() reads at once when settled (status and value set),
+ * so a screen whose flow is in draws without suspending (a server-drawn page hydrates it as drawn).
+ */
+export function loadFlow(entry: BundledFlow): Promise<Flow> {
+  if ('flow' in entry) return Promise.resolve(entry.flow);
+  let pending = loading.get(entry.id);
+  if (!pending) {
+    pending = entry.load();
+    const tracked = pending as Promise<Flow> & { status?: string; value?: Flow };
+    pending.then(
+      (flow) => {
+        tracked.status = 'fulfilled';
+        tracked.value = flow;
+      },
+      () => undefined,
+    );
+    loading.set(entry.id, pending);
+  }
+  return pending;
+}
+
+/** The flow `path` is a route of, fetched when it is not in the page. */
+export async function flowAt(path: string): Promise<Flow | undefined> {
+  const entry = flows.find((candidate) => candidate.routes.includes(path));
+  return entry && loadFlow(entry);
+}

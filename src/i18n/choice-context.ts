@@ -6,6 +6,6 @@ export const LanguageChoiceContext = createContext<LanguageChoiceStore>(createLa
 
 export function useLanguageChoice(): [string | null, (locale: string) => void] {
   const store = useContext(LanguageChoiceContext);
-  const chosen = useSyncExternalStore(store.subscribe, store.get);
+  const chosen = useSyncExternalStore(store.subscribe, store.get, store.get);
   return [chosen, store.set];
 }

@@ -4,6 +4,7 @@
 // preview replaces them with its draft's); src/i18n/choice.ts decides the language.
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { APP_STYLESHEET_ELEMENT_ID } from '../../common/first-paint.ts';
 import { applyDocumentLanguage } from './document.ts';
 import { INTERPOLATION, intlFormatter } from './intl-formatter.ts';
 import { fieldIssueText } from './field-issues.ts';
@@ -74,19 +75,30 @@ export function hasShippedTexts(language: string): boolean {
   return `./locales/${language}.json` in shippedFiles;
 }
 
+/** Takes `language`'s shipped texts from the page (src/ssr/first-paint.ts), so showLanguage need not fetch them. */
+export function adoptShippedTexts(language: string, texts: Record<string, unknown>): void {
+  if (hasShippedTexts(language) && language !== 'en') shipped.set(language, texts);
+}
+
 /**
  * Fetches `language`'s shipped texts once and adds them beneath any app override already in the
  * store (overwrite off), so an override applied earlier keeps winning.
  */
 export async function loadShippedTexts(instance: I18n, language: string): Promise<void> {
+  const texts = await shippedTextsOf(language);
+  if (texts) instance.addResourceBundle(language, 'translation', structuredClone(texts), true, false);
+}
+
+/** `language`'s shipped texts, fetched once; undefined for `en` (in the bundle) and languages Foyer does not ship. */
+export async function shippedTextsOf(language: string): Promise<Record<string, unknown> | undefined> {
   const load = shippedFiles[`./locales/${language}.json`];
-  if (!load) return;
+  if (!load) return undefined;
   let texts = shipped.get(language);
   if (!texts) {
     texts = await load();
     shipped.set(language, texts);
   }
-  instance.addResourceBundle(language, 'translation', structuredClone(texts), true, false);
+  return texts;
 }
 
 /**
@@ -115,16 +127,22 @@ export function replaceAppTranslations(instance: I18n, resources: TranslationRes
   applyTranslations(instance, resources);
 }
 
-/** Loads the app's custom stylesheet after Foyer's own so its token overrides win; a failing load leaves none. */
-export const CUSTOM_CSS_LINK_ID = 'foyer-custom-css';
+/** The app's custom stylesheet comes after Foyer's own so its token overrides win; a failing load leaves none. */
+export const CUSTOM_CSS_LINK_ID = APP_STYLESHEET_ELEMENT_ID;
 
+/** The app's stylesheet on the API host: its branding tokens, then its custom CSS (server/branding/plugin.ts). */
+export function customCssUrl(apiUrl: string, appId: string): string {
+  return `${apiUrl}/${encodeURIComponent(appId)}/custom.css`;
+}
+
+/** Links the app's stylesheet unless the page has it (the server's first paint links it in the head). */
 export function loadCustomCss(apiUrl: string, appId: string): void {
   if (!appId || typeof document === 'undefined') return;
   if (document.getElementById(CUSTOM_CSS_LINK_ID)) return;
   const link = document.createElement('link');
   link.id = CUSTOM_CSS_LINK_ID;
   link.rel = 'stylesheet';
-  link.href = `${apiUrl}/${encodeURIComponent(appId)}/custom.css`;
+  link.href = customCssUrl(apiUrl, appId);
   link.addEventListener('error', () => link.remove());
   document.head.appendChild(link);
 }

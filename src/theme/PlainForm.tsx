@@ -1,7 +1,9 @@
 // The theme's renderer of plain forms (src/flow/plain-form.ts): the same markup, ids and
 // aria-describedby links as Foyer's RJSF theme (./rjsf/templates.tsx), so both kinds of form look and
-// read alike. Texts arrive translated; values and errors are the caller's.
-import type { FormEvent, ReactNode } from 'react';
+// read alike. Texts arrive translated; values and errors are the caller's. A form the server drew
+// (src/ssr/render.tsx) may have been typed in before React took it over: what is in its fields then
+// becomes the values, through onChange, as if typed afterwards.
+import { useEffect, useEffectEvent, useRef, type FormEvent, type ReactNode } from 'react';
 import type { PlainField } from '../flow/plain-form.ts';
 
 export interface PlainFormProps {
@@ -19,13 +21,31 @@ export interface PlainFormProps {
 
 const fieldId = (name: string) => `root_${name}`;
 
+/** The fields whose input holds something else than `values` says (typed before hydration), with what it holds. */
+function typedBefore(form: HTMLFormElement, fields: PlainField[], values: Record<string, unknown>): Record<string, unknown> | undefined {
+  const typed: Record<string, unknown> = {};
+  for (const field of fields) {
+    const input = form.elements.namedItem(fieldId(field.name));
+    const value = values[field.name];
+    if (input instanceof HTMLInputElement && input.value !== (typeof value === 'string' ? value : ''))
+      typed[field.name] = input.value || undefined;
+  }
+  return Object.keys(typed).length > 0 ? typed : undefined;
+}
+
 export function PlainForm({ fields, values, errors, translate, onChange, onSubmit, className, children }: PlainFormProps) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const adoptTyped = useEffectEvent(() => {
+    const typed = formRef.current && typedBefore(formRef.current, fields, values);
+    if (typed) onChange({ ...values, ...typed });
+  });
+  useEffect(() => adoptTyped(), []);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     onSubmit();
   };
   return (
-    <form className={className} noValidate onSubmit={submit}>
+    <form ref={formRef} className={className} noValidate onSubmit={submit}>
       <div>
         <div className="foyer-stack">
           {fields.map((field) => {

@@ -83,6 +83,12 @@ function FlowView({ flow, layout: Layout = AuthLayout }: FlowScreenProps) {
   const focusPending = useRef(autoFocus);
   const focusFirstField = useCallback(() => {
     if (!focusPending.current) return;
+    // A person already in one of the step's fields (typing into the server's drawing) stays there.
+    const active = document.activeElement;
+    if (active instanceof HTMLElement && active.matches(FOCUSABLE_FIELD) && cardRef.current?.contains(active)) {
+      focusPending.current = false;
+      return;
+    }
     const field = cardRef.current?.querySelector<HTMLElement>(FOCUSABLE_FIELD);
     if (field) {
       field.focus();

@@ -1,0 +1,200 @@
+// The server's first paint of the hosted screens (src/ssr/render.tsx, server/ui/first-paint.ts): the
+// first step of a flow's route arrives drawn, branded, in the visitor's language and with the app
+// config and texts inlined; the runtime hydrates it without a mismatch, and what a person types
+// before the JavaScript runs is what gets submitted.
+import { eq } from 'drizzle-orm';
+import type { ConsoleMessage, Page, Route } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { apps } from '../server/db/schema.ts';
+import { expectNoAxeViolations } from './support/browser.ts';
+import { browserSuite } from './support/suite.ts';
+
+const HOSTILE = '</script><script>window.__injected = true</script><b>';
+const HOSTILE_APP_ID = 'first-paint-hostile';
+
+const suite = browserSuite(async (foyer) => {
+  // An app of its own whose name, footer and texts try to break out of the page's markup and JSON.
+  const [demo] = await foyer.db.select().from(apps).where(eq(apps.id, foyer.demo.appId));
+  await foyer.db.insert(apps).values({
+    ...demo!,
+    id: HOSTILE_APP_ID,
+    name: `Hostile ${HOSTILE}`,
+    settings: {
+      ...demo!.settings,
+      branding: { ...demo!.settings.branding, copyrightFooter: `© ${HOSTILE}` },
+      translations: { en: { login: { heading: `Hello ${HOSTILE}` } } },
+      languages: ['en', 'de'],
+      defaultLanguage: 'en',
+    },
+    createdAt: new Date(),
+  });
+});
+
+const loginUrl = (query = '') => `${suite.foyer.urls.ui}/auth/login${query}`;
+
+async function pageHtml(url: string, headers: Record<string, string> = {}): Promise<{ status: number; html: string }> {
+  const response = await fetch(url, { headers: { accept: 'text/html', ...headers } });
+  return { status: response.status, html: await response.text() };
+}
+
+/** The first paint's data the page carries. */
+function firstPaintOf(html: string): Record<string, unknown> {
+  const match = /<script id="foyer-first-paint" type="application\/json">(.*?)<\/script>/s.exec(html);
+  if (!match) throw new Error('the page carries no first paint');
+  return JSON.parse(match[1]!) as Record<string, unknown>;
+}
+
+/** Console errors and uncaught exceptions (React reports a hydration mismatch as one) of `page` from now on. */
+function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message: ConsoleMessage) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+/** Holds the runtime's entry chunk until the returned function is called. */
+async function holdRuntime(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/main-[\w-]+\.js$/, async (route: Route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+describe('the first paint of the hosted screens', () => {
+  it('draws the login step on the server, in the language the browser asks for, with the app config and texts inlined', async () => {
+    const response = await fetch(loginUrl(), { headers: { accept: 'text/html', 'accept-language': 'de-CH,de;q=0.9,en;q=0.5' } });
+    const html = await response.text();
+    expect(response.status).toBe(200);
+    expect(html).toContain('<html lang="de" dir="ltr">');
+    expect(html).toContain('<title>Anmelden · Demo app</title>');
+    expect(html).toMatch(/<h1 id="foyer-heading"[^>]*>Anmelden<\/h1>/);
+    expect(html).toMatch(/<input type="email" id="root_email"/);
+    // Foyer's stylesheet and the app's are in the page, under the response's CSP nonce: nothing to fetch before the first paint.
+    const nonce = /style-src [^;]*'nonce-([0-9a-f]+)'/.exec(response.headers.get('content-security-policy') ?? '')?.[1];
+    expect(html).toMatch(new RegExp(`<style nonce="${nonce}">[^<]*\\.foyer-card`));
+    expect(html).toContain(`<style id="foyer-custom-css" nonce="${nonce}">`);
+    expect(html).not.toMatch(/<link rel="stylesheet"(?! href="[^"]+" disabled>)/);
+    const data = firstPaintOf(html);
+    expect(data).toMatchObject({
+      appId: suite.foyer.demo.appId,
+      language: 'de',
+      rendered: true,
+      appConfig: { status: 'ready', app: { name: 'Demo app' } },
+    });
+    expect((data.texts as { login: { title: string } }).login.title).toBe('Anmelden');
+  });
+
+  it('hydrates the drawn page without a mismatch, and the form works as before, at 320 px too', async () => {
+    const errors = collectErrors(suite.page);
+    const requests: string[] = [];
+    suite.page.on('request', (request) => requests.push(request.url()));
+    await suite.page.setViewportSize({ width: 320, height: 640 });
+    await suite.page.goto(loginUrl());
+    const email = suite.page.getByLabel('Email');
+    const submit = suite.page.getByRole('button', { name: 'Continue' });
+    // Hydrated and started: the button follows the field.
+    await email.fill('someone@example.com');
+    await expect.poll(() => submit.isEnabled()).toBe(true);
+    await email.fill('');
+    await expect.poll(() => submit.isDisabled()).toBe(true);
+    await expectNoAxeViolations(suite.page);
+    // Nothing was fetched that the page carried.
+    expect(requests.filter((url) => url.includes('/graphql') || url.endsWith('/translations.json'))).toEqual([]);
+    expect(errors).toEqual([]);
+
+    await email.focus();
+    await suite.page.keyboard.type(suite.foyer.demo.users[0]!.email);
+    await suite.page.keyboard.press('Enter');
+    await suite.page.getByLabel('Password').waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('keeps what a person typed before the JavaScript ran and submits it', async () => {
+    const errors = collectErrors(suite.page);
+    const release = await holdRuntime(suite.page);
+    await suite.page.goto(loginUrl(), { waitUntil: 'commit' });
+    const email = suite.page.getByLabel('Email');
+    await email.waitFor();
+    const typed = suite.foyer.demo.users[0]!.email;
+    await email.click();
+    await suite.page.keyboard.type(typed);
+    // Hydration takes over the server's elements; drawing afresh would replace them (and what was typed).
+    await suite.page.evaluate(() =>
+      document.querySelectorAll<HTMLElement>('#root_email, #foyer-heading').forEach((element) => (element.dataset.drawn = 'server')),
+    );
+    const sent = suite.page.waitForRequest((request) => request.method() === 'POST' && (request.postData() ?? '').includes(typed));
+    release();
+    const submit = suite.page.getByRole('button', { name: 'Continue' });
+    await expect.poll(() => submit.isEnabled()).toBe(true);
+    expect(await email.inputValue()).toBe(typed);
+    expect(await suite.page.locator('[data-drawn="server"]').count()).toBe(2);
+    await expect.poll(() => suite.page.evaluate(() => document.activeElement?.id)).toBe('root_email');
+    await submit.click();
+    expect((await sent).postData()).toContain(typed);
+    await suite.page.getByLabel('Password').waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('draws a clear page for an unknown app id, never a 500', async () => {
+    const { status, html } = await pageHtml(loginUrl('?appId=no-such-app'));
+    expect(status).toBe(200);
+    expect(html).toMatch(/<h1 id="foyer-heading"[^>]*>Unknown App Id<\/h1>/);
+    expect(firstPaintOf(html)).toMatchObject({ appId: 'no-such-app', appConfig: { status: 'unknown-app' }, rendered: true });
+    expect(html).not.toContain('Demo app');
+
+    const errors = collectErrors(suite.page);
+    await suite.page.goto(loginUrl('?appId=no-such-app'));
+    await suite.page.getByRole('heading', { name: 'Unknown App Id' }).waitFor();
+    await expect.poll(() => suite.page.title()).toContain('Unknown App Id');
+    expect(errors).toEqual([]);
+  });
+
+  it('falls back from a language that does not exist as the runtime does', async () => {
+    const { html } = await pageHtml(loginUrl('?lng=xx-YY'), { 'accept-language': 'xx, fr;q=0.5' });
+    expect(html).toContain('<html lang="fr" dir="ltr">');
+    expect(firstPaintOf(html)).toMatchObject({ language: 'fr', rendered: true });
+    const { html: chosen } = await pageHtml(loginUrl('?lng=sv'), { 'accept-language': 'fr' });
+    expect(chosen).toContain('<html lang="sv" dir="ltr">');
+  });
+
+  it("escapes an app's name, footer and texts, and carries nothing of another app", async () => {
+    const { status, html } = await pageHtml(loginUrl(`?appId=${HOSTILE_APP_ID}`), { 'accept-language': 'en' });
+    expect(status).toBe(200);
+    expect(html).not.toContain('<script>window.__injected');
+    expect(html).toContain('\\u003c/script>\\u003cscript>window.__injected');
+    const data = firstPaintOf(html);
+    expect(data).toMatchObject({ appId: HOSTILE_APP_ID, appConfig: { app: { name: `Hostile ${HOSTILE}` } } });
+    expect(data.translations).toEqual({ en: { login: { heading: `Hello ${HOSTILE}` } } });
+    expect(html).not.toContain('Demo app');
+    // The deployment's default app is in the client config (#foyer-config); the first paint is the asked app's only.
+    expect(JSON.stringify(data)).not.toContain(suite.foyer.demo.appId);
+
+    const errors = collectErrors(suite.page);
+    await suite.page.goto(loginUrl(`?appId=${HOSTILE_APP_ID}`));
+    await expect.poll(() => suite.page.getByRole('heading', { level: 1 }).textContent()).toBe(`Hello ${HOSTILE}`);
+    await suite.page.getByLabel('Email').fill('someone@example.com');
+    await expect.poll(() => suite.page.getByRole('button', { name: 'Continue' }).isEnabled()).toBe(true);
+    expect(await suite.page.evaluate(() => (window as { __injected?: boolean }).__injected)).toBeUndefined();
+    expect(await suite.page.locator('.foyer-footer').textContent()).toContain(`© ${HOSTILE}`);
+    expect(errors).toEqual([]);
+  });
+
+  it('draws the first steps of the magic-link and reset-password routes, and leaves the others to the runtime', async () => {
+    for (const [path, heading] of [
+      ['/auth/magic-link', 'Sign in with a magic link'],
+      ['/auth/reset-password', 'Reset password'],
+    ] as const) {
+      const { html } = await pageHtml(`${suite.foyer.urls.ui}${path}`, { 'accept-language': 'en' });
+      expect(firstPaintOf(html)).toMatchObject({ rendered: true });
+      expect(html).toContain(heading);
+    }
+    const { html: signup } = await pageHtml(`${suite.foyer.urls.ui}/auth/signup`, { 'accept-language': 'en' });
+    expect(firstPaintOf(signup)).toMatchObject({ rendered: false, appConfig: { status: 'ready' } });
+    expect(signup).toContain('<div id="root"></div>');
+  });
+});

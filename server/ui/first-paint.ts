@@ -1,0 +1,105 @@
+// The runtime page's first paint: the runtime's server entry (src/ssr/render.tsx, built by `npm run
+// build` into `<the built UI's folder>-ssr/render.js`, dist/ui-ssr) draws a flow's first step and says what the page
+// carries for the runtime; this file reads the app for it and puts the result into the page. A drawn
+// page carries its stylesheets too (Foyer's and the app's, under the response's CSP nonce), so nothing
+// stands between its HTML and its first paint. The entry is imported on the first page served, not at
+// start, so the server answers as soon as before.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Negotiator from 'negotiator';
+import type { FastifyRequest } from 'fastify';
+import { APP_STYLESHEET_ELEMENT_ID, FIRST_PAINT_ELEMENT_ID, type FirstPaint, type RenderFirstPaint } from '../../common/first-paint.ts';
+import { brandingStylesheet } from '../../common/branding-css.ts';
+import { findApp } from '../apps/lookup.ts';
+import type { Database } from '../db/client.ts';
+import { publicAppConfig } from '../graphql/apps/service.ts';
+
+export interface PagePaint {
+  paint: FirstPaint;
+  /** The app's stylesheet (its branding tokens and custom CSS, as the API host serves it). */
+  appStyles?: string;
+}
+
+export type FirstPaintOf = (request: FastifyRequest, clientConfig: Record<string, unknown>) => Promise<PagePaint>;
+
+/** Where the server entry of the UI built into `uiDist` is: a folder named after it (dist/ui → dist/ui-ssr/render.js). */
+export function serverEntryOf(uiDist: string): string {
+  return path.join(`${uiDist}-ssr`, 'render.js');
+}
+
+/** The first paint of each runtime page by the server entry `entry`; undefined when it is not built. */
+export function firstPaintRenderer(entry: string, db: Database): FirstPaintOf | undefined {
+  if (!existsSync(entry)) return undefined;
+  let loading: Promise<RenderFirstPaint> | undefined;
+  return async (request, clientConfig) => {
+    loading ??= import(pathToFileURL(entry).href).then((module: { renderFirstPaint: RenderFirstPaint }) => module.renderFirstPaint);
+    const render = await loading;
+    let appStyles: string | undefined;
+    const paint = await render({
+      url: request.url,
+      preferredLanguages: new Negotiator(request.raw).languages(),
+      clientConfig,
+      async loadApp(appId) {
+        const app = await findApp(db, appId);
+        if (!app) return undefined;
+        appStyles = brandingStylesheet(app.settings.branding);
+        return { config: { ...publicAppConfig(app) }, translations: app.settings.translations ?? {} };
+      },
+    });
+    return { paint, appStyles: paint.stylesheet ? appStyles : undefined };
+  };
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]!);
+}
+
+/** JSON that cannot end the element it sits in: every `<` is written as \u003c. */
+export function escapeJsonForHtml(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+/** CSS that cannot end the element it sits in: `</style` becomes `<\/style`, the same text in a CSS string. */
+function escapeCssForHtml(css: string): string {
+  return css.replace(/<\/(style)/gi, '<\\/$1');
+}
+
+const STYLESHEET_LINK = /<link rel="stylesheet"(?: crossorigin)? href="(\/assets\/[^"]+\.css)">/g;
+
+/**
+ * The built runtime page `html` with `paint` in it: language, title, the data, the app's stylesheet
+ * and the markup. With `styles` (a drawn page and its CSP nonce), the page's own stylesheets and the
+ * app's are inline, each under the nonce; `readAsset` reads a built file by its address.
+ */
+export function withFirstPaint(
+  html: string,
+  { paint, appStyles }: PagePaint,
+  styles?: { nonce: string; readAsset(address: string): string | undefined },
+): string {
+  let page = html;
+  if (paint.lang) page = page.replace(/<html lang="[^"]*">/, `<html lang="${escapeHtml(paint.lang)}" dir="${paint.dir ?? 'ltr'}">`);
+  if (paint.title) page = page.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(paint.title)}</title>`);
+  const inline = styles && paint.markup ? styles : undefined;
+  const style = (css: string, id?: string) =>
+    `<style${id ? ` id="${id}"` : ''} nonce="${escapeHtml(inline!.nonce)}">${escapeCssForHtml(css)}</style>`;
+  if (inline) {
+    page = page.replace(STYLESHEET_LINK, (link, address: string) => {
+      const css = inline.readAsset(address);
+      // The link stays, disabled (never fetched): Vite's preload helper adds a lazy chunk's stylesheet
+      // unless a link to it is in the page, and one added now would come after the app's styles.
+      return css === undefined ? link : `${style(css)}<link rel="stylesheet" href="${address}" disabled>`;
+    });
+  }
+  const head: string[] = [];
+  if (paint.data !== undefined)
+    head.push(`<script id="${FIRST_PAINT_ELEMENT_ID}" type="application/json">${escapeJsonForHtml(paint.data)}</script>`);
+  // After Foyer's own stylesheet, so the app's tokens win (src/i18n/index.ts loadCustomCss).
+  if (inline && appStyles !== undefined) head.push(style(appStyles, APP_STYLESHEET_ELEMENT_ID));
+  else if (paint.stylesheet) head.push(`<link rel="stylesheet" id="${APP_STYLESHEET_ELEMENT_ID}" href="${escapeHtml(paint.stylesheet)}">`);
+  page = page.replace('</head>', `${head.join('')}</head>`);
+  if (paint.markup) page = page.replace('<div id="root"></div>', `<div id="root">${paint.markup}</div>`);
+  return page;
+}

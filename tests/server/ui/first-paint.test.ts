@@ -1,0 +1,122 @@
+// How the hosted UI server puts a server entry's first paint into the runtime page
+// (server/ui/first-paint.ts): escaped, Foyer's stylesheet and then the app's inline under the
+// response's CSP nonce, the markup in #root;
+// the runtime page without it when the entry fails, never a 500; the configurator page untouched.
+// The entry here is a module of the test's own that answers what it is asked for (the real one, built
+// from src/ssr/render.tsx, is driven in e2e/first-paint.e2e.ts).
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
+
+const PAGE =
+  '<!doctype html>\n<html lang="en">\n<head><title>Foyer</title><!--foyer-config--><link rel="stylesheet" crossorigin href="/assets/foyer.css"></head>' +
+  '<body><div id="root"></div></body></html>';
+
+const OWN_CSS = '.foyer-card{color:red}.x::after{content:"</style><script>alert(2)</script>"}';
+
+const HOSTILE = '</script><script>alert(1)</script>"\'&';
+
+// What the entry was asked, echoed back in its answer, and a failure for the address that asks for one.
+const ENTRY = `
+export async function renderFirstPaint(request) {
+  if (request.url.includes('explode')) throw new Error('the entry failed');
+  const app = await request.loadApp(new URL(request.url, 'http://x').searchParams.get('appId') ?? request.clientConfig.appId);
+  return {
+    data: { asked: request.url, languages: request.preferredLanguages, app: app?.config.name ?? null, hostile: ${JSON.stringify(HOSTILE)} },
+    markup: '<main><h1>Drawn</h1></main>',
+    lang: 'de',
+    dir: 'ltr',
+    title: ${JSON.stringify(`Title ${HOSTILE}`)},
+    stylesheet: ${JSON.stringify(`http://api.invalid/app/custom.css?"${HOSTILE}`)},
+  };
+}
+`;
+
+let foyer: TestFoyer;
+let root: string;
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'foyer-first-paint-'));
+  const dist = path.join(root, 'ui');
+  await mkdir(path.join(dist, 'configurator'), { recursive: true });
+  await mkdir(path.join(dist, 'assets'));
+  await writeFile(path.join(dist, 'assets', 'foyer.css'), OWN_CSS);
+  await mkdir(`${dist}-ssr`);
+  await writeFile(path.join(dist, 'index.html'), PAGE);
+  await writeFile(path.join(dist, 'configurator', 'index.html'), PAGE);
+  await writeFile(path.join(`${dist}-ssr`, 'render.js'), ENTRY);
+  foyer = await startFoyer({ uiDist: dist });
+});
+
+afterAll(async () => {
+  await foyer?.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+async function page(address: string, headers: Record<string, string> = {}) {
+  const response = await fetch(`${foyer.urls.ui}${address}`, { headers: { accept: 'text/html', ...headers } });
+  return { status: response.status, html: await response.text(), csp: response.headers.get('content-security-policy') ?? '' };
+}
+
+describe("the runtime page's first paint", () => {
+  it('puts the drawing, the language, the title, the data and the stylesheet into the page, escaped', async () => {
+    const { status, html } = await page('/auth/login?x=1', { 'accept-language': 'fr-CA, de;q=0.8, en;q=0.1' });
+    expect(status).toBe(200);
+    expect(html).toContain('<html lang="de" dir="ltr">');
+    expect(html).toContain('<title>Title &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;</title>');
+    expect(html).toContain('<div id="root"><main><h1>Drawn</h1></main></div>');
+    expect(html).not.toContain('<script>alert(1)');
+    const data = /<script id="foyer-first-paint" type="application\/json">(.*?)<\/script>/.exec(html);
+    expect(JSON.parse(data![1]!)).toEqual({
+      asked: '/auth/login?x=1',
+      languages: ['fr-CA', 'de', 'en'],
+      app: 'Demo app',
+      hostile: HOSTILE,
+    });
+    // Both stylesheets inline under the response's nonce, the app's after Foyer's own so its tokens win.
+    const { csp } = await page('/auth/login');
+    const nonce = /style-src [^;]*'nonce-([0-9a-f]{32})'/.exec(csp)?.[1];
+    expect(nonce).toBeDefined();
+    const drawn = await page('/auth/login');
+    const styleNonce = /style-src [^;]*'nonce-([0-9a-f]{32})'/.exec(drawn.csp)![1]!;
+    expect(styleNonce).not.toBe(nonce);
+    const own = drawn.html.indexOf(
+      `<style nonce="${styleNonce}">.foyer-card{color:red}.x::after{content:"<\\/style><script>alert(2)</script>"}</style>` +
+        '<link rel="stylesheet" href="/assets/foyer.css" disabled>',
+    );
+    const app = drawn.html.indexOf(`<style id="foyer-custom-css" nonce="${styleNonce}">`);
+    expect(own).toBeGreaterThan(0);
+    expect(app).toBeGreaterThan(own);
+    // Inside <style> only `</style` ends the element, so the script stays text of the rule.
+    expect(drawn.html).not.toContain('</style><script>alert(2)');
+  });
+
+  it('reads the app the address names, and none for an id no app has', async () => {
+    const other = await page(`/auth/login?appId=${foyer.demo.consoleAppId}`);
+    expect(other.html).toContain('"app":"Foyer console"');
+    const unknown = await page('/auth/login?appId=no-such-app');
+    expect(unknown.status).toBe(200);
+    expect(unknown.html).toContain('"app":null');
+    // No app, no styles of one: the address the entry named stays a link, escaped.
+    expect(unknown.html).toContain(
+      '<link rel="stylesheet" id="foyer-custom-css" href="http://api.invalid/app/custom.css?&quot;&lt;/script&gt;',
+    );
+  });
+
+  it('serves the page without a first paint when the entry fails, never a 500', async () => {
+    const { status, html } = await page('/auth/login?explode=1');
+    expect(status).toBe(200);
+    expect(html).toContain('<script id="foyer-config" type="application/json">');
+    expect(html).toContain('<div id="root"></div>');
+    expect(html).not.toContain('foyer-first-paint');
+  });
+
+  it('leaves the configurator page alone', async () => {
+    const { html } = await page('/configurator');
+    expect(html).toContain('<div id="root"></div>');
+    expect(html).toContain('<html lang="en">');
+    expect(html).not.toContain('foyer-first-paint');
+  });
+});
