@@ -5,13 +5,15 @@ import { App, languageChoiceStore, startRuntime } from './app/App.tsx';
 import { loadAppConfigAnonymously, withAuthMode } from './runtime/app-config.ts';
 import { addressWithoutAppId, launchConfig } from './app/launch.ts';
 import { browserRuntime, createAuthClient } from './auth/index.ts';
-import { adoptShippedTexts, createI18n, loadCustomCss } from './i18n/index.ts';
+import { adoptShippedTexts, createI18n, CUSTOM_CSS_LINK_ID, loadCustomCss } from './i18n/index.ts';
 import { previewBrowserRuntime } from './preview/storage.ts';
 import { createRedirect } from './runtime/redirect.ts';
 import { loadOwnerPatterns } from './flow/logic.ts';
 import { flowAt, openingForms } from './flow/flows.ts';
 import { loadForm } from './flow/forms.ts';
 import { readFirstPaint } from './ssr/first-paint.ts';
+import { componentRegistry } from './components/registry.ts';
+import { isComponentName } from './flow/registry-names.ts';
 import './theme/tokens.css';
 import './theme/foyer.css';
 
@@ -21,6 +23,8 @@ const firstPaint = readFirstPaint(config);
 const cleanAddress = addressWithoutAppId(globalThis.location);
 if (cleanAddress) globalThis.history.replaceState(globalThis.history.state, '', cleanAddress);
 const i18n = createI18n();
+// A page drawn for another app (an address without ?appId, for the app this tab stored) carries that app's stylesheet.
+if (!firstPaint) document.getElementById(CUSTOM_CSS_LINK_ID)?.remove();
 loadCustomCss(config.apiUrl, config.appId);
 const languageChoice = languageChoiceStore(config);
 // ?lng= is the visitor's choice, as the language switch makes it; the server's first paint reads it too.
@@ -32,10 +36,14 @@ if (!container) throw new Error('index.html has no #root');
 // The first step's form and its validator load while the app config is read, not after it.
 for (const form of openingForms(globalThis.location.pathname)) void loadForm(form).catch(() => undefined);
 
-async function firstStepFormLoaded(path: string): Promise<void> {
+/** The drawn step's form and components, so hydration draws all of it at once. */
+async function firstStepLoaded(path: string): Promise<void> {
   const flow = await flowAt(path);
-  const form = flow?.steps[flow.initial]?.form;
-  if (form) await loadForm(form);
+  const step = flow?.steps[flow.initial];
+  const components = [step?.component, ...(step?.slots ?? []).map((slot) => (slot.type === 'component' ? slot.component : undefined))]
+    .filter((name): name is string => typeof name === 'string')
+    .filter(isComponentName);
+  await Promise.all([step?.form ? loadForm(step.form) : undefined, ...components.map((name) => componentRegistry[name].preload())]);
 }
 
 async function start(root: HTMLElement): Promise<void> {
@@ -54,9 +62,9 @@ async function start(root: HTMLElement): Promise<void> {
   const hydrating = firstPaint?.rendered === true && i18n.language === firstPaint.language && !auth.isAuthenticated();
   const app = <App started={started} i18n={i18n} languageChoice={languageChoice} />;
   if (hydrating) {
-    // The drawn step's form first: the flow's start updates the step, and React draws a part that is
+    // The drawn step's code first: the flow's start updates the step, and React draws a part that is
     // still waiting for its code afresh, losing what was typed into it.
-    await firstStepFormLoaded(globalThis.location.pathname);
+    await firstStepLoaded(globalThis.location.pathname);
     hydrateRoot(root, app);
   } else createRoot(root).render(app);
 }
