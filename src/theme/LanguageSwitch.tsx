@@ -1,6 +1,6 @@
 // The signed-out screens' language switch: a native select (keyboard and screen readers know it),
 // each language named in itself and marked with its own lang, so it is read in its own voice.
-import { useId } from 'react';
+import { useId, useSyncExternalStore } from 'react';
 import { LOCALES, type SupportedLocale } from '../../common/locales.ts';
 
 export interface LanguageSwitchProps {
@@ -10,8 +10,16 @@ export interface LanguageSwitchProps {
   onChange(locale: SupportedLocale): void;
 }
 
+const subscribeToNothing = () => () => undefined;
+
 export function LanguageSwitch({ label, languages, value, onChange }: LanguageSwitchProps) {
   const id = useId();
+  // Off in the server's drawing until the runtime hydrates it: a choice made before would be lost.
+  const interactive = useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  );
   return (
     <span className="foyer-language-switch">
       <label htmlFor={id}>{label}</label>
@@ -19,6 +27,7 @@ export function LanguageSwitch({ label, languages, value, onChange }: LanguageSw
         id={id}
         className="foyer-select foyer-select--compact"
         value={value}
+        disabled={!interactive}
         onChange={(event) => onChange(event.target.value as SupportedLocale)}
       >
         {languages.map((locale) => (
