@@ -1,6 +1,7 @@
 // Every flow of the flows folder (flows/, or FOYER_FLOWS_DIR at build time; build/flowsPlugin.ts),
 // bundled as data. Their routes become router entries; only the login route's flows come with the
 // page, every other flow is fetched when one of its routes is entered.
+import { markedForUse } from './settled-promise.ts';
 import bundled from 'virtual:foyer-flows';
 import type { Flow } from './types.ts';
 
@@ -30,15 +31,7 @@ export function loadFlow(entry: BundledFlow): Promise<Flow> {
   if ('flow' in entry) return Promise.resolve(entry.flow);
   let pending = loading.get(entry.id);
   if (!pending) {
-    pending = entry.load();
-    const tracked = pending as Promise<Flow> & { status?: string; value?: Flow };
-    pending.then(
-      (flow) => {
-        tracked.status = 'fulfilled';
-        tracked.value = flow;
-      },
-      () => undefined,
-    );
+    pending = markedForUse(entry.load());
     loading.set(entry.id, pending);
   }
   return pending;

@@ -1,6 +1,7 @@
 // Loads a form of schema/forms/ with its build-time compiled validator (see build/formsPlugin.ts).
 // Plain forms (./plain-form.ts) are validated here; the others by RJSF, which loads with them
 // (src/app/screens/flow-screen/RjsfStepForm.tsx).
+import { markedForUse } from './settled-promise.ts';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { formLoaders, type PrecompiledForm } from 'virtual:foyer-forms';
 import { failedChecksByField, plainFieldsOf, type PlainField } from './plain-form.ts';
@@ -32,17 +33,7 @@ export function loadForm(name: string): Promise<LoadedForm> {
       rootValidatorKey: form.rootValidatorKey,
       plainFields: plainFieldsOf(form.schema, form.uiSchema),
     }));
-    // React's use() reads a settled promise synchronously when it carries status/value; marking it
-    // avoids a fallback flash for forms loaded before they render.
-    const tracked = pending as Promise<LoadedForm> & { status?: string; value?: LoadedForm };
-    pending.then(
-      (form) => {
-        tracked.status = 'fulfilled';
-        tracked.value = form;
-      },
-      () => undefined,
-    );
-    cache.set(name, pending);
+    cache.set(name, markedForUse(pending));
   }
   return pending;
 }
