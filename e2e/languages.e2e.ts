@@ -194,7 +194,9 @@ describe('languages in the browser', () => {
     // German: Foyer's own German text beside the override, which is marked and can be filtered for.
     await page.locator('#translation-language').selectOption('de');
     await page.getByLabel('Search texts').fill('login.heading');
-    await page.getByText(`Foyer's text: ${de.login.heading}`).waitFor();
+    // The row itself: German arrives for every row before the search has narrowed the list to it.
+    const headingRow = page.locator('.console-translation', { has: page.getByLabel('login.heading', { exact: true }) });
+    await headingRow.getByText(`Foyer's text: ${de.login.heading}`).waitFor();
     await page.getByLabel('login.heading', { exact: true }).fill('Willkommen bei Acme');
     await page.getByText('1 overridden, 0 missing').waitFor();
     await page.getByLabel('Search texts').fill('');
