@@ -77,7 +77,7 @@ export function hasShippedTexts(language: string): boolean {
 
 /** Takes `language`'s shipped texts from the page (src/ssr/first-paint.ts), so showLanguage need not fetch them. */
 export function adoptShippedTexts(language: string, texts: Record<string, unknown>): void {
-  if (hasShippedTexts(language) && language !== 'en') shipped.set(language, texts);
+  if (hasShippedTexts(language)) shipped.set(language, texts);
 }
 
 /**
@@ -89,7 +89,7 @@ export async function loadShippedTexts(instance: I18n, language: string): Promis
   if (texts) instance.addResourceBundle(language, 'translation', structuredClone(texts), true, false);
 }
 
-/** `language`'s shipped texts, fetched once; undefined for `en` (in the bundle) and languages Foyer does not ship. */
+/** `language`'s shipped texts, fetched once; undefined for a language Foyer does not ship. */
 export async function shippedTextsOf(language: string): Promise<Record<string, unknown> | undefined> {
   const load = shippedFiles[`./locales/${language}.json`];
   if (!load) return undefined;

@@ -14,7 +14,7 @@ export interface FirstPaintData {
   translations: TranslationResources;
   /** The language the server chose (src/i18n/choice.ts screenLanguage, with the request's languages). */
   language: string;
-  /** The shipped texts of `language` when it is not `en` (which is in the bundle). */
+  /** The shipped texts of `language` (none for a language Foyer does not ship). */
   texts?: Record<string, unknown>;
   /** Whether #root holds the server's drawing of the address. */
   rendered: boolean;

@@ -72,7 +72,7 @@ export async function renderFirstPaint(request: FirstPaintRequest): Promise<Firs
     appConfig,
     translations,
     language,
-    texts: language === 'en' ? undefined : await shippedTextsOf(language),
+    texts: await shippedTextsOf(language),
     rendered: drawn !== undefined,
   };
   const page: FirstPaint = {
