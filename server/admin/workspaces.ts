@@ -15,7 +15,7 @@ import { AdminError, type ProblemDetail } from './errors.ts';
 import { bodyObject, recordAppAudit } from './service.ts';
 import { validationFailed } from './validation.ts';
 import { withinWorkspaceCreationLimits } from './limits.ts';
-import { emitTenantEvent, emitTenantUserEvent, withdrawWebhookEvents } from '../webhooks/outbox/outbox.ts';
+import { emitTenantEvent, emitTenantUserEvent, withdrawWebhookEvents } from '../outbox/outbox.ts';
 
 interface WorkspaceRequest {
   name: string;

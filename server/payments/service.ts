@@ -12,8 +12,8 @@ import type { PaymentOptionsGraphql, TenantPaymentDetailsGraphql, TenantPaymentS
 import { findOffer, findPlan, findPrice, planGraphql, plansOf, taxesOf, taxGraphql, trialDaysOf } from './catalog.ts';
 import { DAY_MS, type PaymentClock } from './clock.ts';
 import type { OfferMetadata, PaymentProvider, ProviderName } from './provider.ts';
-import { emitTenantEvent, emitWebhookEvent } from '../webhooks/outbox/outbox.ts';
-import { tenantModel } from '../webhooks/outbox/models.ts';
+import { emitTenantEvent, emitWebhookEvent } from '../outbox/outbox.ts';
+import { tenantModel } from '../outbox/models.ts';
 import { mustSelectPlan, trialOf } from '../../common/payments.ts';
 
 export type TenantRecord = typeof tenants.$inferSelect;

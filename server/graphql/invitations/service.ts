@@ -30,7 +30,7 @@ import { isEmail } from '../input.ts';
 import { checkMailAllowance } from '../users/mail-limit.ts';
 import { getMember } from '../users/service.ts';
 import { MAX_INVITATIONS_PER_REQUEST } from '../../../common/invitations.ts';
-import { emitTenantUserEvent, withdrawWebhookEvents } from '../../webhooks/outbox/outbox.ts';
+import { emitTenantUserEvent, withdrawWebhookEvents } from '../../outbox/outbox.ts';
 import { allowedValuesIssue, keyedIssue, maxAddressesIssue, plainIssue } from '../../http/field-issues.ts';
 
 export { MAX_INVITATIONS_PER_REQUEST };

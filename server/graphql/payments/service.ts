@@ -18,7 +18,7 @@ import {
   type PaymentsRuntime,
   type TenantRecord,
 } from '../../payments/service.ts';
-import { emitTenantEvent } from '../../webhooks/outbox/outbox.ts';
+import { emitTenantEvent } from '../../outbox/outbox.ts';
 import { plainIssue } from '../../http/field-issues.ts';
 
 /**

@@ -30,7 +30,7 @@ import { releaseAttempt } from '../../audit/limits.ts';
 import { attributeCatalog } from '../attributes/catalog.ts';
 import { checkAttributes, type SortedAttributes } from '../attributes/check.ts';
 import type { ServerConfig } from '../../config.ts';
-import { emitTenantEvent, emitTenantUserEvent, withdrawWebhookEvents } from '../../webhooks/outbox/outbox.ts';
+import { emitTenantEvent, emitTenantUserEvent, withdrawWebhookEvents } from '../../outbox/outbox.ts';
 import { keyedIssue, maxLengthIssue, plainIssue } from '../../http/field-issues.ts';
 
 /** The flow whose collecting steps feed createTenantAnonymous (flows/signup.json). */
