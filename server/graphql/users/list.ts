@@ -222,10 +222,15 @@ export async function listUsers(db: Database, member: MemberCaller, args: Partia
   return rows.map((row) => toUser(member.app, row));
 }
 
+/** The count of the members of `tenantId` matching every word, as a query (its plans: tests/server/graphql/users-list-plans.test.ts). */
+export function countUsersSelect(db: Database, tenantId: string, words: string[]) {
+  return db.select({ total: count() }).from(tenantUsers).where(memberFilter(tenantId, words));
+}
+
 export async function countUsers(db: Database, member: MemberCaller, search: string | null | undefined): Promise<number> {
   const problems = new InputProblems();
   const words = checkSearch(problems, search);
   problems.throwIfAny();
-  const [row] = await db.select({ total: count() }).from(tenantUsers).where(memberFilter(member.tenantId, words));
+  const [row] = await countUsersSelect(db, member.tenantId, words);
   return row?.total ?? 0;
 }

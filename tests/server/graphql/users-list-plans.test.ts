@@ -6,7 +6,13 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_ENV, startFoyer, type TestFoyer } from '../../../server/testing.ts';
-import { checkListArguments, listUsersSelect, usersPageSelect, type PageQuery } from '../../../server/graphql/users/list.ts';
+import {
+  checkListArguments,
+  countUsersSelect,
+  listUsersSelect,
+  usersPageSelect,
+  type PageQuery,
+} from '../../../server/graphql/users/list.ts';
 import type { SortDirection, UserSortField } from '../../../server/graphql/generated/resolvers.ts';
 import { createWorkspace } from './users-workspace.ts';
 
@@ -146,11 +152,19 @@ describe.skipIf(Boolean(process.env[POSTGRES_ENV]))('users table statements are 
       },
     ],
   ];
-  for (const [name, pageQuery] of pages) {
+  /** A statement to run and its text as the database lists it (a query builder, awaited, would run). */
+  const statementOf = (select: { getSQL(): SQL; toSQL(): { sql: string } }) => ({ query: select.getSQL(), text: select.toSQL().sql });
+  const statements: [string, () => Promise<{ query: SQL; text: string }>][] = [
+    ...pages.map(([name, pageQuery]): (typeof statements)[number] => [
+      name,
+      async () => statementOf(usersPageSelect(foyer.db, tenantId, await pageQuery(), 51)),
+    ]),
+    ['the count of a two-word search', async () => statementOf(countUsersSelect(foyer.db, tenantId, ['ann', 'number']))],
+  ];
+  for (const [name, statement] of statements) {
     it(`keeps one plan for ${name}`, async () => {
-      const select = usersPageSelect(foyer.db, tenantId, await pageQuery(), 51);
-      const text = select.toSQL().sql;
-      for (let run = 0; run < RUNS; run += 1) await foyer.db.execute(select.getSQL());
+      const { query, text } = await statement();
+      for (let run = 0; run < RUNS; run += 1) await foyer.db.execute(query);
       const result = (await foyer.db.execute(
         sql`select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where statement = ${text}`,
       )) as unknown as { rows: { generic: number; custom: number }[] };
