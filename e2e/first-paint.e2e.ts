@@ -11,6 +11,7 @@ import { browserSuite } from './support/suite.ts';
 
 const HOSTILE = '</script><script>window.__injected = true</script><b>';
 const HOSTILE_APP_ID = 'first-paint-hostile';
+const SECOND_APP_ID = 'first-paint-second';
 
 const suite = browserSuite(async (foyer) => {
   // An app of its own whose name, footer and texts try to break out of the page's markup and JSON.
@@ -26,6 +27,14 @@ const suite = browserSuite(async (foyer) => {
       languages: ['en', 'de'],
       defaultLanguage: 'en',
     },
+    createdAt: new Date(),
+  });
+  // Another app in German only, for the address that loses its ?appId.
+  await foyer.db.insert(apps).values({
+    ...demo!,
+    id: SECOND_APP_ID,
+    name: 'Second app',
+    settings: { ...demo!.settings, languages: ['de'], defaultLanguage: 'de' },
     createdAt: new Date(),
   });
 });
@@ -198,5 +207,46 @@ describe('the first paint of the hosted screens', () => {
     const { html: signup } = await pageHtml(`${suite.foyer.urls.ui}/auth/signup`, { 'accept-language': 'en' });
     expect(firstPaintOf(signup)).toMatchObject({ rendered: false, appConfig: { status: 'ready' } });
     expect(signup).toContain('<div id="root"></div>');
+  });
+
+  it("draws the app the address named after a reload that lost the address's ?appId", async () => {
+    const errors = collectErrors(suite.page);
+    await suite.page.goto(loginUrl(`?appId=${SECOND_APP_ID}`));
+    await suite.page.getByRole('heading', { name: 'Anmelden' }).waitFor();
+    await expect.poll(() => new URL(suite.page.url()).search).toBe('');
+    const reloaded = await suite.page.reload();
+    // The HTML the server sent, not only what the runtime drew afterwards.
+    const html = (await reloaded!.text()) ?? '';
+    expect(html).toContain('<title>Anmelden · Second app</title>');
+    expect(firstPaintOf(html)).toMatchObject({ appId: SECOND_APP_ID, rendered: true, appConfig: { app: { name: 'Second app' } } });
+    expect(html).not.toContain('Demo app');
+    // Hydrated, not drawn afresh: the runtime serves the app it stored, the one drawn.
+    const email = suite.page.getByLabel('E-Mail-Adresse');
+    await email.fill('someone@example.com');
+    await expect.poll(() => suite.page.getByRole('button', { name: 'Weiter' }).isEnabled()).toBe(true);
+    expect(errors).toEqual([]);
+
+    // An address naming an app wins over the remembered one, and is remembered in its turn.
+    const named = await suite.page.goto(loginUrl(`?appId=${suite.foyer.demo.appId}`));
+    expect(firstPaintOf(await named!.text())).toMatchObject({ appId: suite.foyer.demo.appId });
+    const again = await suite.page.reload();
+    expect(firstPaintOf(await again!.text())).toMatchObject({ appId: suite.foyer.demo.appId });
+    expect(errors).toEqual([]);
+  });
+
+  it('leaves the remembered app alone in the preview, and draws the unknown-app page for one that is gone', async () => {
+    await suite.page.goto(loginUrl(`?appId=${SECOND_APP_ID}`));
+    await suite.page.getByRole('heading', { name: 'Anmelden' }).waitFor();
+    await suite.context.request.get(loginUrl(`?appId=${HOSTILE_APP_ID}&preview=1`), { headers: { accept: 'text/html' } });
+    const reloaded = await suite.page.reload();
+    expect(firstPaintOf(await reloaded!.text())).toMatchObject({ appId: SECOND_APP_ID });
+
+    await suite.page.goto(loginUrl('?appId=no-longer-here'));
+    const errors = collectErrors(suite.page);
+    const gone = await suite.page.reload();
+    expect(gone!.status()).toBe(200);
+    expect(await gone!.text()).toMatch(/<h1 id="foyer-heading"[^>]*>Unknown App Id<\/h1>/);
+    await suite.page.getByRole('heading', { name: 'Unknown App Id' }).waitFor();
+    expect(errors).toEqual([]);
   });
 });
