@@ -23,6 +23,7 @@ import { isAppId, launchParametersOf } from '../../common/launch.ts';
 import { findApp } from '../apps/lookup.ts';
 import type { Database } from '../db/client.ts';
 import { publicAppConfig } from '../graphql/apps/service.ts';
+import { customParamsConfig } from '../graphql/custom-params/service.ts';
 
 export interface PagePaint {
   paint: FirstPaint;
@@ -83,7 +84,9 @@ export function firstPaintRenderer(entry: string, db: Database): FirstPaintOf | 
         const app = await findApp(db, appId);
         if (!app) return undefined;
         appStyles = brandingStylesheet(app.settings.branding);
-        return { config: { ...publicAppConfig(app) }, translations: app.settings.translations ?? {} };
+        // The published signup fields, as getTenantUserCustomParamsConfigAnonymous answers them: the signup step is drawn with them.
+        const customSignupFields = customParamsConfig(app.settings).params;
+        return { config: { ...publicAppConfig(app), customSignupFields }, translations: app.settings.translations ?? {} };
       },
     });
     return { paint, appStyles: paint.stylesheet ? appStyles : undefined };
