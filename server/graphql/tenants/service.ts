@@ -3,7 +3,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { tenants } from '../../db/schema.ts';
-import { paymentStatusOf, type PaymentsRuntime } from '../../payments/service.ts';
+import type { PaymentsRuntime } from '../../payments/service.ts';
+import { paymentStatusOf } from '../payments/views.ts';
 import { trialOf } from '../../../common/payments.ts';
 import type { App } from '../../apps/lookup.ts';
 import type { Tenant, TenantAnonymous, TenantInput } from '../generated/resolvers.ts';
