@@ -11,6 +11,8 @@ import { browserSuite } from './support/suite.ts';
 
 const HOSTILE = '</script><script>window.__injected = true</script><b>';
 const HOSTILE_APP_ID = 'first-paint-hostile';
+const SECOND_APP_ID = 'first-paint-second';
+const SIGNUP_APP_ID = 'first-paint-signup';
 
 const suite = browserSuite(async (foyer) => {
   // An app of its own whose name, footer and texts try to break out of the page's markup and JSON.
@@ -25,6 +27,27 @@ const suite = browserSuite(async (foyer) => {
       translations: { en: { login: { heading: `Hello ${HOSTILE}` } } },
       languages: ['en', 'de'],
       defaultLanguage: 'en',
+      tenantSelfSignup: false,
+    },
+    createdAt: new Date(),
+  });
+  // Another app in German only, for the address that loses its ?appId.
+  await foyer.db.insert(apps).values({
+    ...demo!,
+    id: SECOND_APP_ID,
+    name: 'Second app',
+    settings: { ...demo!.settings, languages: ['de'], defaultLanguage: 'de' },
+    createdAt: new Date(),
+  });
+  // An app whose signup asks for a field of its own.
+  await foyer.db.insert(apps).values({
+    ...demo!,
+    id: SIGNUP_APP_ID,
+    name: 'Signup app',
+    settings: {
+      ...demo!.settings,
+      tenantSelfSignup: true,
+      customSignupFields: [{ label: 'companySize', type: 'integer', userLabel: 'Company size', required: true }],
     },
     createdAt: new Date(),
   });
@@ -195,8 +218,104 @@ describe('the first paint of the hosted screens', () => {
       expect(firstPaintOf(html)).toMatchObject({ rendered: true });
       expect(html).toContain(heading);
     }
-    const { html: signup } = await pageHtml(`${suite.foyer.urls.ui}/auth/signup`, { 'accept-language': 'en' });
+    // An app without self-signup sends the visitor on to the login (the flow's onEnter): the runtime does that.
+    const { html: signup } = await pageHtml(`${suite.foyer.urls.ui}/auth/signup?appId=${HOSTILE_APP_ID}`, { 'accept-language': 'en' });
     expect(firstPaintOf(signup)).toMatchObject({ rendered: false, appConfig: { status: 'ready' } });
     expect(signup).toContain('<div id="root"></div>');
+  });
+
+  it("draws the signup step on the server, with the app's own signup fields, in the visitor's language", async () => {
+    const { html } = await pageHtml(`${suite.foyer.urls.ui}/auth/signup`, { 'accept-language': 'de' });
+    expect(html).toMatch(/<h1 id="foyer-heading"[^>]*>Registrieren<\/h1>/);
+    expect(html).toContain('<title>Registrieren · Demo app</title>');
+    for (const id of ['root_email', 'root_password', 'root_consent']) expect(html).toContain(`id="${id}"`);
+    expect(html).not.toContain('root_customParams_0');
+    expect(firstPaintOf(html)).toMatchObject({ rendered: true, language: 'de', appConfig: { app: { customSignupFields: [] } } });
+
+    const { html: custom } = await pageHtml(`${suite.foyer.urls.ui}/auth/signup?appId=${SIGNUP_APP_ID}`, { 'accept-language': 'en' });
+    expect(custom).toMatch(/<label class="foyer-label" for="root_customParams_0">Company size<\/label>/);
+    expect(custom).toMatch(/<input type="number" id="root_customParams_0"[^>]* name="companySize"/);
+    expect(firstPaintOf(custom)).toMatchObject({
+      rendered: true,
+      appConfig: { app: { name: 'Signup app', customSignupFields: [{ label: 'companySize', type: 'integer', required: true }] } },
+    });
+  });
+
+  it('hydrates the drawn signup step, keeping what was typed before the JavaScript ran, and submits it', async () => {
+    const errors = collectErrors(suite.page);
+    const requests: string[] = [];
+    suite.page.on('request', (request) => requests.push(request.postData() ?? ''));
+    const release = await holdRuntime(suite.page);
+    await suite.page.goto(`${suite.foyer.urls.ui}/auth/signup?appId=${SIGNUP_APP_ID}`, { waitUntil: 'commit' });
+    const email = `drawn-${Date.now()}@signup.foyer.test`;
+    await suite.page.getByLabel('Email').waitFor();
+    await suite.page.getByLabel('Email').click();
+    await suite.page.keyboard.type(email);
+    await suite.page.getByLabel('Password', { exact: true }).click();
+    await suite.page.keyboard.type('Founder-pass-2026!');
+    await suite.page.getByLabel('Company size').click();
+    await suite.page.keyboard.type('12');
+    await suite.page.locator('#root_consent').check();
+    await suite.page.evaluate(() =>
+      document
+        .querySelectorAll<HTMLElement>('#root_email, #root_password, #root_customParams_0, #root_consent')
+        .forEach((element) => (element.dataset.drawn = 'server')),
+    );
+    const sent = suite.page.waitForRequest((request) => request.method() === 'POST' && (request.postData() ?? '').includes(email));
+    release();
+    const signUp = suite.page.getByRole('button', { name: 'Sign up' });
+    await expect.poll(() => signUp.isEnabled()).toBe(true);
+    expect(await suite.page.locator('[data-drawn="server"]').count()).toBe(4);
+    expect(await suite.page.getByLabel('Company size').inputValue()).toBe('12');
+    // The app config carried the signup fields: nobody asked the API for them.
+    expect(requests.filter((body) => body.includes('CustomParamsConfig'))).toEqual([]);
+    await expectNoAxeViolations(suite.page);
+    await signUp.click();
+    const body = (await sent).postData() ?? '';
+    expect(body).toContain('companySize');
+    expect(body).toContain('"12"');
+    await suite.page.getByText(email).waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it("draws the app the address named after a reload that lost the address's ?appId", async () => {
+    const errors = collectErrors(suite.page);
+    await suite.page.goto(loginUrl(`?appId=${SECOND_APP_ID}`));
+    await suite.page.getByRole('heading', { name: 'Anmelden' }).waitFor();
+    await expect.poll(() => new URL(suite.page.url()).search).toBe('');
+    const reloaded = await suite.page.reload();
+    // The HTML the server sent, not only what the runtime drew afterwards.
+    const html = (await reloaded!.text()) ?? '';
+    expect(html).toContain('<title>Anmelden · Second app</title>');
+    expect(firstPaintOf(html)).toMatchObject({ appId: SECOND_APP_ID, rendered: true, appConfig: { app: { name: 'Second app' } } });
+    expect(html).not.toContain('Demo app');
+    // Hydrated, not drawn afresh: the runtime serves the app it stored, the one drawn.
+    const email = suite.page.getByLabel('E-Mail-Adresse');
+    await email.fill('someone@example.com');
+    await expect.poll(() => suite.page.getByRole('button', { name: 'Weiter' }).isEnabled()).toBe(true);
+    expect(errors).toEqual([]);
+
+    // An address naming an app wins over the remembered one, and is remembered in its turn.
+    const named = await suite.page.goto(loginUrl(`?appId=${suite.foyer.demo.appId}`));
+    expect(firstPaintOf(await named!.text())).toMatchObject({ appId: suite.foyer.demo.appId });
+    const again = await suite.page.reload();
+    expect(firstPaintOf(await again!.text())).toMatchObject({ appId: suite.foyer.demo.appId });
+    expect(errors).toEqual([]);
+  });
+
+  it('leaves the remembered app alone in the preview, and draws the unknown-app page for one that is gone', async () => {
+    await suite.page.goto(loginUrl(`?appId=${SECOND_APP_ID}`));
+    await suite.page.getByRole('heading', { name: 'Anmelden' }).waitFor();
+    await suite.context.request.get(loginUrl(`?appId=${HOSTILE_APP_ID}&preview=1`), { headers: { accept: 'text/html' } });
+    const reloaded = await suite.page.reload();
+    expect(firstPaintOf(await reloaded!.text())).toMatchObject({ appId: SECOND_APP_ID });
+
+    await suite.page.goto(loginUrl('?appId=no-longer-here'));
+    const errors = collectErrors(suite.page);
+    const gone = await suite.page.reload();
+    expect(gone!.status()).toBe(200);
+    expect(await gone!.text()).toMatch(/<h1 id="foyer-heading"[^>]*>Unknown App Id<\/h1>/);
+    await suite.page.getByRole('heading', { name: 'Unknown App Id' }).waitFor();
+    expect(errors).toEqual([]);
   });
 });

@@ -13,6 +13,7 @@ import { flowAt, openingForms } from './flow/flows.ts';
 import { loadForm } from './flow/forms.ts';
 import { readFirstPaint } from './ssr/first-paint.ts';
 import { componentRegistry } from './components/registry.ts';
+import { RjsfStepForm } from './app/screens/flow-screen/rjsf-step-form.ts';
 import { isComponentName } from './flow/registry-names.ts';
 import './theme/tokens.css';
 import './theme/foyer.css';
@@ -43,7 +44,10 @@ async function firstStepLoaded(path: string): Promise<void> {
   const components = [step?.component, ...(step?.slots ?? []).map((slot) => (slot.type === 'component' ? slot.component : undefined))]
     .filter((name): name is string => typeof name === 'string')
     .filter(isComponentName);
-  await Promise.all([step?.form ? loadForm(step.form) : undefined, ...components.map((name) => componentRegistry[name].preload())]);
+  const form = async (name: string) => {
+    if (!(await loadForm(name)).plainFields) await RjsfStepForm.preload();
+  };
+  await Promise.all([step?.form ? form(step.form) : undefined, ...components.map((name) => componentRegistry[name].preload())]);
 }
 
 async function start(root: HTMLElement): Promise<void> {

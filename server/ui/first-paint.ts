@@ -4,16 +4,26 @@
 // page carries its stylesheets too (Foyer's and the app's, under the response's CSP nonce), so nothing
 // stands between its HTML and its first paint. The entry is imported on the first page served, not at
 // start, so the server answers as soon as before.
+//
+// The runtime drops ?appId from the address once it has stored the app (src/app/launch.ts), so a
+// reload names no app; the server cannot read the browser's storage, so it remembers the app an
+// address last named to this browser in a cookie of the UI host (APP_COOKIE) and draws that one when
+// the address names none. The cookie mirrors the runtime's stored app (set by the same addresses,
+// never by the preview), and the runtime hydrates only a page drawn for the app it serves
+// (src/ssr/first-paint.ts readFirstPaint), drawing afresh otherwise.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Negotiator from 'negotiator';
-import type { FastifyRequest } from 'fastify';
+import type { CookieSerializeOptions } from '@fastify/cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_STYLESHEET_ELEMENT_ID, FIRST_PAINT_ELEMENT_ID, type FirstPaint, type RenderFirstPaint } from '../../common/first-paint.ts';
 import { brandingStylesheet } from '../../common/branding-css.ts';
+import { isAppId, launchParametersOf } from '../../common/launch.ts';
 import { findApp } from '../apps/lookup.ts';
 import type { Database } from '../db/client.ts';
 import { publicAppConfig } from '../graphql/apps/service.ts';
+import { customParamsConfig } from '../graphql/custom-params/service.ts';
 
 export interface PagePaint {
   paint: FirstPaint;
@@ -28,6 +38,36 @@ export function serverEntryOf(uiDist: string): string {
   return path.join(`${uiDist}-ssr`, 'render.js');
 }
 
+/** The app an address last named to this browser, as the runtime stored it (a name, nothing of the app). */
+export const APP_COOKIE = 'foyer_app';
+
+/** A year, as long as the runtime's stored app lasts in practice. */
+const APP_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
+
+/**
+ * Remembers the app the address of runtime page `request` names, as the runtime stores it
+ * (src/app/launch.ts launchConfig): not for the preview, which keeps its app in memory only.
+ */
+export function rememberAddressedApp(request: FastifyRequest, reply: FastifyReply, uiUrl: string): void {
+  const launch = launchParametersOf(new URL(request.url, uiUrl).searchParams);
+  if (!launch.appId || launch.preview) return;
+  const options: CookieSerializeOptions = {
+    path: '/',
+    sameSite: 'lax',
+    secure: uiUrl.startsWith('https:'),
+    maxAge: APP_COOKIE_MAX_AGE_SECONDS,
+  };
+  reply.setCookie(APP_COOKIE, launch.appId, options);
+}
+
+/** The client config the entry draws with: the remembered app when the address names none. */
+function clientConfigFor(request: FastifyRequest, clientConfig: Record<string, unknown>): Record<string, unknown> {
+  const remembered = request.cookies[APP_COOKIE];
+  if (!remembered || !isAppId(remembered) || launchParametersOf(new URL(request.url, 'http://ui.invalid').searchParams).appId)
+    return clientConfig;
+  return { ...clientConfig, appId: remembered };
+}
+
 /** The first paint of each runtime page by the server entry `entry`; undefined when it is not built. */
 export function firstPaintRenderer(entry: string, db: Database): FirstPaintOf | undefined {
   if (!existsSync(entry)) return undefined;
@@ -39,12 +79,14 @@ export function firstPaintRenderer(entry: string, db: Database): FirstPaintOf | 
     const paint = await render({
       url: request.url,
       preferredLanguages: new Negotiator(request.raw).languages(),
-      clientConfig,
+      clientConfig: clientConfigFor(request, clientConfig),
       async loadApp(appId) {
         const app = await findApp(db, appId);
         if (!app) return undefined;
         appStyles = brandingStylesheet(app.settings.branding);
-        return { config: { ...publicAppConfig(app) }, translations: app.settings.translations ?? {} };
+        // The published signup fields, as getTenantUserCustomParamsConfigAnonymous answers them: the signup step is drawn with them.
+        const customSignupFields = customParamsConfig(app.settings).params;
+        return { config: { ...publicAppConfig(app), customSignupFields }, translations: app.settings.translations ?? {} };
       },
     });
     return { paint, appStyles: paint.stylesheet ? appStyles : undefined };

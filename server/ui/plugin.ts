@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage } from 'node:http';
+import cookie from '@fastify/cookie';
 import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -13,7 +14,7 @@ import { isNavigation } from '../http/errors.ts';
 import { SIGN_OUT_SCREEN } from '../auth/oidc/logout.ts';
 import type { FoyerContext } from '../context.ts';
 import { builtPages, type PageFile, type PageSource } from './pages.ts';
-import { escapeJsonForHtml, firstPaintRenderer, serverEntryOf, withFirstPaint } from './first-paint.ts';
+import { escapeJsonForHtml, firstPaintRenderer, rememberAddressedApp, serverEntryOf, withFirstPaint } from './first-paint.ts';
 
 export interface UiOptions extends FoyerContext {
   /** The app the hosted screens serve unless a handover names another. */
@@ -112,6 +113,7 @@ export async function uiPlugin(app: FastifyInstance, options: UiOptions): Promis
     },
   } as const;
   await app.register(helmet, securityHeaders(config.urls, pages.cspNonce));
+  await app.register(cookie);
 
   if (pages.servesBuiltFiles) {
     await app.register(fastifyStatic, {
@@ -150,6 +152,7 @@ export async function uiPlugin(app: FastifyInstance, options: UiOptions): Promis
   ) => {
     const configured = withClientConfig(html, page.clientConfig);
     if (page.file !== 'index.html' || !firstPaintOf) return configured;
+    rememberAddressedApp(request, reply, config.urls.ui);
     try {
       const nonce = reply.cspNonce?.style;
       return withFirstPaint(configured, await firstPaintOf(request, page.clientConfig), nonce ? { nonce, readAsset } : undefined);

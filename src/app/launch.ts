@@ -1,21 +1,11 @@
-// What the page's address tells the runtime at load: the app (?appId=, set by the auth service's
-// redirects so any app's login shows that app) and preview mode (?preview=1, the configurator's
-// iframe). Read once; client-side navigation keeps what was read.
+// What the page's address tells the runtime at load (common/launch.ts), adopted: the app is stored
+// for the next page loads. Read once; client-side navigation keeps what was read.
+import { launchParametersOf, type LaunchParameters } from '../../common/launch.ts';
 import { APP_ID_STORAGE_KEY, loadConfig, type ClientConfig } from '../config.ts';
 import { sessionKeys } from '../auth/storage-keys.ts';
 
-export interface LaunchParameters {
-  appId?: string;
-  preview: boolean;
-}
-
-/** App ids are UUIDs or short slugs (foyer-console); anything else in the query is ignored. */
-const APP_ID_PATTERN = /^[A-Za-z0-9._-]{1,100}$/;
-
 export function launchParameters(search: string): LaunchParameters {
-  const query = new URLSearchParams(search);
-  const appId = query.get('appId') ?? '';
-  return { appId: APP_ID_PATTERN.test(appId) ? appId : undefined, preview: query.get('preview') === '1' };
+  return launchParametersOf(new URLSearchParams(search));
 }
 
 /**

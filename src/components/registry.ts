@@ -1,30 +1,13 @@
-// The component registry: every component a flow may name, each its own lazy chunk. A chunk loaded
-// ahead (`preload`, before the runtime hydrates a server-drawn step: src/main.tsx) is drawn without
-// suspending, so hydration never leaves a drawn part to be redrawn later.
-import { createElement, lazy, useState, type ComponentType } from 'react';
+// The component registry: every component a flow may name, each its own lazy chunk, which can be
+// loaded ahead (./preloadable.ts).
+import type { ComponentType } from 'react';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import type { ComponentName } from '../flow/registry-names.ts';
+import { preloadable, type Preloadable } from './preloadable.ts';
 
 type Loaded = { default: ComponentType<FlowComponentProps> };
 
-export type FlowComponent = ComponentType<FlowComponentProps> & { preload(): Promise<unknown> };
-
-function preloadable(load: () => Promise<Loaded>): FlowComponent {
-  let loading: Promise<Loaded> | undefined;
-  let loaded: Loaded['default'] | undefined;
-  const preload = () =>
-    (loading ??= load().then((module) => {
-      loaded = module.default;
-      return module;
-    }));
-  const Lazy = lazy(preload);
-  function FlowComponent(props: FlowComponentProps) {
-    // Chosen once per instance: a later switch of element type would remount the component.
-    const [Drawn] = useState<ComponentType<FlowComponentProps>>(() => loaded ?? Lazy);
-    return createElement(Drawn, props);
-  }
-  return Object.assign(FlowComponent, { preload });
-}
+export type FlowComponent = Preloadable<FlowComponentProps>;
 
 /** A component that reads or writes through TanStack Query, which loads with it (src/runtime/query-scope.tsx). */
 const withQueries = (load: () => Promise<Loaded>) =>

@@ -11,8 +11,9 @@ import type { CustomSignupField } from '../../common/app-config.ts';
 
 export type PublicAppConfig = NonNullable<GetAppAnonymousQuery['getAppAnonymous']> & {
   /**
-   * Signup fields that replace the published ones (getTenantUserCustomParamsConfigAnonymous): set
-   * only by a preview, whose draft may have changed them.
+   * The signup fields, so the signup step need not ask for them (getTenantUserCustomParamsConfigAnonymous):
+   * set by a preview, whose draft may have changed them, and by the server's first paint (the
+   * published ones, src/ssr/render.tsx), which draws the step with them.
    */
   customSignupFields?: CustomSignupField[];
 };

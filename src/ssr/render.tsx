@@ -17,12 +17,14 @@ import { AppRoutes, isManagementRoute } from '../app/router.tsx';
 import { createAuthClient } from '../auth/index.ts';
 import { defaultConfig, type ClientConfig } from '../config.ts';
 import { flowAt } from '../flow/flows.ts';
-import { loadForm } from '../flow/forms.ts';
+import { buildContext, initialState } from '../flow/engine.ts';
+import { holds } from '../flow/logic.ts';
 import type { Flow } from '../flow/types.ts';
+import type { CustomSignupField } from '../../common/app-config.ts';
 import { createLanguageChoiceStore, screenLanguage } from '../i18n/choice.ts';
 import { applyTranslations, createI18n, customCssUrl, shippedTextsOf, showLanguage } from '../i18n/index.ts';
 import { previewBrowserRuntime } from '../preview/storage.ts';
-import { createAppConfigStore, withAuthMode, type AppConfigState } from '../runtime/app-config.ts';
+import { createAppConfigStore, withAuthMode, type AppConfigState, type PublicAppConfig } from '../runtime/app-config.ts';
 import { publicAppConfigOf } from './app-config.ts';
 import { STEP_PARAM } from '../app/step-address.ts';
 import type { FirstPaintData } from './first-paint.ts';
@@ -31,15 +33,41 @@ import type { FirstPaintData } from './first-paint.ts';
 const ADDRESS_ORIGIN = 'http://ui.invalid';
 
 /**
- * The flow whose first step the server draws at `pathname`: a signed-out screen's flow (not a
- * management screen) opening on a plain form without a `load` action, so what the server draws is
+ * The flow whose first step the server draws at `address`: a signed-out screen's flow (not a
+ * management screen) opening on a form, where no onEnter entry applies and the step's `load` does
+ * not run for this visitor (signed out, `app`, the address's query), so what the server draws is
  * what the runtime shows until the person acts.
  */
-async function flowDrawnAt(pathname: string): Promise<Flow | undefined> {
-  const flow = isManagementRoute(pathname) ? undefined : await flowAt(pathname);
+async function flowDrawnAt(address: URL, app: PublicAppConfig | undefined, config: ClientConfig): Promise<Flow | undefined> {
+  const flow = isManagementRoute(address.pathname) ? undefined : await flowAt(address.pathname);
   const step = flow?.steps[flow.initial];
-  if (!step?.form || step.load) return undefined;
-  return (await loadForm(step.form)).plainFields ? flow : undefined;
+  if (!flow || !step?.form) return undefined;
+  // The context the runtime's flow starts in (src/app/screens/flow-screen/environment.ts) for a signed-out visitor.
+  const context = buildContext(
+    {
+      app: { ...(app ?? {}) },
+      config: { ...config },
+      query: Object.fromEntries(address.searchParams),
+      user: { authenticated: false },
+      tenant: {},
+      params: {},
+      state: {},
+      path: `${address.pathname}${address.search}`,
+    },
+    initialState(flow),
+    flow,
+  );
+  if ((flow.onEnter ?? []).some((entry) => holds(entry.if, context))) return undefined;
+  return step.load && holds(step.load.if, context) ? undefined : flow;
+}
+
+/** The app config the page carries: GetAppAnonymous's answer and the app's signup fields, when the server gave them. */
+function firstPaintAppConfig(config: Record<string, unknown>): PublicAppConfig {
+  const { customSignupFields } = config;
+  return {
+    ...publicAppConfigOf(config),
+    ...(Array.isArray(customSignupFields) ? { customSignupFields: customSignupFields as CustomSignupField[] } : {}),
+  };
 }
 
 export async function renderFirstPaint(request: FirstPaintRequest): Promise<FirstPaint> {
@@ -50,7 +78,7 @@ export async function renderFirstPaint(request: FirstPaintRequest): Promise<Firs
   const config: ClientConfig = { ...defaultConfig, ...request.clientConfig };
   config.appId = launch.appId ?? config.appId;
   const app = config.appId ? await request.loadApp(config.appId) : undefined;
-  const appConfig: AppConfigState = app ? { status: 'ready', app: publicAppConfigOf(app.config) } : { status: 'unknown-app' };
+  const appConfig: AppConfigState = app ? { status: 'ready', app: firstPaintAppConfig(app.config) } : { status: 'unknown-app' };
   const translations = app?.translations ?? {};
 
   const i18n = createI18n();
@@ -63,7 +91,9 @@ export async function renderFirstPaint(request: FirstPaintRequest): Promise<Firs
   await showLanguage(i18n, language);
 
   // A step named in the address is resumed by the runtime (src/app/step-address.ts): it draws that one.
-  const flow = address.searchParams.has(STEP_PARAM) ? undefined : await flowDrawnAt(address.pathname);
+  const flow = address.searchParams.has(STEP_PARAM)
+    ? undefined
+    : await flowDrawnAt(address, appConfig.status === 'ready' ? appConfig.app : undefined, config);
   // Without an app every screen but the handover says so (src/app/router.tsx Shell).
   const unknownApp = appConfig.status === 'unknown-app' && !address.pathname.startsWith('/handover');
   const drawn = unknownApp ? 'errors.unknownApp.title' : flow?.title;

@@ -105,6 +105,35 @@ describe("the runtime page's first paint", () => {
     );
   });
 
+  it('remembers the app an address named in a cookie of the UI host, and draws it when the address names none', async () => {
+    const named = await fetch(`${foyer.urls.ui}/auth/login?appId=${foyer.demo.consoleAppId}`, { headers: { accept: 'text/html' } });
+    const cookie = named.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(new RegExp(`^foyer_app=${foyer.demo.consoleAppId}; Max-Age=31536000; Path=/; SameSite=Lax$`));
+    const sent = { cookie: cookie.split(';')[0]! };
+    expect((await page('/auth/signup', sent)).html).toContain('"app":"Foyer console"');
+    // The address wins over the cookie; without the cookie the deployment's app is drawn.
+    expect((await page(`/auth/login?appId=${foyer.demo.appId}`, sent)).html).toContain('"app":"Demo app"');
+    expect((await page('/auth/login')).html).toContain('"app":"Demo app"');
+    // A cookie naming no app gets the unknown-app answer, one no app id can be is ignored.
+    const gone = await page('/auth/login', { cookie: 'foyer_app=no-such-app' });
+    expect(gone.status).toBe(200);
+    expect(gone.html).toContain('"app":null');
+    expect((await page('/auth/login', { cookie: 'foyer_app=%3Cscript%3E' })).html).toContain('"app":"Demo app"');
+  });
+
+  it('remembers no app for the preview, the configurator or an address naming none', async () => {
+    for (const address of [
+      `/auth/login?appId=${foyer.demo.consoleAppId}&preview=1`,
+      `/configurator?appId=${foyer.demo.consoleAppId}`,
+      '/auth/login',
+      '/auth/login?appId=%3Cscript%3E',
+    ]) {
+      const response = await fetch(`${foyer.urls.ui}${address}`, { headers: { accept: 'text/html' } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('set-cookie')).toBeNull();
+    }
+  });
+
   it('serves the page without a first paint when the entry fails, never a 500', async () => {
     const { status, html } = await page('/auth/login?explode=1');
     expect(status).toBe(200);

@@ -1,6 +1,9 @@
 // A step's form drawn by RJSF with Foyer's theme: the forms a plain form cannot express (custom
-// fields, choices, checkboxes). Loaded only with such a form (./StepBody.tsx).
-import { useMemo } from 'react';
+// fields, choices, checkboxes). Loaded only with such a form (./rjsf-step-form.ts). A form the server
+// drew (src/ssr/render.tsx) may have been typed in before React took it over: what its fields hold
+// then becomes the values, as if typed afterwards (as src/theme/PlainForm.tsx does).
+import { useEffect, useEffectEvent, useMemo, useRef } from 'react';
+import type Form from '@rjsf/core';
 import { useTranslation } from 'react-i18next';
 import type { ErrorSchema, RJSFValidationError, ValidatorType } from '@rjsf/utils';
 import createPrecompiledValidator from '@rjsf/validator-ajv8/lib/createPrecompiledValidator.js';
@@ -39,6 +42,54 @@ export function errorSchemaOf(fieldErrors: FieldErrors, translate: (message: Fie
   return schema as ErrorSchema;
 }
 
+/** The field of the signup forms that holds the custom signup fields' values (schema/forms/signup.json). */
+const CUSTOM_PARAMS_FIELD = 'customParams';
+
+type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+
+const isControl = (element: Element | null): element is Control =>
+  element instanceof HTMLInputElement || element instanceof HTMLSelectElement || element instanceof HTMLTextAreaElement;
+
+/** Whether `control` shows something else than `value`, which RJSF's theme drew it from. */
+function differs(control: Control, value: unknown): boolean {
+  if (control instanceof HTMLInputElement && control.type === 'checkbox') return control.checked !== (value === true);
+  return control.value !== (value === undefined || value === null ? '' : String(value));
+}
+
+/** What a control holds as RJSF's theme sets it: a ticked box true, an empty field undefined. */
+function controlValue(control: Control): string | true | undefined {
+  if (control instanceof HTMLInputElement && control.type === 'checkbox') return control.checked || undefined;
+  return control.value === '' ? undefined : control.value;
+}
+
+/**
+ * The top-level fields whose controls (root_<name>) show something else than `values` says, with
+ * what they hold; and the custom signup fields (`customParams`, src/theme/rjsf/fields.tsx: one
+ * control per field, root_customParams_<index>, named by the field's label) as their list.
+ */
+export function typedBefore(form: HTMLFormElement, fields: string[], values: Record<string, unknown>): Record<string, unknown> | undefined {
+  const typed: Record<string, unknown> = {};
+  const controls = [...form.elements].filter(isControl);
+  for (const field of fields) {
+    const id = `root_${field}`;
+    const control = controls.find((element) => element.id === id);
+    if (control) {
+      if (differs(control, values[field])) typed[field] = controlValue(control);
+      continue;
+    }
+    if (field !== CUSTOM_PARAMS_FIELD) continue;
+    const entries = controls
+      .filter((element) => element.id.startsWith(`${id}_`))
+      .flatMap((element) => {
+        const value = controlValue(element);
+        return value === undefined ? [] : [{ label: element.name, value: value === true ? 'true' : value }];
+      });
+    const held = entries.length > 0 ? entries : undefined;
+    if (JSON.stringify(held) !== JSON.stringify(values[field] ?? undefined)) typed[field] = held;
+  }
+  return Object.keys(typed).length > 0 ? typed : undefined;
+}
+
 export default function RjsfStepForm(props: StepFormProps) {
   const { t, i18n } = useTranslation();
   const { runner, state, form, step, context } = props;
@@ -51,8 +102,16 @@ export default function RjsfStepForm(props: StepFormProps) {
   const stepProps = evaluateMapping(step.props, context);
   const propsKey = JSON.stringify(stepProps);
   const formContext = useMemo(() => ({ props: JSON.parse(propsKey) as Record<string, unknown> }), [propsKey]);
+  const formRef = useRef<Form>(null);
+  const adoptTyped = useEffectEvent(() => {
+    const element = formRef.current?.formElement.current as HTMLFormElement | null | undefined;
+    const typed = element && typedBefore(element, Object.keys(form.schema.properties ?? {}), state.form);
+    if (typed) runner.setForm({ ...state.form, ...typed });
+  });
+  useEffect(() => adoptTyped(), []);
   return (
     <FoyerForm
+      ref={formRef}
       className="foyer-stack"
       schema={form.schema}
       uiSchema={form.uiSchema}

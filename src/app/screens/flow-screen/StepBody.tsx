@@ -1,7 +1,7 @@
 // The step's body: its form (a JSON-Schema form of schema/forms/) or registered component, with the
 // slots placed above the main button and the button itself. Plain forms (src/flow/plain-form.ts) are
 // drawn by the theme's PlainForm; RJSF loads only with a form that needs it (./RjsfStepForm.tsx).
-import { lazy, Suspense, use, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Suspense, use, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { componentRegistry } from '../../../components/registry.ts';
 import { loadForm, plainFormIssues } from '../../../flow/forms.ts';
@@ -10,10 +10,9 @@ import { evaluateMapping } from '../../../flow/logic.ts';
 import { isComponentName } from '../../../flow/registry-names.ts';
 import { translateServerMessage } from '../../../i18n/index.ts';
 import { PlainForm } from '../../../theme/PlainForm.tsx';
+import { RjsfStepForm } from './rjsf-step-form.ts';
 import { SubmitButton } from './SubmitButton.tsx';
 import type { StepFormProps, StepViewProps } from './types.ts';
-
-const RjsfStepForm = lazy(() => import('./RjsfStepForm.tsx'));
 
 /** Runs `onMounted` after the (possibly lazy) content above it has mounted. */
 function Mounted({ onMounted }: { onMounted: () => void }) {
