@@ -1,3 +1,6 @@
+// The runtime's start, imported by the page's entry (src/main.tsx) once a server-drawn page is painted:
+// reads what the page carries, starts the auth client and the runtime, then hydrates the drawing or draws.
+import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { matchLocale } from '../common/locales.ts';
 import { createApiClient } from './api/client.ts';
@@ -14,8 +17,6 @@ import { loadForm } from './flow/forms.ts';
 import { readFirstPaint } from './ssr/first-paint.ts';
 import { componentRegistry } from './components/registry.ts';
 import { isComponentName } from './flow/registry-names.ts';
-import './theme/tokens.css';
-import './theme/foyer.css';
 
 const config = launchConfig(globalThis.location.search);
 // What the server carried in the page (src/ssr/render.tsx): no app config or texts to fetch then.
@@ -65,7 +66,11 @@ async function start(root: HTMLElement): Promise<void> {
     // The drawn step's code first: the flow's start updates the step, and React draws a part that is
     // still waiting for its code afresh, losing what was typed into it.
     await firstStepLoaded(globalThis.location.pathname);
-    hydrateRoot(root, app);
+    // As a transition, hydration yields to the browser every few milliseconds (React's time slicing)
+    // instead of one long task, so keystrokes into the drawn field are handled while it runs.
+    startTransition(() => {
+      hydrateRoot(root, app);
+    });
   } else createRoot(root).render(app);
 }
 
