@@ -7,9 +7,13 @@
 import './theme/tokens.css';
 import './theme/foyer.css';
 
-/** Resolves once the next frame has been painted (a task queued from its animation frame runs after it). */
+/**
+ * Resolves once a frame has been drawn: the second animation frame comes after the first one's frame
+ * was produced (one alone is not enough: headless Chromium under load presented the page only after
+ * the task queued from the first frame's callback).
+ */
 function afterNextPaint(): Promise<void> {
-  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0))));
 }
 
 // A hidden page paints nothing, and an undrawn one has nothing to show first.
