@@ -46,7 +46,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Whether a workspace's trial is running, and the whole days left of it (a started day counts): the
- * server's tenant answers and its webhook events (server/webhooks/outbox/models.ts) both say it.
+ * server's tenant answers and its webhook events (server/outbox/models.ts) both say it.
  */
 export function trialOf(
   tenant: { subscriptionStatus: string; trialEndsAt: Date | null },

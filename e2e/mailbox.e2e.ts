@@ -13,12 +13,13 @@ beforeAll(async () => {
   [foyer, browser] = await Promise.all([startFoyer(), launchBrowser()]);
   const notifier = createNotifier({ config: foyer.config, db: foyer.db });
   const link = (token: string) => `${foyer.urls.ui}/auth/set-password/${token}`;
-  await notifier.send({ appId: foyer.demo.appId, to: 'ada@example.com', kind: 'reset', link: link('reset-token') });
+  await notifier.send({ appId: foyer.demo.appId, to: 'ada@example.com', kind: 'reset', link: link('reset-token'), expiresInSeconds: 3600 });
   await notifier.send({
     appId: foyer.demo.appId,
     to: 'bo@example.com',
     kind: 'invite',
     link: link('invite-token'),
+    expiresInSeconds: 7 * 24 * 3600,
     workspace: 'Globex <b>',
   });
   await notifier.send({
@@ -27,6 +28,7 @@ beforeAll(async () => {
     kind: 'magic-link',
     locale: 'sv',
     link: `${foyer.urls.auth}/auth/magic-link/m`,
+    expiresInSeconds: 15 * 60,
   });
   await notifier.close();
 });

@@ -5,7 +5,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenants } from '../server/db/schema.ts';
-import { emitTenantEvent } from '../server/webhooks/outbox/outbox.ts';
+import { emitTenantEvent } from '../server/outbox/outbox.ts';
 import { startReceiver, type Receiver } from '../tests/server/webhooks/receiver.ts';
 import { expectNoAxeViolations } from './support/browser.ts';
 import { signInToConsole } from './support/sign-in.ts';

@@ -1,6 +1,6 @@
 // A workspace and a member as an app's back end reads them, in the original product's shapes
 // (docs/ORIGINAL-CONTRACT.md section 4, TenantResponse and TenantUser): the management API answers
-// with them (server/management/schemas.ts) and webhook events carry them (server/webhooks/outbox/models.ts).
+// with them (server/management/schemas.ts) and webhook events carry them (server/outbox/models.ts).
 import { Type, type Static, type TSchema } from 'typebox';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

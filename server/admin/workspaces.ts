@@ -7,7 +7,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { FoyerContext } from '../context.ts';
 import type { Database } from '../db/client.ts';
 import { tenants, tenantUsers, users } from '../db/schema.ts';
-import { issueToken } from '../auth/tokens/service.ts';
+import { issueToken, TOKEN_TTL_SECONDS } from '../auth/tokens/service.ts';
 import { isEmail, MAX_NAME_LENGTH } from '../graphql/input.ts';
 import { DEFAULT_LOCALE } from '../../common/locales.ts';
 import type { AppRow, WriteOrigin } from './caller.ts';
@@ -15,7 +15,7 @@ import { AdminError, type ProblemDetail } from './errors.ts';
 import { bodyObject, recordAppAudit } from './service.ts';
 import { validationFailed } from './validation.ts';
 import { withinWorkspaceCreationLimits } from './limits.ts';
-import { emitTenantEvent, emitTenantUserEvent, withdrawWebhookEvents } from '../webhooks/outbox/outbox.ts';
+import { emitTenantEvent, emitTenantUserEvent, withdrawWebhookEvents } from '../outbox/outbox.ts';
 
 interface WorkspaceRequest {
   name: string;
@@ -150,6 +150,7 @@ async function createAndMail(
         kind: created.hasPassword ? 'invite-existing' : 'invite',
         locale: created.locale ?? request.locale ?? DEFAULT_LOCALE,
         link: `${context.config.urls.ui}/auth/set-password/${created.token}`,
+        expiresInSeconds: TOKEN_TTL_SECONDS.invite,
         workspace: request.name || app.name,
       });
   if (!delivery.delivered) {

@@ -16,7 +16,7 @@ import { Type } from 'typebox';
 import { handlerCheckedBody, hostedScreensRoute, WORKSPACE_TAG } from '../http/openapi.ts';
 import { refusals } from '../../common/api/errors.ts';
 import { LogoBody } from '../../common/api/admin.ts';
-import { emitTenantEvent } from '../webhooks/outbox/outbox.ts';
+import { emitTenantEvent } from '../outbox/outbox.ts';
 
 export const WORKSPACE_PREFIX = '/workspace';
 

@@ -14,7 +14,8 @@ import { AdminError, type ProblemDetail } from '../admin/errors.ts';
 import type { WriteOrigin } from '../admin/caller.ts';
 import { type AppConfig, type CustomSignupField, type SocialProvider } from '../../common/app-config.ts';
 import type { PricingPlan, Tax } from '../../common/payments.ts';
-import { findPlan, taxesOf, taxGraphql } from '../payments/catalog.ts';
+import { findPlan, taxesOf, taxId } from '../payments/catalog.ts';
+import { taxGraphql } from '../graphql/payments/views.ts';
 import { keyedIssue, type FieldIssue } from '../http/field-issues.ts';
 import { customParamsConfig } from '../graphql/custom-params/service.ts';
 import { badInput, ManagementError } from './errors.ts';
@@ -447,7 +448,7 @@ export function registerSettingsRoutes(parent: FastifyInstance, context: FoyerCo
     },
   );
 
-  const taxAt = (items: Tax[], id: string) => items.findIndex((tax) => taxGraphql(tax).id === id);
+  const taxAt = (items: Tax[], id: string) => items.findIndex((tax) => taxId(tax) === id);
 
   app.get(
     '/payments/tax/:id',
@@ -455,7 +456,7 @@ export function registerSettingsRoutes(parent: FastifyInstance, context: FoyerCo
       schema: { tags, security, summary: 'One tax, by countryCode:name', params: CatalogIdParams, response: { 200: TaxView, ...refusals } },
     },
     async (request) => {
-      const tax = taxesOf(appOf(request)).find((each) => taxGraphql(each).id === request.params.id);
+      const tax = taxesOf(appOf(request)).find((each) => taxId(each) === request.params.id);
       if (!tax) throw unknownTax();
       return taxGraphql(tax);
     },
@@ -466,7 +467,7 @@ export function registerSettingsRoutes(parent: FastifyInstance, context: FoyerCo
     { schema: { tags, security, summary: 'Add a tax', body: TaxBody, response: { 201: TaxView, ...refusals } } },
     async (request, reply) => {
       const tax = taxOf(request.body);
-      const id = taxGraphql(tax).id;
+      const id = taxId(tax);
       const updated = await changeCatalog<Tax>(
         request,
         'taxes',
@@ -476,7 +477,7 @@ export function registerSettingsRoutes(parent: FastifyInstance, context: FoyerCo
         },
         `Tax ${id} added through the management API`,
       );
-      return reply.status(201).send(taxGraphql(taxesOf(updated).find((each) => taxGraphql(each).id === id)!));
+      return reply.status(201).send(taxGraphql(taxesOf(updated).find((each) => taxId(each) === id)!));
     },
   );
 
@@ -487,7 +488,7 @@ export function registerSettingsRoutes(parent: FastifyInstance, context: FoyerCo
     },
     async (request) => {
       const tax = taxOf(request.body);
-      const id = taxGraphql(tax).id;
+      const id = taxId(tax);
       const updated = await changeCatalog<Tax>(
         request,
         'taxes',
@@ -501,7 +502,7 @@ export function registerSettingsRoutes(parent: FastifyInstance, context: FoyerCo
         },
         `Tax ${request.params.id} changed through the management API`,
       );
-      return taxGraphql(taxesOf(updated).find((each) => taxGraphql(each).id === id)!);
+      return taxGraphql(taxesOf(updated).find((each) => taxId(each) === id)!);
     },
   );
 

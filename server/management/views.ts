@@ -4,7 +4,7 @@ import { socialProviders, type SocialProvider } from '../../common/app-config.ts
 import { PRIVILEGES, ROLES, privilegesOf } from '../../common/roles.ts';
 import type { PlanGraphql, Tenant, TenantPaymentDetailsGraphql, User } from '../graphql/generated/resolvers.ts';
 import type { PricingPlan } from '../../common/payments.ts';
-import { planGraphql } from '../payments/catalog.ts';
+import { planGraphql } from '../graphql/payments/views.ts';
 import type { TenantModel, TenantUserModel } from '../../common/api/models.ts';
 
 export function tenantView(tenant: Tenant): TenantModel {

@@ -3,7 +3,8 @@
 // allows the mail's inline styles and nothing runnable. Outside development every path is a 404.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { desc, eq, sql } from 'drizzle-orm';
-import type { FoyerContext } from '../context.ts';
+import type { ServerConfig } from '../config.ts';
+import type { Database } from '../db/client.ts';
 import { outbox } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import { linksOf } from './render.ts';
@@ -61,7 +62,7 @@ function secure(reply: FastifyReply, csp: string): FastifyReply {
     .header('cache-control', 'no-store');
 }
 
-export async function mailboxPlugin(app: FastifyInstance, { config, db }: FoyerContext): Promise<void> {
+export async function mailboxPlugin(app: FastifyInstance, { config, db }: { config: ServerConfig; db: Database }): Promise<void> {
   if (config.env !== 'development') {
     const absent = async () => {
       throw notFound();

@@ -1,7 +1,6 @@
 // One message, rendered once for every transport: subject, an HTML part (table layout and inline
 // styles, which mail clients need) and a plain-text part with the same sentences. Every sentence is
 // escaped as a whole, so app names, workspace names and overridden texts cannot inject markup.
-import { TOKEN_TTL_SECONDS, type TokenPurpose } from '../auth/tokens/service.ts';
 import { isAbsoluteHttpUrl, type Brand } from './brand.ts';
 import type { Translator } from './texts.ts';
 import type { MessageKind, OutgoingAppMessage, OutgoingMessage } from './types.ts';
@@ -15,16 +14,6 @@ export interface RenderedMessage {
 
 /** A message that must not go out as asked (a link that is not absolute http(s), a missing workspace). */
 export class RefusedMessage extends Error {}
-
-// A domain proof's link is no user token: its sender always states the lifetime (expiresInSeconds).
-const TOKEN_PURPOSE: Record<Exclude<MessageKind, 'domain-proof'>, TokenPurpose> = {
-  reset: 'reset',
-  signup: 'signup',
-  'signup-existing': 'signup',
-  'magic-link': 'magic-link',
-  invite: 'invite',
-  'invite-existing': 'invite',
-};
 
 const NEEDS_WORKSPACE: ReadonlySet<MessageKind> = new Set(['invite', 'invite-existing', 'domain-proof']);
 
@@ -50,12 +39,6 @@ const TEXT_COLOR = '#1f2937';
 const MUTED_COLOR = '#4b5563';
 const LINK_COLOR = '#1d4ed8';
 
-function lifetimeOf(message: OutgoingMessage): number {
-  if (message.expiresInSeconds !== undefined) return message.expiresInSeconds;
-  if (message.kind === 'domain-proof') throw new RefusedMessage('A domain proof states how long its link works');
-  return TOKEN_TTL_SECONDS[TOKEN_PURPOSE[message.kind]];
-}
-
 export function renderMessage(message: OutgoingMessage, brand: Brand, translator: Translator): RenderedMessage {
   if (!isAbsoluteHttpUrl(message.link)) throw new RefusedMessage('The link must be an absolute http(s) URL');
   const workspace = message.workspace?.trim() ?? '';
@@ -63,8 +46,7 @@ export function renderMessage(message: OutgoingMessage, brand: Brand, translator
   const domain = message.domain?.trim() ?? '';
   if (message.kind === 'domain-proof' && !domain) throw new RefusedMessage('A domain proof names its domain');
   const link = new URL(message.link).href;
-  const ttl = lifetimeOf(message);
-  const values = { app: brand.name, workspace, domain, duration: duration(ttl, translator) };
+  const values = { app: brand.name, workspace, domain, duration: duration(message.expiresInSeconds, translator) };
   const text = (key: string) => translator.t(`mail.${message.kind}.${key}`, values);
 
   return layout(

@@ -66,9 +66,7 @@ export function createNotifier({
   }
 
   function send(message: OutgoingMessage): Promise<Delivery> {
-    // The reset lifetime is configurable; the mail states the one the link really has.
-    const expiresInSeconds = message.expiresInSeconds ?? (message.kind === 'reset' ? config.resetTokenTtlSeconds : undefined);
-    return deliverMail(message, (brand, translator) => renderMessage({ ...message, expiresInSeconds }, brand, translator), message.locale);
+    return deliverMail(message, (brand, translator) => renderMessage(message, brand, translator), message.locale);
   }
 
   function sendAppMessage(message: OutgoingAppMessage): Promise<Delivery> {

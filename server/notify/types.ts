@@ -30,8 +30,8 @@ export interface OutgoingMessage {
   workspace?: string;
   /** The e-mail domain a domain proof is about. */
   domain?: string;
-  /** How long the link works, when it differs from the token lifetime of its kind (a configured reset TTL). */
-  expiresInSeconds?: number;
+  /** How long the link works: its sender knows (a token's lifetime, server/auth/tokens/service.ts; a configured reset TTL). */
+  expiresInSeconds: number;
 }
 
 /** A message an app's back end writes to one member (the management API): its own subject and text. */

@@ -2,7 +2,6 @@
 // schema/app-config.schema.json): what the plan page offers and what setTenantPlanDetails and
 // signup accept.
 import type { App } from '../apps/lookup.ts';
-import type { PlanGraphql, TaxGraphql } from '../graphql/generated/resolvers.ts';
 import { sameOffer, type PlanPrice, type PriceOffer, type PricingPlan, type Tax } from '../../common/payments.ts';
 
 export function plansOf(app: Pick<App, 'settings'>): PricingPlan[] {
@@ -36,27 +35,5 @@ export function findOffer(app: Pick<App, 'settings'>, key: string | null, offer:
 
 export const trialDaysOf = (plan: PricingPlan) => plan.trialDays ?? 0;
 
-/** Plans are told apart by key, so the key is their id too. */
-export function planGraphql(plan: PricingPlan): PlanGraphql {
-  return {
-    id: plan.key,
-    key: plan.key,
-    name: plan.name,
-    description: plan.description ?? null,
-    createdAt: null,
-    trial: trialDaysOf(plan) > 0,
-    trialDays: trialDaysOf(plan),
-    prices: plan.prices.map((price) => ({ ...price })),
-  };
-}
-
-/** A tax is told apart by country and name (server/admin/validation.ts keeps them unique). */
-export function taxGraphql(tax: Tax): TaxGraphql {
-  return {
-    id: `${tax.countryCode}:${tax.name}`,
-    name: tax.name,
-    countryCode: tax.countryCode,
-    percentage: tax.percentage,
-    createdAt: null,
-  };
-}
+/** A tax is told apart by country and name (server/admin/validation.ts keeps them unique): that is its id. */
+export const taxId = (tax: Tax) => `${tax.countryCode}:${tax.name}`;

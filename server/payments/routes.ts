@@ -10,7 +10,8 @@
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { FoyerContext } from '../context.ts';
+import type { ServerConfig } from '../config.ts';
+import type { Database } from '../db/client.ts';
 import { recordAudit } from '../audit/service.ts';
 import { AccessTokenVerifier } from '../auth/access-tokens.ts';
 import { resolveCaller } from '../auth/callers.ts';
@@ -38,7 +39,9 @@ const COOKIE_MAX_AGE_SECONDS = 10 * 60;
 /** Where the runtime's plan page takes over again: it refreshes the token, so the new plan counts. */
 export const PLAN_PAGE_PATH = '/tenant/plan';
 
-export interface PaymentsPluginOptions extends FoyerContext {
+export interface PaymentsPluginOptions {
+  config: ServerConfig;
+  db: Database;
   payments: Payments;
 }
 

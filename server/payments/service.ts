@@ -8,13 +8,11 @@ import type { Database } from '../db/client.ts';
 import { paymentEvents, tenants } from '../db/schema.ts';
 import { recordAudit } from '../audit/service.ts';
 import type { App } from '../apps/lookup.ts';
-import type { PaymentOptionsGraphql, TenantPaymentDetailsGraphql, TenantPaymentStatusGraphql } from '../graphql/generated/resolvers.ts';
-import { findOffer, findPlan, findPrice, planGraphql, plansOf, taxesOf, taxGraphql, trialDaysOf } from './catalog.ts';
+import { findOffer, plansOf, trialDaysOf } from './catalog.ts';
 import { DAY_MS, type PaymentClock } from './clock.ts';
 import type { OfferMetadata, PaymentProvider, ProviderName } from './provider.ts';
-import { emitTenantEvent, emitWebhookEvent } from '../webhooks/outbox/outbox.ts';
-import { tenantModel } from '../webhooks/outbox/models.ts';
-import { mustSelectPlan, trialOf } from '../../common/payments.ts';
+import { emitTenantEvent, emitWebhookEvent } from '../outbox/outbox.ts';
+import { tenantModel } from '../outbox/models.ts';
 
 export type TenantRecord = typeof tenants.$inferSelect;
 
@@ -23,10 +21,6 @@ export interface PaymentsRuntime {
   clock: PaymentClock;
   /** The app's provider: Stripe with its keys, else the test-mode one outside production, else none. */
   providerFor(app: App): PaymentProvider | null;
-}
-
-export function paymentOptions(app: App): PaymentOptionsGraphql {
-  return { plans: plansOf(app).map(planGraphql), taxes: taxesOf(app).map(taxGraphql) };
 }
 
 export async function findTenant(db: Database, appId: string, tenantId: string): Promise<TenantRecord | undefined> {
@@ -43,32 +37,6 @@ export async function requireTenant(db: Database, appId: string, tenantId: strin
   // The membership check that admitted the caller found this workspace a moment ago.
   if (!tenant) throw new Error(`Tenant ${tenantId} vanished during the request`);
   return tenant;
-}
-
-export function paymentStatusOf(runtime: PaymentsRuntime, app: App, tenant: TenantRecord): TenantPaymentStatusGraphql {
-  const provider: ProviderName = runtime.providerFor(app)?.name ?? (tenant.paymentProvider as ProviderName);
-  return {
-    paymentsEnabled: tenant.paymentsEnabled,
-    shouldSelectPlan: mustSelectPlan(tenant, app.settings.payments),
-    shouldSetupPayments: tenant.shouldSetupPayments,
-    provider,
-  };
-}
-
-export function paymentDetailsOf(runtime: PaymentsRuntime, app: App, tenant: TenantRecord): TenantPaymentDetailsGraphql {
-  const plan = findPlan(app, tenant.plan);
-  const price =
-    plan && tenant.planCurrency && tenant.planInterval
-      ? findPrice(plan, { currency: tenant.planCurrency, recurrenceInterval: tenant.planInterval })
-      : undefined;
-  return {
-    status: paymentStatusOf(runtime, app, tenant),
-    details: { plan: plan ? planGraphql(plan) : null, price: price ? { ...price } : null, ...trialOf(tenant, runtime.clock.now()) },
-  };
-}
-
-export async function tenantPaymentDetails(runtime: PaymentsRuntime, db: Database, app: App, tenantId: string) {
-  return paymentDetailsOf(runtime, app, await requireTenant(db, app.id, tenantId));
 }
 
 /** The columns that say a workspace holds no subscription. */

@@ -142,6 +142,7 @@ describe('the outbox in production', () => {
           to: 'someone@example.com',
           kind: 'magic-link',
           link: `${foyer.urls.ui}/auth/magic-link/${token}`,
+          expiresInSeconds: 15 * 60,
         }),
       ).toMatchObject({ delivered: true });
       const [sms] = await waitForRow('+46700000123');

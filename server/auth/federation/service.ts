@@ -16,7 +16,7 @@ import type { FederationType } from '../../../common/app-config.ts';
 import type { App } from '../../apps/lookup.ts';
 import { findUserByEmail, normalizeUsername, type User } from '../session/sign-in.ts';
 import { upstreamFor, type FederatedProfile, type Upstream } from './providers.ts';
-import { emitTenantEvent, emitTenantUserEvent } from '../../webhooks/outbox/outbox.ts';
+import { emitTenantEvent, emitTenantUserEvent } from '../../outbox/outbox.ts';
 
 export const FEDERATION_STATE_TTL_SECONDS = 10 * 60;
 

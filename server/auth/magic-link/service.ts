@@ -9,7 +9,7 @@ import { users } from '../../db/schema.ts';
 import { findApp, type App } from '../../apps/lookup.ts';
 import type { LoginSession } from '../session/service.ts';
 import { findUserByEmail, type SignInAnswer, type User } from '../session/sign-in.ts';
-import { consumeToken, findLiveToken, issueToken } from '../tokens/service.ts';
+import { consumeToken, findLiveToken, issueToken, TOKEN_TTL_SECONDS } from '../tokens/service.ts';
 
 /** Runs after POST /auth/magic-link answered: only a known e-mail gets a link, bound to the asking session. */
 export async function sendMagicLink(context: FoyerContext, app: App, email: string, loginSessionHash: string): Promise<void> {
@@ -22,6 +22,7 @@ export async function sendMagicLink(context: FoyerContext, app: App, email: stri
     kind: 'magic-link',
     locale: await recipientLocale(context.db, app.id, user),
     link: `${context.config.urls.auth}/auth/magic-link/${token}`,
+    expiresInSeconds: TOKEN_TTL_SECONDS['magic-link'],
   });
 }
 

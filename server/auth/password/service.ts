@@ -13,7 +13,7 @@ import { hashPassword } from '../passwords.ts';
 import { findUserByEmail, passwordSignInEnabled, type User } from '../session/sign-in.ts';
 import { consumeToken, findLiveToken, issueToken, type UserToken } from '../tokens/service.ts';
 import { endIdentitySessions } from '../sessions/service.ts';
-import { emitTenantUserEvent } from '../../webhooks/outbox/outbox.ts';
+import { emitTenantUserEvent } from '../../outbox/outbox.ts';
 
 /** The purposes of links that end on the set-password screen. */
 export const PASSWORD_LINK_PURPOSES: ('reset' | 'signup' | 'invite')[] = ['reset', 'signup', 'invite'];

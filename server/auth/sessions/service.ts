@@ -8,8 +8,8 @@ import { loginSessions, oidcPayloads, signInSessions, tenants, tenantUsers } fro
 import { write } from '../../db/write-batch.ts';
 import { revokeAccountGrants, revokeGrants } from '../oidc/adapter.ts';
 import { deviceOf } from '../../audit/device.ts';
-import { emitWebhookEvent } from '../../webhooks/outbox/outbox.ts';
-import { tenantUserModel } from '../../webhooks/outbox/models.ts';
+import { emitWebhookEvent } from '../../outbox/outbox.ts';
+import { tenantUserModel } from '../../outbox/models.ts';
 
 /** Whose sessions: one identity (an identity belongs to one app). */
 export interface SessionOwner {

@@ -19,7 +19,7 @@ import type { Database } from '../../db/client.ts';
 import { tenants, tenantUsers, users } from '../../db/schema.ts';
 import type { Role } from '../../../common/roles.ts';
 import { isRole, mayGrant, mayManage, ROLES } from '../../../common/roles.ts';
-import { issueToken } from '../../auth/tokens/service.ts';
+import { issueToken, TOKEN_TTL_SECONDS } from '../../auth/tokens/service.ts';
 import { recordAudit } from '../../audit/service.ts';
 import type { GraphQLContext } from '../context.ts';
 import type { MemberCaller } from '../../auth/caller-kinds.ts';
@@ -30,7 +30,7 @@ import { isEmail } from '../input.ts';
 import { checkMailAllowance } from '../users/mail-limit.ts';
 import { getMember } from '../users/service.ts';
 import { MAX_INVITATIONS_PER_REQUEST } from '../../../common/invitations.ts';
-import { emitTenantUserEvent, withdrawWebhookEvents } from '../../webhooks/outbox/outbox.ts';
+import { emitTenantUserEvent, withdrawWebhookEvents } from '../../outbox/outbox.ts';
 import { allowedValuesIssue, keyedIssue, maxAddressesIssue, plainIssue } from '../../http/field-issues.ts';
 
 export { MAX_INVITATIONS_PER_REQUEST };
@@ -180,6 +180,7 @@ function mailInvitation(
     kind: invitee.hasPassword ? 'invite-existing' : 'invite',
     locale: invitee.locale ?? workspace.locale,
     link: `${config.urls.ui}/auth/set-password/${invitee.token}`,
+    expiresInSeconds: TOKEN_TTL_SECONDS.invite,
     workspace: workspace.workspace,
   });
 }

@@ -2,7 +2,7 @@
 // who names the app, the caller's workspace's payment details, and the owner's plan choice.
 import type { Resolvers } from '../generated/resolvers.ts';
 import { appOf, memberOf } from '../access/caller.ts';
-import { paymentOptions, tenantPaymentDetails } from '../../payments/service.ts';
+import { paymentOptions, tenantPaymentDetails } from './views.ts';
 import { setTenantPlanDetails } from './service.ts';
 
 export const paymentResolvers: Resolvers = {

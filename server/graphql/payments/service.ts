@@ -10,15 +10,9 @@ import { foyerError } from '../errors.ts';
 import { InputProblems } from '../input.ts';
 import { mayChangePlan } from '../../../common/payments.ts';
 import { findPlan, findPrice } from '../../payments/catalog.ts';
-import {
-  NO_PENDING_OFFER,
-  NO_SUBSCRIPTION,
-  requireTenant,
-  tenantPaymentDetails,
-  type PaymentsRuntime,
-  type TenantRecord,
-} from '../../payments/service.ts';
-import { emitTenantEvent } from '../../webhooks/outbox/outbox.ts';
+import { NO_PENDING_OFFER, NO_SUBSCRIPTION, requireTenant, type PaymentsRuntime, type TenantRecord } from '../../payments/service.ts';
+import { emitTenantEvent } from '../../outbox/outbox.ts';
+import { tenantPaymentDetails } from './views.ts';
 import { plainIssue } from '../../http/field-issues.ts';
 
 /**

@@ -13,7 +13,7 @@ import { findPlan, findPrice, plansOf, type Offer } from '../../payments/catalog
 import { passwordPolicyOf } from '../../apps/settings.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import { passwordSignInEnabled } from '../../auth/session/sign-in.ts';
-import { issueToken } from '../../auth/tokens/service.ts';
+import { issueToken, TOKEN_TTL_SECONDS } from '../../auth/tokens/service.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { passwordProblems, passwordProblemTexts } from '../../../common/password-policy.ts';
 import { matchesOwnerPattern } from '../../../common/owner-pattern.ts';
@@ -30,7 +30,7 @@ import { releaseAttempt } from '../../audit/limits.ts';
 import { attributeCatalog } from '../attributes/catalog.ts';
 import { checkAttributes, type SortedAttributes } from '../attributes/check.ts';
 import type { ServerConfig } from '../../config.ts';
-import { emitTenantEvent, emitTenantUserEvent, withdrawWebhookEvents } from '../../webhooks/outbox/outbox.ts';
+import { emitTenantEvent, emitTenantUserEvent, withdrawWebhookEvents } from '../../outbox/outbox.ts';
 import { keyedIssue, maxLengthIssue, plainIssue } from '../../http/field-issues.ts';
 
 /** The flow whose collecting steps feed createTenantAnonymous (flows/signup.json). */
@@ -263,6 +263,7 @@ export async function signUp(context: GraphQLContext, app: App, input: CreateTen
     kind: created.existing ? 'signup-existing' : 'signup',
     locale: created.existing?.locale ?? DEFAULT_LOCALE,
     link: `${config.urls.ui}/auth/set-password/${created.token}`,
+    expiresInSeconds: TOKEN_TTL_SECONDS.signup,
     workspace: signup.name || undefined,
   });
   if (!delivery.delivered) {

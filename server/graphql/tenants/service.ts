@@ -3,13 +3,14 @@
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { tenants } from '../../db/schema.ts';
-import { paymentStatusOf, type PaymentsRuntime } from '../../payments/service.ts';
+import type { PaymentsRuntime } from '../../payments/service.ts';
+import { paymentStatusOf } from '../payments/views.ts';
 import { trialOf } from '../../../common/payments.ts';
 import type { App } from '../../apps/lookup.ts';
 import type { Tenant, TenantAnonymous, TenantInput } from '../generated/resolvers.ts';
 import { checkLocale, checkLogo, checkName, InputProblems } from '../input.ts';
 import { recordAudit } from '../../audit/service.ts';
-import { emitTenantEvent } from '../../webhooks/outbox/outbox.ts';
+import { emitTenantEvent } from '../../outbox/outbox.ts';
 import { plainIssue } from '../../http/field-issues.ts';
 import type { AttributeCatalog } from '../attributes/catalog.ts';
 import { applyAttributeChanges, checkAttributeEdit, type AttributeChanges } from '../attributes/check.ts';

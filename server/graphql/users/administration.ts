@@ -21,7 +21,7 @@ import { foyerError } from '../errors.ts';
 import { InputProblems } from '../input.ts';
 import { checkMailAllowance } from './mail-limit.ts';
 import { getMember } from './service.ts';
-import { emitTenantUserEvent } from '../../webhooks/outbox/outbox.ts';
+import { emitTenantUserEvent } from '../../outbox/outbox.ts';
 import { allowedValuesIssue, plainIssue } from '../../http/field-issues.ts';
 
 interface Target {

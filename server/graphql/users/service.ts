@@ -12,7 +12,7 @@ import { checkName, InputProblems } from '../input.ts';
 import { customParamsOf } from '../custom-params/service.ts';
 import { auditActorOf, type WorkspaceActor } from '../../auth/app-key-caller.ts';
 import { foyerError } from '../errors.ts';
-import { emitTenantUserEvent } from '../../webhooks/outbox/outbox.ts';
+import { emitTenantUserEvent } from '../../outbox/outbox.ts';
 import { attributeCatalog } from '../attributes/catalog.ts';
 import { applyAttributeChanges, checkAttributeEdit } from '../attributes/check.ts';
 

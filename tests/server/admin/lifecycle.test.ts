@@ -416,6 +416,7 @@ describe('an app from creation to a restored version', () => {
       .where(and(eq(outbox.appId, appId), eq(outbox.recipient, CONSOLE_OWNER_EMAIL)));
     expect(mail!.kind).toBe('invite');
     expect(mail!.text).toContain(`${foyer.urls.ui}/auth/set-password/`);
+    expect(mail!.text).toContain('The link works once and expires in 7 days.');
     expect((await auditOf(appId, 'app.workspace_created'))[0]!.detail).toMatchObject({
       actor: CONSOLE_OWNER_EMAIL,
       tenantId: created.body.workspace.id,

@@ -178,6 +178,7 @@ describe('a new e-mail', () => {
 
     const mail = await latestMailTo(foyer.db, email.toUpperCase());
     expect(mail?.kind).toBe('signup');
+    expect(mail!.text).toContain('The link works once and expires in 7 days.');
     const token = await findLiveToken(foyer.db, linkTokenOf(mail!.text, foyer.urls.ui), ['signup']);
     expect(token).toMatchObject({ userId: user.id, tenantUserId: membership.id, purpose: 'signup' });
     expect(await verifyPassword(token!.pendingPasswordHash!, STRONG_PASSWORD)).toBe(true);

@@ -158,6 +158,7 @@ describe('an existing identity', () => {
     const notices = await foyer.db.select().from(outbox).where(eq(outbox.recipient, member.email));
     expect(notices.map((notice) => notice.kind)).toEqual(['invite-existing']);
     expect(notices[0]!.subject).toContain('Acme');
+    expect(notices[0]!.text).toContain('The link works once and expires in 7 days.');
     const token = tokenOf(mailLink(notices[0]!.text));
     const described = await call(foyer, new Browser(), 'GET', `/auth/password/${token}`, undefined, { appId: null });
     expect(await described.json()).toEqual({ email: member.email, purpose: 'invite', passwordChosen: true });

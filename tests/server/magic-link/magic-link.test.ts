@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
 import { and, eq } from 'drizzle-orm';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
-import { apps, auditEvents, tenants, userTokens, users } from '../../../server/db/schema.ts';
+import { apps, auditEvents, outbox, tenants, userTokens, users } from '../../../server/db/schema.ts';
 import { hashToken } from '../../../server/auth/tokens/service.ts';
 import type { AppSettings } from '../../../server/db/app-settings.ts';
 import { Browser } from '../oidc/browser.ts';
@@ -67,6 +67,8 @@ describe('asking for a magic link', () => {
     const [mail] = await waitForMail(foyer, member.email);
     expect(mail!.link).toMatch(new RegExp(`^${foyer.urls.auth}/auth/magic-link/[\\w-]{43}$`));
     expect(await mailTo(foyer, unknown)).toEqual([]);
+    const [sent] = await foyer.db.select().from(outbox).where(eq(outbox.recipient, member.email));
+    expect(sent!.text).toContain('The link works once and is valid for 15 minutes.');
     const [row] = await foyer.db
       .select()
       .from(userTokens)

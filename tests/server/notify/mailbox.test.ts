@@ -35,7 +35,12 @@ async function mailbox(query = ''): Promise<MailboxMessage[]> {
 }
 
 function send(message: Partial<OutgoingMessage> & Pick<OutgoingMessage, 'to' | 'kind'>) {
-  return notifier.send({ appId: foyer.demo.appId, link: `${foyer.urls.ui}/auth/set-password/t-${message.to}`, ...message });
+  return notifier.send({
+    appId: foyer.demo.appId,
+    link: `${foyer.urls.ui}/auth/set-password/t-${message.to}`,
+    expiresInSeconds: 3600,
+    ...message,
+  });
 }
 
 describe('the outbox and the development mailbox', () => {

@@ -102,6 +102,7 @@ describe('mail over SMTP', () => {
       to,
       kind: 'invite',
       link: `${foyer.urls.ui}/auth/set-password/invite-token`,
+      expiresInSeconds: 3600,
       workspace,
     });
     expect(delivery).toMatchObject({ delivered: true, transport: 'smtp' });
@@ -119,7 +120,13 @@ describe('mail over SMTP', () => {
     const closedPort = await freePort();
     const notifier = createNotifier({ config: { ...foyer.config, smtpUrl: `smtp://127.0.0.1:${closedPort}` }, db: foyer.db, log });
     const link = `${foyer.urls.ui}/auth/set-password/secret-token-value`;
-    const delivery = await notifier.send({ appId: foyer.demo.appId, to: 'nobody@example.com', kind: 'reset', link });
+    const delivery = await notifier.send({
+      appId: foyer.demo.appId,
+      to: 'nobody@example.com',
+      kind: 'reset',
+      link,
+      expiresInSeconds: 3600,
+    });
     expect(delivery).toEqual({ delivered: false, reason: 'failed' });
     const logged = JSON.stringify(log.entries);
     expect(logged).toContain('mail delivery failed');
@@ -132,7 +139,13 @@ describe('mail over SMTP', () => {
   it('refuses, without sending, a link that is not absolute http(s), a list of recipients and an unknown app', async () => {
     const log = recordingLogger();
     const notifier = createNotifier({ config: foyer.config, db: foyer.db, log });
-    const base = { appId: foyer.demo.appId, to: 'refused@example.com', kind: 'reset' as const, link: `${foyer.urls.ui}/x` };
+    const base = {
+      appId: foyer.demo.appId,
+      to: 'refused@example.com',
+      kind: 'reset' as const,
+      link: `${foyer.urls.ui}/x`,
+      expiresInSeconds: 3600,
+    };
     expect(await notifier.send({ ...base, link: 'javascript:alert(1)' })).toEqual({ delivered: false, reason: 'refused' });
     expect(await notifier.send({ ...base, to: 'refused@example.com, other@example.com' })).toEqual({ delivered: false, reason: 'refused' });
     expect(await notifier.send({ ...base, to: 'Refused <refused@example.com>' })).toEqual({ delivered: false, reason: 'refused' });
@@ -179,6 +192,7 @@ describe('a refusing SMTP server', () => {
       to: 'refused-direct@example.com',
       kind: 'magic-link',
       link: `${broken.urls.auth}/auth/magic-link/secret-magic-token`,
+      expiresInSeconds: 15 * 60,
     });
     expect(delivery).toEqual({ delivered: false, reason: 'failed' });
     const logged = JSON.stringify(log.entries);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort, startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { tenants, tenantUsers, webhookDeliveries } from '../../../server/db/schema.ts';
 import { createApiKey } from '../../../server/apps/api-keys.ts';
-import { emitTenantEvent } from '../../../server/webhooks/outbox/outbox.ts';
+import { emitTenantEvent } from '../../../server/outbox/outbox.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../../common/webhooks.ts';
 import { postGraphQL } from '../support/graphql.ts';
 import { findMembership, type Membership } from '../support/tokens.ts';
@@ -137,7 +137,7 @@ describe('events of GraphQL changes', () => {
 describe('the models', () => {
   /**
    * Equal but for the payment provider: the event names the one the workspace last paid through, the
-   * API the one the app uses now (server/webhooks/outbox/models.ts).
+   * API the one the app uses now (server/outbox/models.ts).
    */
   const withoutProvider = (model: Record<string, unknown>): unknown =>
     JSON.parse(JSON.stringify(model, (key, value: unknown) => (key === 'provider' ? undefined : value)));

@@ -11,7 +11,7 @@ import { seedDemo, type DemoData } from '../../../server/seed/demo.ts';
 import { createTestPostgresDatabase, freePort, POSTGRES_ENV, startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { tenants, webhookDeliveries, webhookEndpoints } from '../../../server/db/schema.ts';
 import { sealEndpointSecret } from '../../../server/webhooks/secrets.ts';
-import { emitTenantEvent } from '../../../server/webhooks/outbox/outbox.ts';
+import { emitTenantEvent } from '../../../server/outbox/outbox.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 
 const TIMINGS = { pollIntervalMs: 20, retryBaseMs: 200, retryForMs: 24 * 60 * 60_000, timeoutMs: 5000 };

@@ -1,12 +1,13 @@
 // Writes webhook events into the outbox (webhook_deliveries), always with the transaction (`tx`) of
 // the change that causes them: a change that rolls back takes its events with it, and a committed
 // one always has them. One row per subscribed, enabled endpoint of the app; the worker posts them
-// (server/webhooks/worker.ts), so the request never waits for a receiver.
+// (server/webhooks/worker.ts), so the request never waits for a receiver. A folder of its own: the
+// capabilities that make changes write here, and the webhooks capability, above them, delivers.
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
-import { webhookDeliveries, webhookEndpoints } from '../../db/schema.ts';
-import type { WebhookEventType } from '../../../common/webhooks.ts';
+import type { Database } from '../db/client.ts';
+import { webhookDeliveries, webhookEndpoints } from '../db/schema.ts';
+import type { WebhookEventType } from '../../common/webhooks.ts';
 import { tenantModel, tenantUserModel } from './models.ts';
 
 /** Answers the event's id (the webhook-id), or undefined when no endpoint of the app takes the type. */

@@ -2,11 +2,11 @@
 // with (common/api/models.ts), built from the rows read inside the transaction that changed them, so
 // the event describes the change it is committed with.
 import { and, eq } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
-import type { AppSettings } from '../../db/app-settings.ts';
-import { apps, tenants, tenantUsers, users } from '../../db/schema.ts';
-import { mustSelectPlan, trialOf } from '../../../common/payments.ts';
-import type { TenantModel, TenantUserModel } from '../../../common/api/models.ts';
+import type { Database } from '../db/client.ts';
+import type { AppSettings } from '../db/app-settings.ts';
+import { apps, tenants, tenantUsers, users } from '../db/schema.ts';
+import { mustSelectPlan, trialOf } from '../../common/payments.ts';
+import type { TenantModel, TenantUserModel } from '../../common/api/models.ts';
 
 type TenantRecord = typeof tenants.$inferSelect;
 
