@@ -3,7 +3,6 @@ import { defineConfig, type Plugin } from 'vite';
 import { foyerFlows } from './src/flow/build/flowsPlugin.ts';
 import { foyerForms } from './src/flow/build/formsPlugin.ts';
 import { bundleBudget } from './scripts/bundle-budget.ts';
-import { entryPreload } from './scripts/entry-preload.ts';
 
 /**
  * `vite build --ssr src/ssr/render.tsx`: the runtime's server entry, into dist/ui-ssr, which the hosted UI
@@ -28,10 +27,9 @@ export default defineConfig({
     foyerFlows({ flowsDir: process.env.FOYER_FLOWS_DIR || 'flows', localesDir: process.env.FOYER_LOCALES_DIR || 'src/i18n/locales' }),
     foyerForms({ formsDir: process.env.FOYER_FORMS_DIR || 'schema/forms' }),
     bundleBudget([
-      { entry: 'main', route: '/auth/login', maxGzipKiB: 134, startsByImport: true },
+      { entry: 'main', route: '/auth/login', maxGzipKiB: 132 },
       { entry: 'configurator', route: '/configurator', maxGzipKiB: 148 },
     ]),
-    entryPreload(['main']),
     serverEntryBuild(),
   ],
   build: {

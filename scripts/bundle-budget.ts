@@ -1,8 +1,7 @@
 // A Vite plugin that fails the build when a page's first load grows past its budget: the JavaScript
 // and CSS a browser fetches before anything lazy (the page's entry chunk, every chunk it imports
-// statically, and their CSS; for an entry that starts its code with an import(), src/main.tsx, what
-// those import()s load too), gzipped at level 9 and summed. Lazy chunks (other screens, components a step names) are not
-// counted: the budget guards what every visit pays.
+// statically, and their CSS), gzipped at level 9 and summed. Lazy chunks (other screens, components a
+// step names) are not counted: the budget guards what every visit pays.
 import { gzipSync } from 'node:zlib';
 import type { Plugin } from 'vite';
 
@@ -12,13 +11,11 @@ export interface PageBudget {
   /** What the page is called in the build's output. */
   route: string;
   maxGzipKiB: number;
-  /** The entry's own import()s start the page (src/main.tsx): what they load counts, as it loads at once. */
-  startsByImport?: boolean;
 }
 
 type Bundle = Parameters<NonNullable<Extract<Plugin['generateBundle'], (...args: never[]) => unknown>>>[1];
 
-export function firstLoadFiles(bundle: Bundle, { entry, startsByImport }: PageBudget): string[] {
+function firstLoadFiles(bundle: Bundle, entry: string): string[] {
   const start = Object.values(bundle).find((output) => output.type === 'chunk' && output.isEntry && output.name === entry);
   if (!start || start.type !== 'chunk') throw new Error(`bundle budget: no entry chunk named ${entry}`);
   const files = new Set<string>();
@@ -31,7 +28,6 @@ export function firstLoadFiles(bundle: Bundle, { entry, startsByImport }: PageBu
     for (const imported of chunk.imports) visit(imported);
   };
   visit(start.fileName);
-  if (startsByImport) for (const dynamic of start.dynamicImports) visit(dynamic);
   return [...files];
 }
 
@@ -49,7 +45,7 @@ export function bundleBudget(budgets: PageBudget[]): Plugin {
     generateBundle(_options, bundle) {
       const over: string[] = [];
       for (const budget of budgets) {
-        const kib = firstLoadFiles(bundle, budget).reduce((sum, fileName) => sum + gzipBytes(bundle, fileName), 0) / 1024;
+        const kib = firstLoadFiles(bundle, budget.entry).reduce((sum, fileName) => sum + gzipBytes(bundle, fileName), 0) / 1024;
         this.info(`${budget.route}: first-load JS+CSS ${kib.toFixed(1)} KiB gzip (budget ${budget.maxGzipKiB} KiB)`);
         if (kib > budget.maxGzipKiB)
           over.push(`${budget.route} loads ${kib.toFixed(1)} KiB gzip up front, over its budget of ${budget.maxGzipKiB} KiB`);

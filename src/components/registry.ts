@@ -1,5 +1,5 @@
 // The component registry: every component a flow may name, each its own lazy chunk. A chunk loaded
-// ahead (`preload`, before the runtime hydrates a server-drawn step: src/start.tsx) is drawn without
+// ahead (`preload`, before the runtime hydrates a server-drawn step: src/main.tsx) is drawn without
 // suspending, so hydration never leaves a drawn part to be redrawn later.
 import { createElement, lazy, useState, type ComponentType } from 'react';
 import type { FlowComponentProps } from '../flow/component-types.ts';
