@@ -1,5 +1,6 @@
 // Timing helpers: a few untimed warm-up runs, then the median of N timed runs (the median ignores
-// the odd garbage collection or scheduler hiccup that a mean would absorb). A figure and its floor
+// the odd garbage collection or scheduler hiccup that a mean would absorb) and their 95th percentile
+// (what the slowest one in twenty waits: a goal stated as p95 needs enough runs to mean something). A figure and its floor
 // are timed in alternation, so a busy machine slows both alike and the ratio stays meaningful.
 import { performance } from 'node:perf_hooks';
 
@@ -27,9 +28,11 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
-type Comparison = { value: number; floor: number; spread: number };
+export const p95Of = (samples: readonly number[]) => quantile(samples, 0.95);
 
-/** Warm-up runs, then `runs` samples of `work` and of `floor` taken in turns by `sample`: their medians and `work`'s spread. */
+type Comparison = { value: number; floor: number; spread: number; p95: number; floorP95: number };
+
+/** Warm-up runs, then `runs` samples of `work` and of `floor` taken in turns by `sample`: their medians and 95th percentiles, and `work`'s spread. */
 async function compareSamples(
   work: () => Promise<unknown>,
   floor: () => Promise<unknown>,
@@ -46,10 +49,16 @@ async function compareSamples(
     workSamples.push(await sample(work));
     floorSamples.push(await sample(floor));
   }
-  return { value: median(workSamples), floor: median(floorSamples), spread: spreadOf(workSamples) };
+  return {
+    value: median(workSamples),
+    floor: median(floorSamples),
+    spread: spreadOf(workSamples),
+    p95: p95Of(workSamples),
+    floorP95: p95Of(floorSamples),
+  };
 }
 
-/** Median milliseconds of `work` and of `floor`, run one at a time, taking turns, and the spread of `work`'s runs. */
+/** Median (and 95th percentile) milliseconds of `work` and of `floor`, run one at a time, taking turns, and the spread of `work`'s runs. */
 export function compareMs(
   work: () => Promise<unknown>,
   floor: () => Promise<unknown>,

@@ -1,6 +1,6 @@
 // `npm run bench`: runs every bench/*.bench.ts (or those whose file name contains one of the
-// arguments: `npm run bench -- users`) one after the other and prints one table, each figure beside
-// the floor measured in the same run. An entry that fails is a row saying why, and the others still
+// arguments: `npm run bench -- users`) one after the other and prints one table, each figure (its
+// median, and its 95th percentile where the entry measures one) beside the floor measured in the same run. An entry that fails is a row saying why, and the others still
 // run. The same results go to bench/results/<time>.json, and bench/results/report.html charts every
 // figure over all the JSON results kept there. Adding an entry is adding a file; nothing here changes.
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
@@ -23,8 +23,10 @@ function entryFiles(filters: string[]): Promise<string[]> {
 
 const format = (value: number, unit: Figure['unit']) => `${value.toFixed(value < 10 ? 2 : 1)} ${unit}`;
 
+const formatOptional = (value: number | undefined, unit: Figure['unit']) => (value === undefined ? '–' : format(value, unit));
+
 function cells(row: BenchRow): string[] {
-  if ('error' in row) return [row.entry, `failed: ${row.error}`, '', '', '', '', ''];
+  if ('error' in row) return [row.entry, `failed: ${row.error}`, '', '', '', '', '', '', ''];
   const { figure } = row;
   const ratio = figure.floor.value > 0 ? `${(figure.value / figure.floor.value).toFixed(2)}×` : '–';
   const spread = figure.spread === undefined ? '–' : `${Math.round(figure.spread * 100)} %`;
@@ -32,15 +34,17 @@ function cells(row: BenchRow): string[] {
     row.entry,
     figure.name,
     format(figure.value, figure.unit),
+    formatOptional(figure.p95, figure.unit),
     figure.floor.name,
     format(figure.floor.value, figure.unit),
+    formatOptional(figure.floor.p95, figure.unit),
     ratio,
     spread,
   ];
 }
 
 function table(rows: BenchRow[]): string {
-  const lines = [['entry', 'figure', 'value', 'floor', 'floor value', 'ratio', 'spread'], ...rows.map(cells)];
+  const lines = [['entry', 'figure', 'value', 'p95', 'floor', 'floor value', 'floor p95', 'ratio', 'spread'], ...rows.map(cells)];
   const widths = lines[0]!.map((_, column) => Math.max(...lines.map((line) => line[column]!.length)));
   const render = (line: string[]) => `| ${line.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
   return [render(lines[0]!), `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`, ...lines.slice(1).map(render)].join('\n');

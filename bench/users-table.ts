@@ -20,6 +20,8 @@ type Database = Awaited<ReturnType<typeof startFoyer>>['db'];
 
 const CHUNK = 1_000;
 const PAGE = 50;
+/** The goal is a p95 (issue 16): 100 timed runs put five above it, so one slow run does not make it. */
+const TIMING = { runs: 100, warmup: 10 };
 const FIRST = [
   'Ann',
   'Bob',
@@ -253,11 +255,19 @@ export async function usersTableFigures(members: number): Promise<Figure[]> {
       const floorIds = (await rowsOf(db, floorQuery)).map((row) => row.id);
       if (answered.length !== PAGE || answered.join() !== floorIds.join())
         throw new Error(`${name}: the endpoint and the floor answer different rows`);
-      const { value, floor, spread } = await compareMs(
+      const { value, floor, spread, p95, floorP95 } = await compareMs(
         () => graphql(document, args),
         () => db.execute(floorQuery),
+        TIMING,
       );
-      figures.push({ name: `${name} (GraphQL)`, value, unit: 'ms', spread, floor: { name: 'the same rows, ideal index', value: floor } });
+      figures.push({
+        name: `${name} (GraphQL)`,
+        value,
+        p95,
+        unit: 'ms',
+        spread,
+        floor: { name: 'the same rows, ideal index', value: floor, p95: floorP95 },
+      });
     }
     const countQuery = sql`select count(*)::int as total from bench_ideal_members where tenant_id = ${tenantId} and ${matches(words)}`;
     const total = (await graphql<{ countUsers: number }>(COUNT, { search })).countUsers;
@@ -265,13 +275,15 @@ export async function usersTableFigures(members: number): Promise<Figure[]> {
     const counted = await compareMs(
       () => graphql(COUNT, { search }),
       () => db.execute(countQuery),
+      TIMING,
     );
     figures.push({
       name: `countUsers: the same 2-word search ("${search}") (GraphQL)`,
       value: counted.value,
+      p95: counted.p95,
       unit: 'ms',
       spread: counted.spread,
-      floor: { name: 'the same count, ideal index', value: counted.floor },
+      floor: { name: 'the same count, ideal index', value: counted.floor, p95: counted.floorP95 },
     });
     return figures;
   } finally {

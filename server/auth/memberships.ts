@@ -16,11 +16,11 @@ export interface Membership {
 
 const selection = { membership: tenantUsers, user: users, tenant: tenants };
 
-function toMembership(row: {
-  membership: typeof tenantUsers.$inferSelect;
-  user: typeof users.$inferSelect;
-  tenant: typeof tenants.$inferSelect;
-}): Membership {
+function toMembership<User extends { id: string; appId: string }, Tenant extends { appId: string }>(row: {
+  membership: { id: string; role: string; onboarded: boolean };
+  user: User;
+  tenant: Tenant;
+}) {
   return {
     id: row.membership.id,
     role: row.membership.role,
@@ -34,7 +34,10 @@ function toMembership(row: {
 const enabled = and(eq(tenantUsers.enabled, true), eq(tenantUsers.invitationPending, false));
 
 /** The checks every lookup by id makes once the row is read. */
-function acceptable(membership: Membership, expect: { userId?: string; appId?: string }): boolean {
+function acceptable(
+  membership: { appId: string; user: { id: string; appId: string } },
+  expect: { userId?: string; appId?: string },
+): boolean {
   if (expect.userId !== undefined && membership.user.id !== expect.userId) return false;
   if (expect.appId !== undefined && membership.appId !== expect.appId) return false;
   // A user belongs to one app; a membership crossing apps would be corrupt data.
@@ -61,18 +64,62 @@ export async function findEnabledMembership(
 
 const others = alias(tenantUsers, 'others');
 
+/**
+ * A membership as its tokens and claims name it (server/auth/oidc/claims.ts, the access token's
+ * claims in server/auth/oidc/provider.ts): only the columns they use, so the read every token
+ * refresh makes carries no password hash, second-factor secret or billing column, and PGlite and
+ * drizzle encode and decode a third of a whole membership's columns (bench/token-refresh.bench.ts).
+ */
+const accountSelection = {
+  membership: { id: tenantUsers.id, role: tenantUsers.role, onboarded: tenantUsers.onboarded },
+  user: {
+    id: users.id,
+    appId: users.appId,
+    email: users.email,
+    firstName: users.firstName,
+    lastName: users.lastName,
+    locale: users.locale,
+    onboarded: users.onboarded,
+  },
+  tenant: {
+    id: tenants.id,
+    appId: tenants.appId,
+    name: tenants.name,
+    locale: tenants.locale,
+    logo: tenants.logo,
+    onboarded: tenants.onboarded,
+    plan: tenants.plan,
+  },
+};
+
+interface AccountRow {
+  membership: Pick<typeof tenantUsers.$inferSelect, keyof typeof accountSelection.membership>;
+  user: Pick<typeof users.$inferSelect, keyof typeof accountSelection.user>;
+  tenant: Pick<typeof tenants.$inferSelect, keyof typeof accountSelection.tenant>;
+}
+
+/** What tokens and claims read of a membership; a whole Membership is one too. */
+export interface AccountMembership {
+  id: string;
+  role: string;
+  onboarded: boolean;
+  appId: string;
+  user: AccountRow['user'];
+  tenant: AccountRow['tenant'];
+}
+
 export interface CountedMembership {
-  membership: Membership;
+  membership: AccountMembership;
   workspaceCount: number;
 }
 
 /**
- * The columns of a membership with how many enabled memberships its user has (the `multi_tenant`
- * claim), for a select that joins tenant_users, users and tenants (countedMembershipJoins). The token
+ * The columns of a membership as tokens name it, with how many enabled memberships its user has
+ * (the `multi_tenant` claim), for a select that joins tenant_users, users and tenants. The token
  * endpoint reads them on every refresh, within the refresh token's own read (server/auth/oidc/adapter.ts).
  */
 export const countedMembershipColumns = {
-  ...selection,
+  ...accountSelection,
   workspaceCount:
     sql<number>`(select count(*) from ${tenantUsers} as ${others} where ${others.userId} = ${tenantUsers.userId} and ${others.enabled} and not ${others.invitationPending})`.mapWith(
       Number,
@@ -84,9 +131,9 @@ export const enabledMembership = enabled;
 
 /** A row of countedMembershipColumns, its parts null when a left join found no enabled membership. */
 export interface CountedMembershipRow {
-  membership: typeof tenantUsers.$inferSelect | null;
-  user: typeof users.$inferSelect | null;
-  tenant: typeof tenants.$inferSelect | null;
+  membership: AccountRow['membership'] | null;
+  user: AccountRow['user'] | null;
+  tenant: AccountRow['tenant'] | null;
   workspaceCount: number;
 }
 

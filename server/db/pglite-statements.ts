@@ -4,8 +4,9 @@
 // sign-in's CPU beside their signature and hash (bench/token-refresh.bench.ts,
 // bench/password-login.bench.ts). Drizzle is given this client instead: each distinct statement
 // text is parsed once under a name of its own and later calls only bind and execute it, in one
-// exchange with the database, so PostgreSQL's plan cache applies as it does for the server's
-// PostgreSQL driver (postgres.js prepares every statement the same way). PostgreSQL itself replans
+// exchange with the database, so PostgreSQL's plan cache applies. (On PostgreSQL, Drizzle's postgres.js
+// driver sends unnamed statements unless a query is made with .prepare(); the planning runs in the
+// database's own process there, not on the Node main thread.) PostgreSQL itself replans
 // a cached statement when a table it reads changes (a migration); the cache holds the most recently
 // used statements, up to a bound, and closes the ones it drops.
 import { parse, protocol, type PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';

@@ -172,12 +172,16 @@ export const tenantUsers = pgTable(
   (t) => [
     uniqueIndex('tenant_users_member_idx').on(t.tenantId, t.userId),
     index('tenant_users_user_idx').on(t.userId),
-    // One per sort of the users table, each ending with its tie-breakers, so a page is a range of it.
+    // One per sort of the users table and direction, each ending with its tie-breakers, so a page is
+    // a range of it. A descending sort keeps its ties ascending (who joined first, then the id), so
+    // the ascending index read backwards would sort each group of equal keys (every viewer, everyone
+    // named alike) by the tie-breakers before a page could start.
     index('tenant_users_created_idx').on(t.tenantId, t.createdAt, t.id),
+    index('tenant_users_created_desc_idx').on(t.tenantId, sql`${t.createdAt} desc`, t.id),
     index('tenant_users_name_idx').on(t.tenantId, sql`(${t.nameKey} collate "C")`, t.createdAt, t.id),
+    index('tenant_users_name_desc_idx').on(t.tenantId, sql`(${t.nameKey} collate "C") desc`, t.createdAt, t.id),
     index('tenant_users_email_idx').on(t.tenantId, sql`(${t.emailKey} collate "C")`, t.createdAt, t.id),
-    // Status and role have few values, so a page sorted descending needs its own index: read
-    // backwards, the ascending one would sort a whole group (say, every viewer) by the tie-breakers.
+    index('tenant_users_email_desc_idx').on(t.tenantId, sql`(${t.emailKey} collate "C") desc`, t.createdAt, t.id),
     index('tenant_users_status_idx').on(t.tenantId, memberStatusKey(t.enabled), t.createdAt, t.id),
     index('tenant_users_status_desc_idx').on(t.tenantId, sql`${memberStatusKey(t.enabled)} desc`, t.createdAt, t.id),
     index('tenant_users_role_idx').on(t.tenantId, memberRoleRank(t.role), t.createdAt, t.id),

@@ -1,7 +1,8 @@
 // The production server (`npm run build:server`, then `npm run start:prod`): the bundle runs under
 // plain node, without tsx, and behaves as server/main.ts does: a first start migrates and seeds, a
 // restart on the same data folder serves the same app, a password sign-in (argon2id, login session,
-// audit) and the GraphQL API answer, and SIGTERM stops it cleanly.
+// audit), the GraphQL API and a passkey sign-in's options answer (the last two from chunks loaded on
+// first use), and SIGTERM stops it cleanly.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -54,6 +55,12 @@ describe('the built server', () => {
       body: JSON.stringify({ query: '{ getAppAnonymous { name tenantSelfSignup } }' }),
     });
     expect(await config.json()).toEqual({ data: { getAppAnonymous: { name: 'Demo app', tenantSelfSignup: true } } });
+
+    const passkeyOptions = await fetch(`${second.urls.auth}/auth/passkeys/authentication-options`, {
+      headers: { 'x-app-id': second.demo.appId },
+    });
+    expect(passkeyOptions.status).toBe(200);
+    expect(await passkeyOptions.json()).toMatchObject({ rpId: new URL(second.urls.ui).hostname, challenge: expect.any(String) });
 
     expect(await signIn(second, DEMO_PASSWORD)).toBe(200);
     expect(await signIn(second, `${DEMO_PASSWORD}x`)).toBe(401);

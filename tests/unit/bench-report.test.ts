@@ -3,12 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { renderReport, type BenchResult } from '../../bench/report.ts';
 
-const figure = (name: string, value: number, floor: number) => ({
+const figure = (name: string, value: number, floor: number, p95?: { value: number; floor: number }) => ({
   name,
   value,
   unit: 'ms' as const,
   spread: 0.1,
-  floor: { name: 'bare <floor>', value: floor },
+  p95: p95?.value,
+  floor: { name: 'bare <floor>', value: floor, p95: p95?.floor },
 });
 
 const results: BenchResult[] = [
@@ -25,7 +26,7 @@ const results: BenchResult[] = [
     at: '2026-01-03T00:00:00.000Z',
     node: 'v20',
     rows: [
-      { entry: 'users', figure: figure('first page', 8, 1) },
+      { entry: 'users', figure: figure('first page', 8, 1, { value: 14, floor: 1.5 }) },
       { entry: 'login', error: 'answered 401 <html>' },
     ],
   },
@@ -40,7 +41,7 @@ describe('bench report', () => {
     const page = parse(renderReport(results));
     const rows = [...page.querySelectorAll('tbody tr')].map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent));
     expect(rows).toEqual([
-      ['users', 'first page', '8.00 ms', 'bare <floor>', '1.00 ms', '8.00×', '10 %'],
+      ['users', 'first page', '8.00 ms', '14.0 ms', 'bare <floor>', '1.00 ms', '1.50 ms', '8.00×', '10 %'],
       ['login', 'failed: answered 401 <html>'],
     ]);
   });
@@ -57,6 +58,15 @@ describe('bench report', () => {
       'value: 8.00 ms (2026-01-03T00:00:00.000Z)',
     ]);
     expect(values(sections[1]!)).toHaveLength(1);
+  });
+
+  it('draws the p95 only for a figure whose every run measured one', () => {
+    const p95Titles = (html: string) =>
+      [...parse(html).querySelectorAll('circle title')].map((title) => title.textContent).filter((text) => text?.startsWith('p95'));
+    expect(p95Titles(renderReport(results))).toEqual([]);
+    expect(p95Titles(renderReport(results.slice(2)))).toEqual(['p95: 14.0 ms (2026-01-03T00:00:00.000Z)']);
+    const table = parse(renderReport(results.slice(0, 1)));
+    expect([...table.querySelectorAll('tbody tr')][0]!.querySelectorAll('td')[3]!.textContent).toBe('–');
   });
 
   it('is self-contained', () => {

@@ -5,7 +5,6 @@
 // over a shoulder or in a log cannot be used again.
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
 import type { Database } from '../../db/client.ts';
 import { seal as sealSecret, sealingKey, unseal as openSecret } from '../../crypto/seal.ts';
 import { mfaTotpSetups, users } from '../../db/schema.ts';
@@ -90,6 +89,8 @@ export async function startSetup(
     .values(row)
     .onConflictDoUpdate({ target: mfaTotpSetups.loginSessionHash, set: { ...row, createdAt: sql`now()` } });
   const otpauthUrl = totpOf(secret, input.issuer, input.user.email).toString();
+  // qrcode (with its PNG encoder) is loaded by the first enrolment, not at start (npm run bench -- server-start).
+  const { default: QRCode } = await import('qrcode');
   const qrCodeDataUrl = await QRCode.toDataURL(otpauthUrl, { errorCorrectionLevel: 'M', margin: 2, width: 240 });
   return { secret, otpauthUrl, qrCodeDataUrl };
 }

@@ -111,8 +111,17 @@ type RefreshTokenRow = { token: PayloadRow; grant: PayloadRow | null } & Counted
 
 const refreshTokenColumns = { token: oidcPayloads, grant: grantRows, ...countedMembershipColumns };
 
-/** How a refresh token's row joins its live Grant and the enabled membership it names, and their users and tenants. */
-const grantOfToken = and(eq(grantRows.type, 'Grant'), eq(grantRows.grantId, oidcPayloads.grantId), notExpired(grantRows.expiresAt));
+/**
+ * How a refresh token's row joins its live Grant and the enabled membership it names, and their users and tenants.
+ * The Grant is reached by its key (the SHA-256 of its id, as `stored` writes it), not by grant_id:
+ * every rotation leaves a row in the token's family, so a long-lived sign-in's family holds
+ * thousands (tests/server/oidc/refresh-grant-read.test.ts).
+ */
+const grantOfToken = and(
+  eq(grantRows.type, 'Grant'),
+  eq(grantRows.id, sql`encode(sha256(convert_to(${oidcPayloads.grantId}, 'UTF8')), 'hex')`),
+  notExpired(grantRows.expiresAt),
+);
 const membershipOfToken = and(eq(tenantUsers.id, sql`${oidcPayloads.payload}->>'accountId'`), enabledMembership);
 const refreshTokenNamed = and(eq(oidcPayloads.type, 'RefreshToken'), eq(oidcPayloads.id, sql.placeholder('token')), notExpired());
 

@@ -1,12 +1,12 @@
 // What Foyer tells apps about the person signed in: the OpenID scopes it grants and the claims each
 // releases, in the ID token and at the userinfo endpoint alike (docs/ORIGINAL-CONTRACT.md 2.4).
-import { fullNameOf, type Membership } from '../memberships.ts';
+import { fullNameOf, type AccountMembership } from '../memberships.ts';
 
 export const SCOPES = ['openid', 'profile', 'email'] as const;
 export const DEFAULT_SCOPE = SCOPES.join(' ');
 
 /** The OpenID claims of a membership, for the ID token and the userinfo endpoint alike. */
-export function accountClaimsOf(membership: Membership, workspaceCount: number) {
+export function accountClaimsOf(membership: AccountMembership, workspaceCount: number) {
   const { user, tenant } = membership;
   return {
     sub: membership.id,

@@ -14,7 +14,7 @@ import Provider, {
 import type { FoyerContext } from '../../context.ts';
 import { ERROR_PAGE_PATH, isNavigation } from '../../http/errors.ts';
 import { privilegesOf, PRIVILEGES } from '../../../common/roles.ts';
-import { countedMembershipOf, findEnabledMembershipCounted, fullNameOf, type Membership } from '../memberships.ts';
+import { countedMembershipOf, findEnabledMembershipCounted, fullNameOf, type AccountMembership } from '../memberships.ts';
 import { accountClaimsOf, CLAIMS_BY_SCOPE, SCOPES } from './claims.ts';
 import { createAdapterFactory, takeReadAheadAccount, withReadAhead } from './adapter.ts';
 import { withWriteBatch } from '../../db/write-batch.ts';
@@ -36,7 +36,7 @@ export function interactionPath(uid: string): string {
 }
 
 export interface FoyerAccount extends Account {
-  membership: Membership;
+  membership: AccountMembership;
 }
 
 // A tenant user is the account: `sub` is the membership id, so every token names one workspace.

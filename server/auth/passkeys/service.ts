@@ -4,21 +4,23 @@
 // counter must grow.
 import { randomBytes } from 'node:crypto';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { FoyerContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { passkeyChallenges, passkeys, users } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { App } from '../../apps/lookup.ts';
+
+/**
+ * @simplewebauthn/server with its certificate packages, loaded by the first passkey ceremony rather
+ * than at start: about a megabyte of code most starts never run (npm run bench -- server-start).
+ */
+const webauthn = () => import('@simplewebauthn/server');
 
 type User = typeof users.$inferSelect;
 export type Passkey = typeof passkeys.$inferSelect;
@@ -114,7 +116,9 @@ export async function authenticationOptions(
   loginSessionHash: string,
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
   // No allowCredentials: discoverable credentials, the authenticator offers the user's passkeys.
-  const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: 'preferred', timeout: CEREMONY_TIMEOUT_MS });
+  const options = await (
+    await webauthn()
+  ).generateAuthenticationOptions({ rpID: rp.id, userVerification: 'preferred', timeout: CEREMONY_TIMEOUT_MS });
   await storeChallenge(context.db, options.challenge, { purpose: 'authentication', loginSessionHash });
   return options;
 }
@@ -147,7 +151,9 @@ export async function verifyAuthentication(
 
   let verification;
   try {
-    verification = await verifyAuthenticationResponse({
+    verification = await (
+      await webauthn()
+    ).verifyAuthenticationResponse({
       response,
       expectedChallenge: challenge,
       expectedOrigin: rp.origin,
@@ -199,7 +205,9 @@ export async function registrationOptions(
   const { db } = context;
   const handle = await userHandleOf(db, input.user);
   const existing = await listPasskeys(db, input.user.id);
-  const options = await generateRegistrationOptions({
+  const options = await (
+    await webauthn()
+  ).generateRegistrationOptions({
     rpName: input.app.name,
     rpID: rp.id,
     userName: input.user.email,
@@ -227,7 +235,9 @@ export async function verifyRegistration(
   }
   let verification;
   try {
-    verification = await verifyRegistrationResponse({
+    verification = await (
+      await webauthn()
+    ).verifyRegistrationResponse({
       response: input.response,
       expectedChallenge: challenge,
       expectedOrigin: rp.origin,

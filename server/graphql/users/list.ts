@@ -4,7 +4,7 @@
 // the e-mail, the status (Active / Deactivated) or the role of a row. usersPage pages by cursor
 // (keyset: the page after a row starts at that row's place in the sort's index, whatever its depth);
 // listUsers keeps paging by offset for the clients that ask so.
-import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { memberRoleRank, memberStatusKey, tenantUsers, users } from '../../db/schema.ts';
 import type { MemberCaller } from '../../auth/caller-kinds.ts';
@@ -89,6 +89,19 @@ function keyParameter(sortBy: UserSortField, key: string | number): SQL {
 }
 
 /**
+ * A page's row count, written into the statement rather than sent as a parameter. On the embedded
+ * database every statement runs prepared (server/db/pglite-statements.ts), and PostgreSQL reuses one
+ * plan for all parameters (its generic plan) only when that plan looks no costlier than planning
+ * each call anew; it takes a LIMIT parameter for a tenth of the rows, so every page was planned
+ * anew, which at 100,000 members took longer than reading it. A checked integer from 1 to
+ * MAX_PAGE_SIZE + 1: a few statement texts.
+ */
+function rowCount(rows: number): SQL {
+  if (!Number.isInteger(rows) || rows < 1 || rows > MAX_PAGE_SIZE + 1) throw new Error(`Not a page size: ${rows}`);
+  return sql.raw(String(rows));
+}
+
+/**
  * The rows of one page (`rows` of them at most) with each row's sort key and creation time for its
  * cursor; a page before a cursor comes nearest-first (the caller turns it round). Its plans are
  * checked in tests/server/graphql/users-list-plans.test.ts.
@@ -104,16 +117,13 @@ export function usersPageSelect(db: Database, tenantId: string, query: PageQuery
   const key = sortKeys[query.sortBy];
   const order = [keyOrder(key), tieOrder(tenantUsers.createdAt), tieOrder(tenantUsers.id)];
   const filter = memberFilter(tenantId, query.words);
-  const ids = () => db.select({ id: tenantUsers.id }).from(tenantUsers);
+  const ids = (where: SQL, orderBy: SQL[]) =>
+    sql`select ${tenantUsers.id} from ${tenantUsers} where ${where} order by ${sql.join(orderBy, sql`, `)} limit ${rowCount(rows)}`;
   // The page's ids first, from the memberships alone (a range of one index); only those rows are
   // then joined to their identities.
   let page: SQL;
   if (!position) {
-    page = sql`${ids()
-      .where(filter)
-      .orderBy(...order)
-      .limit(rows)
-      .offset(query.offset)}`;
+    page = query.offset > 0 ? sql`${ids(filter, order)} offset ${query.offset}` : ids(filter, order);
   } else {
     // The rows after a position in (key, created, id) order, whose directions differ for a
     // descending sort: the rest of the position's key (an equality and a row comparison on the
@@ -124,21 +134,17 @@ export function usersPageSelect(db: Database, tenantId: string, query: PageQuery
     const ties = backward
       ? sql`(${tenantUsers.createdAt}, ${tenantUsers.id}) < (${createdAt}, ${position.id})`
       : sql`(${tenantUsers.createdAt}, ${tenantUsers.id}) > (${createdAt}, ${position.id})`;
-    const sameKey = ids()
-      .where(and(filter, sql`${key} = ${value}`, ties))
-      .orderBy(tieOrder(tenantUsers.createdAt), tieOrder(tenantUsers.id))
-      .limit(rows);
-    const laterKeys = ids()
-      .where(and(filter, keyAscending ? sql`${key} > ${value}` : sql`${key} < ${value}`))
-      .orderBy(...order)
-      .limit(rows);
-    page = sql`(${sameKey} union all ${laterKeys})`;
+    const sameKey = ids(and(filter, sql`${key} = ${value}`, ties)!, [tieOrder(tenantUsers.createdAt), tieOrder(tenantUsers.id)]);
+    const laterKeys = ids(and(filter, keyAscending ? sql`${key} > ${value}` : sql`${key} < ${value}`)!, order);
+    page = sql`(${sameKey}) union all (${laterKeys})`;
   }
+  // An array of the page's ids, so the memberships are read by their primary key alone: as a
+  // subquery joined by IN, the planner hashed every membership of a smaller workspace to find them.
   return db
     .select({ ...memberColumns, sortKey: sql<string | number>`${query.sortBy === 'CREATED_AT' ? createdAtText : key}`, createdAtText })
     .from(tenantUsers)
     .innerJoin(users, eq(users.id, tenantUsers.userId))
-    .where(inArray(tenantUsers.id, page))
+    .where(sql`${tenantUsers.id} = any(array(${page}))`)
     .orderBy(...order)
     .limit(rows);
 }
@@ -216,10 +222,15 @@ export async function listUsers(db: Database, member: MemberCaller, args: Partia
   return rows.map((row) => toUser(member.app, row));
 }
 
+/** The count of the members of `tenantId` matching every word, as a query (its plans: tests/server/graphql/users-list-plans.test.ts). */
+export function countUsersSelect(db: Database, tenantId: string, words: string[]) {
+  return db.select({ total: count() }).from(tenantUsers).where(memberFilter(tenantId, words));
+}
+
 export async function countUsers(db: Database, member: MemberCaller, search: string | null | undefined): Promise<number> {
   const problems = new InputProblems();
   const words = checkSearch(problems, search);
   problems.throwIfAny();
-  const [row] = await db.select({ total: count() }).from(tenantUsers).where(memberFilter(member.tenantId, words));
+  const [row] = await countUsersSelect(db, member.tenantId, words);
   return row?.total ?? 0;
 }

@@ -45,6 +45,8 @@ describe('a refresh grant', () => {
     expect(statements[0]).toMatch(
       /^select .* from "apps" left join "oidc_payloads" .* left join "oidc_payloads" "grant" .* left join "tenant_users" .* where "apps"."id" = \$\d+ limit/,
     );
+    // Only what the tokens' claims name: no secret, billing or search column rides along (server/auth/memberships.ts).
+    expect(statements[0]).not.toMatch(/password_hash|mfa_|passkey_user_handle|subscription_id|customer_id|search_text|custom_params/);
     expect(writes()).toHaveLength(1);
     const [batch] = writes();
     expect(batch).toContain('update "oidc_payloads" set "consumed_at"');

@@ -1,0 +1,3 @@
+CREATE INDEX "tenant_users_created_desc_idx" ON "tenant_users" USING btree ("tenant_id","created_at" desc,"id");--> statement-breakpoint
+CREATE INDEX "tenant_users_name_desc_idx" ON "tenant_users" USING btree ("tenant_id",("name_key" collate "C") desc,"created_at","id");--> statement-breakpoint
+CREATE INDEX "tenant_users_email_desc_idx" ON "tenant_users" USING btree ("tenant_id",("email_key" collate "C") desc,"created_at","id");
