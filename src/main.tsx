@@ -1,3 +1,4 @@
+import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { matchLocale } from '../common/locales.ts';
 import { createApiClient } from './api/client.ts';
@@ -69,7 +70,11 @@ async function start(root: HTMLElement): Promise<void> {
     // The drawn step's code first: the flow's start updates the step, and React draws a part that is
     // still waiting for its code afresh, losing what was typed into it.
     await firstStepLoaded(globalThis.location.pathname);
-    hydrateRoot(root, app);
+    // As a transition, hydration yields to the browser every few milliseconds (React's time slicing)
+    // instead of running as one long task, so keystrokes into the drawn field are handled meanwhile.
+    startTransition(() => {
+      hydrateRoot(root, app);
+    });
   } else createRoot(root).render(app);
 }
 

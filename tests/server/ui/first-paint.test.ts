@@ -8,6 +8,8 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { apps } from '../../../server/db/schema.ts';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 
 const PAGE =
@@ -18,13 +20,15 @@ const OWN_CSS = '.foyer-card{color:red}.x::after{content:"</style><script>alert(
 
 const HOSTILE = '</script><script>alert(1)</script>"\'&';
 
-// What the entry was asked, echoed back in its answer, and a failure for the address that asks for one.
+// What the entry was asked, echoed back in its answer with how many drawings it made, and a failure
+// for the address that asks for one.
 const ENTRY = `
+let drawings = 0;
 export async function renderFirstPaint(request) {
   if (request.url.includes('explode')) throw new Error('the entry failed');
   const app = await request.loadApp(new URL(request.url, 'http://x').searchParams.get('appId') ?? request.clientConfig.appId);
   return {
-    data: { asked: request.url, languages: request.preferredLanguages, app: app?.config.name ?? null, hostile: ${JSON.stringify(HOSTILE)} },
+    data: { drawing: ++drawings, asked: request.url, languages: request.preferredLanguages, app: app?.config.name ?? null, hostile: ${JSON.stringify(HOSTILE)} },
     markup: '<main><h1>Drawn</h1></main>',
     lang: 'de',
     dir: 'ltr',
@@ -70,6 +74,7 @@ describe("the runtime page's first paint", () => {
     expect(html).not.toContain('<script>alert(1)');
     const data = /<script id="foyer-first-paint" type="application\/json">(.*?)<\/script>/.exec(html);
     expect(JSON.parse(data![1]!)).toEqual({
+      drawing: expect.any(Number),
       asked: '/auth/login?x=1',
       languages: ['fr-CA', 'de', 'en'],
       app: 'Demo app',
@@ -132,6 +137,28 @@ describe("the runtime page's first paint", () => {
       expect(response.status).toBe(200);
       expect(response.headers.get('set-cookie')).toBeNull();
     }
+  });
+
+  it("draws an address once per languages and serves it again, under each response's nonce, until its app changes", async () => {
+    const dataOf = (html: string) => JSON.parse(/<script id="foyer-first-paint" type="application\/json">(.*?)<\/script>/.exec(html)![1]!);
+    const nonceOf = (csp: string) => /style-src [^;]*'nonce-([0-9a-f]{32})'/.exec(csp)![1]!;
+    const first = await page('/auth/login?kept=1', { 'accept-language': 'de' });
+    const again = await page('/auth/login?kept=1', { 'accept-language': 'de' });
+    expect(dataOf(again.html).drawing).toBe(dataOf(first.html).drawing);
+    expect(nonceOf(again.csp)).not.toBe(nonceOf(first.csp));
+    expect(again.html).toContain(`<style nonce="${nonceOf(again.csp)}">`);
+    expect(again.html).not.toContain(nonceOf(first.csp));
+    // Other languages, another address: drawings of their own.
+    const french = await page('/auth/login?kept=1', { 'accept-language': 'fr' });
+    expect(dataOf(french.html).drawing).toBeGreaterThan(dataOf(first.html).drawing);
+    const other = await page('/auth/login?kept=2', { 'accept-language': 'de' });
+    expect(dataOf(other.html).drawing).toBeGreaterThan(dataOf(french.html).drawing);
+    // The app changes (its name, branding or texts): drawn again, with the change.
+    await foyer.db.update(apps).set({ name: 'Renamed app' }).where(eq(apps.id, foyer.demo.appId));
+    const renamed = await page('/auth/login?kept=1', { 'accept-language': 'de' });
+    expect(dataOf(renamed.html)).toMatchObject({ app: 'Renamed app' });
+    expect(dataOf(renamed.html).drawing).toBeGreaterThan(dataOf(other.html).drawing);
+    await foyer.db.update(apps).set({ name: 'Demo app' }).where(eq(apps.id, foyer.demo.appId));
   });
 
   it('serves the page without a first paint when the entry fails, never a 500', async () => {
