@@ -6,7 +6,7 @@
 import { importJWK, SignJWT, type CryptoKey, type JWK } from 'jose';
 import * as client from 'openid-client';
 import { startFoyer } from '../server/testing.ts';
-import { loadSigningKeys } from '../server/auth/oidc/keys.ts';
+import { loadSigningKeys } from '../server/auth/signing-keys.ts';
 import { DEMO_PASSWORD } from '../server/seed/demo.ts';
 import { accessTokenClaims, findMembership } from '../tests/server/support/tokens.ts';
 import { authorizationRequest, callbackUri, relyingParty, signIn } from '../tests/server/oidc/sign-in.ts';

@@ -15,7 +15,7 @@ import { uiPlugin } from './ui/plugin.ts';
 import { createNotifier } from './notify/service.ts';
 import { mailboxPlugin } from './notify/mailbox.ts';
 import { authServicePlugin } from './auth/plugin.ts';
-import { bindKeySecrets } from './auth/oidc/keys.ts';
+import { bindKeySecrets } from './auth/signing-keys.ts';
 import { createDevIdentityProvider } from './dev-idp/server.ts';
 import { createPayments, type Payments } from './payments/runtime.ts';
 import { paymentsPlugin } from './payments/routes.ts';

@@ -23,7 +23,7 @@ import {
   usernameBodySchema,
   type SignInMethod,
   type User,
-} from '../auth/session/sign-in.ts';
+} from '../auth/sign-in.ts';
 import { resolveCaller } from '../auth/callers.ts';
 import type { Caller, MemberCaller } from '../auth/caller-kinds.ts';
 import { updateMe } from '../graphql/users/service.ts';

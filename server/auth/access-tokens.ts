@@ -5,7 +5,7 @@
 // database.
 import { createLocalJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
 import type { Database } from '../db/client.ts';
-import { loadPublicJwks } from './oidc/keys.ts';
+import { loadPublicJwks } from './signing-keys.ts';
 
 /** The claims the API relies on; role, plan and email are read fresh from the database instead. */
 export interface AccessTokenClaims {

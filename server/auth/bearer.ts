@@ -9,7 +9,7 @@ import { unauthorized } from '../http/errors.ts';
 import type { AccessTokenVerifier } from './access-tokens.ts';
 import { resolveCaller } from './callers.ts';
 import { requireApp, type App } from '../apps/lookup.ts';
-import type { User } from './session/sign-in.ts';
+import type { User } from './sign-in.ts';
 
 export interface BearerUser {
   app: App;

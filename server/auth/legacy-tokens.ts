@@ -10,8 +10,8 @@ import type { Database } from '../db/client.ts';
 import { legacyTokens, loginSessions, tenants, tenantUsers } from '../db/schema.ts';
 import { findApp, type App } from '../apps/lookup.ts';
 import { isRole, privilegesOf } from '../../common/roles.ts';
-import { LoginSessions, type LoginSession } from './session/service.ts';
-import type { User } from './session/sign-in.ts';
+import { LoginSessions, type LoginSession } from './login-session.ts';
+import type { User } from './sign-in.ts';
 import type { Caller } from './caller-kinds.ts';
 
 export type LegacyToken = typeof legacyTokens.$inferSelect;

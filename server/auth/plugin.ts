@@ -9,7 +9,7 @@ import { createOidcProvider } from './oidc/provider.ts';
 import { purgeExpiredPayloads } from './oidc/adapter.ts';
 import { oidcPlugin } from './oidc/plugin.ts';
 import { sessionRoutes } from './session/routes.ts';
-import { LoginSessions } from './session/service.ts';
+import { LoginSessions } from './login-session.ts';
 import { completeLogout } from './oidc/logout.ts';
 import { DeferredWork } from './deferred.ts';
 import { passwordRoutes } from './password/routes.ts';

@@ -3,7 +3,7 @@
 import type Provider from 'oidc-provider';
 import type { FoyerContext } from '../context.ts';
 import type { DeferredWork } from './deferred.ts';
-import type { LoginSessions } from './session/service.ts';
+import type { LoginSessions } from './login-session.ts';
 
 export interface AuthServiceOptions {
   context: FoyerContext;

@@ -452,7 +452,7 @@ export const oidcPayloads = pgTable(
 
 /** Token signing keys, shared by every instance so tokens verify after a restart. */
 /**
- * Token signing keys. The private JWK is sealed under the operator's secret (server/auth/oidc/keys.ts);
+ * Token signing keys. The private JWK is sealed under the operator's secret (server/auth/signing-keys.ts);
  * `sealedWith` names which secret, so a rotated FOYER_SECRET still opens keys sealed under the last
  * one. `privateJwk` is the plaintext of rows from before sealing, emptied at the next start.
  */

@@ -12,7 +12,7 @@ import type { ServerConfig } from '../config.ts';
 import { MANAGEMENT_TAG } from './plugin.ts';
 import { ADMIN_TAG } from '../admin/plugin.ts';
 import { AUTH_PROXY_TAG, AUTH_SERVICE_TAG, PAYMENTS_TAG, WORKSPACE_TAG } from '../http/openapi.ts';
-import { LOGIN_SESSION_COOKIE } from '../auth/session/service.ts';
+import { LOGIN_SESSION_COOKIE } from '../auth/login-session.ts';
 
 // @fastify/cors reads a route's own settings from `config.cors` (server/auth/oidc/shorthands.ts,
 // userinfo.ts, mount.ts) without declaring it; once @fastify/swagger adds fields to

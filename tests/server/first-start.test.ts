@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { openTestDatabase, POSTGRES_ENV } from '../../server/testing.ts';
 import { postgresHandle } from '../../server/db/client.ts';
 import { signingKeys } from '../../server/db/schema.ts';
-import { loadSigningKeys } from '../../server/auth/oidc/keys.ts';
+import { loadSigningKeys } from '../../server/auth/signing-keys.ts';
 import { loadConfig } from '../../server/config.ts';
 
 const CONFIG = loadConfig({});

@@ -6,7 +6,7 @@ import { exportJWK, generateKeyPair, calculateJwkThumbprint, type JWK } from 'jo
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, startFoyer, type TestFoyer } from '../../server/testing.ts';
 import { outbox, signingKeys } from '../../server/db/schema.ts';
-import { loadSigningKeys } from '../../server/auth/oidc/keys.ts';
+import { loadSigningKeys } from '../../server/auth/signing-keys.ts';
 import { secretId } from '../../server/crypto/seal.ts';
 import { createNotifier } from '../../server/notify/service.ts';
 import { Browser } from './oidc/browser.ts';

@@ -7,7 +7,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { federatedIdentities, tenantUsers, users } from '../../db/schema.ts';
 import { recordAudit } from '../../audit/service.ts';
-import { findUserByEmail, normalizeUsername, type User } from '../session/sign-in.ts';
+import { findUserByEmail, normalizeUsername, type User } from '../sign-in.ts';
 import { servesVerifiedDomain, type EnterpriseConnection } from './connections.ts';
 
 export interface EnterpriseProfile {

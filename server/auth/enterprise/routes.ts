@@ -13,7 +13,7 @@ import * as client from 'openid-client';
 import { federationStates } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { requireApp } from '../../apps/lookup.ts';
-import { signIn } from '../session/sign-in.ts';
+import { signIn } from '../sign-in.ts';
 import { nextStepAfterSignIn } from '../magic-link/service.ts';
 import type { AuthServiceOptions } from '../service-options.ts';
 import { FEDERATION_COOKIE } from '../federation/routes.ts';

@@ -14,7 +14,7 @@ import { recordAudit } from '../../audit/service.ts';
 import { DEFAULT_LOCALE } from '../../../common/locales.ts';
 import type { FederationType } from '../../../common/app-config.ts';
 import type { App } from '../../apps/lookup.ts';
-import { findUserByEmail, normalizeUsername, type User } from '../session/sign-in.ts';
+import { findUserByEmail, normalizeUsername, type User } from '../sign-in.ts';
 import { upstreamFor, type FederatedProfile, type Upstream } from './providers.ts';
 import { emitTenantEvent, emitTenantUserEvent } from '../../outbox/outbox.ts';
 

@@ -2,7 +2,7 @@
 // by e-mail, and open it — in the same browser — to be signed in like a password login.
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../../http/errors.ts';
-import { normalizeUsername, resolveApp, signIn, usernameBodySchema } from '../session/sign-in.ts';
+import { normalizeUsername, resolveApp, signIn, usernameBodySchema } from '../sign-in.ts';
 import { MAILED_LINK_LIMITS, recordWithinLimits } from '../../audit/limits.ts';
 import { TOKEN_TTL_SECONDS } from '../tokens/service.ts';
 import { nextStepAfterSignIn, sendMagicLink, useMagicLink } from './service.ts';

@@ -7,8 +7,8 @@ import type { FoyerContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import { findApp, type App } from '../../apps/lookup.ts';
-import type { LoginSession } from '../session/service.ts';
-import { findUserByEmail, type SignInAnswer, type User } from '../session/sign-in.ts';
+import type { LoginSession } from '../login-session.ts';
+import { findUserByEmail, type SignInAnswer, type User } from '../sign-in.ts';
 import { consumeToken, findLiveToken, issueToken, TOKEN_TTL_SECONDS } from '../tokens/service.ts';
 
 /** Runs after POST /auth/magic-link answered: only a known e-mail gets a link, bound to the asking session. */

@@ -12,7 +12,7 @@ import { recordAudit } from '../../audit/service.ts';
 import { recordAttemptWithinLimit, releaseAttempt, reserveAttempt } from '../../audit/limits.ts';
 import { requireApp } from '../../apps/lookup.ts';
 import { toE164 } from '../../notify/phone.ts';
-import type { LoginSession } from '../session/service.ts';
+import type { LoginSession } from '../login-session.ts';
 import {
   checkCode,
   discardCodes,

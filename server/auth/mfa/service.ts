@@ -11,7 +11,7 @@ import { recordWithinLimits, type Limit, type RequestLimit } from '../../audit/l
 import type { App } from '../../apps/lookup.ts';
 import type { Membership } from '../memberships.ts';
 import { hashPassword, verifyPassword } from '../passwords.ts';
-import type { LoginSession } from '../session/service.ts';
+import type { LoginSession } from '../login-session.ts';
 
 type User = typeof users.$inferSelect;
 type MfaCode = typeof mfaCodes.$inferSelect;

@@ -9,7 +9,7 @@ import type { Database } from '../../db/client.ts';
 import { seal as sealSecret, sealingKey, unseal as openSecret } from '../../crypto/seal.ts';
 import { mfaTotpSetups, users } from '../../db/schema.ts';
 import type { Limit } from '../../audit/limits.ts';
-import type { LoginSession } from '../session/service.ts';
+import type { LoginSession } from '../login-session.ts';
 import { MFA_CODE_MAX_WRONG_TRIES } from './service.ts';
 
 type User = typeof users.$inferSelect;

@@ -8,7 +8,7 @@ import type Provider from 'oidc-provider';
 import type { Interaction } from 'oidc-provider';
 import { HttpError } from '../../http/errors.ts';
 import { findEnabledMembership } from '../memberships.ts';
-import { isAuthenticated, type LoginSession } from '../session/service.ts';
+import { isAuthenticated, type LoginSession } from '../login-session.ts';
 import { grantFor } from './grants.ts';
 import { endSingleSignOn } from './single-sign-on.ts';
 import type { AuthServiceOptions } from '../service-options.ts';

@@ -7,7 +7,7 @@ import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { FoyerContext } from '../../context.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { revokeGrantFamily } from './adapter.ts';
-import { LOGIN_SESSION_COOKIE, type LoginSessions } from '../session/service.ts';
+import { LOGIN_SESSION_COOKIE, type LoginSessions } from '../login-session.ts';
 
 export const SIGN_OUT_SCREEN = '/auth/sign-out';
 

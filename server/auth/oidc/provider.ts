@@ -19,7 +19,7 @@ import { accountClaimsOf, CLAIMS_BY_SCOPE, SCOPES } from './claims.ts';
 import { createAdapterFactory, takeReadAheadAccount, withReadAhead } from './adapter.ts';
 import { withWriteBatch } from '../../db/write-batch.ts';
 import { appResource } from '../access-tokens.ts';
-import { loadSigningKeys } from './keys.ts';
+import { loadSigningKeys } from '../signing-keys.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { confidentialAuthMethods } from '../../../common/app-config.ts';
 import { confirmSignOut, toLoginAfterLogout } from './logout.ts';

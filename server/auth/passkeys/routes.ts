@@ -11,7 +11,7 @@ import { AccessTokenVerifier } from '../access-tokens.ts';
 import { bearerUser } from '../bearer.ts';
 import { requireApp, type App } from '../../apps/lookup.ts';
 import { findPasswordLink, linkExpired } from '../password/service.ts';
-import { normalizeUsername, resolveApp, signIn, type User } from '../session/sign-in.ts';
+import { normalizeUsername, resolveApp, signIn, type User } from '../sign-in.ts';
 import { PASSKEY_NAME_MAX_LENGTH } from '../../../common/passkeys.ts';
 import {
   authenticationOptions,

@@ -12,7 +12,7 @@ import { passwordPolicyOf } from '../../apps/settings.ts';
 import { passwordProblems, passwordProblemTexts, type PasswordProblem } from '../../../common/password-policy.ts';
 import { matchesOwnerPattern } from '../../../common/owner-pattern.ts';
 import { requireApp, type App } from '../../apps/lookup.ts';
-import { normalizeUsername, passwordSignInEnabled, resolveApp, signIn, type User } from '../session/sign-in.ts';
+import { normalizeUsername, passwordSignInEnabled, resolveApp, signIn, type User } from '../sign-in.ts';
 import { MAILED_LINK_LIMITS, recordWithinLimits } from '../../audit/limits.ts';
 import {
   applyPasswordLink,

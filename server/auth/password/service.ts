@@ -10,7 +10,7 @@ import { tenantUsers, userTokens, users } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { App } from '../../apps/lookup.ts';
 import { hashPassword } from '../passwords.ts';
-import { findUserByEmail, passwordSignInEnabled, type User } from '../session/sign-in.ts';
+import { findUserByEmail, passwordSignInEnabled, type User } from '../sign-in.ts';
 import { consumeToken, findLiveToken, issueToken, type UserToken } from '../tokens/service.ts';
 import { endIdentitySessions } from '../sessions/service.ts';
 import { emitTenantUserEvent } from '../../outbox/outbox.ts';

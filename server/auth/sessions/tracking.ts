@@ -7,7 +7,7 @@ import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { Database } from '../../db/client.ts';
 import type { FoyerAccount } from '../oidc/provider.ts';
 import { userAgentOf } from '../../http/request-device.ts';
-import { hashId, LOGIN_SESSION_COOKIE } from '../session/service.ts';
+import { hashId, LOGIN_SESSION_COOKIE } from '../login-session.ts';
 import { recordSignIn, recordTokenIssue } from './service.ts';
 
 export function trackSignInSessions(provider: Provider, db: Database): void {

@@ -12,7 +12,7 @@ import { tenants, tenantUsers, users } from '../../db/schema.ts';
 import { findPlan, findPrice, plansOf, type Offer } from '../../payments/catalog.ts';
 import { passwordPolicyOf } from '../../apps/settings.ts';
 import { hashPassword } from '../../auth/passwords.ts';
-import { passwordSignInEnabled } from '../../auth/session/sign-in.ts';
+import { passwordSignInEnabled } from '../../auth/sign-in.ts';
 import { issueToken, TOKEN_TTL_SECONDS } from '../../auth/tokens/service.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { passwordProblems, passwordProblemTexts } from '../../../common/password-policy.ts';

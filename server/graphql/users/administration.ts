@@ -10,7 +10,7 @@ import { revokeIdentityLegacyTokens } from '../../auth/legacy-tokens.ts';
 import type { Database } from '../../db/client.ts';
 import { tenants, tenantUsers, userTokens, users } from '../../db/schema.ts';
 import type { Role } from '../../../common/roles.ts';
-import { passwordSignInEnabled } from '../../auth/session/sign-in.ts';
+import { passwordSignInEnabled } from '../../auth/sign-in.ts';
 import { isRole, mayGrant, mayManage, REQUIRED_ROLE, ROLES } from '../../../common/roles.ts';
 import { consumeToken, issueToken } from '../../auth/tokens/service.ts';
 import { recordAudit, type AuditType } from '../../audit/service.ts';

@@ -11,7 +11,7 @@ import type { TestFoyer } from '../../../server/testing.ts';
 import { startRecordedFoyer, type RecordedFoyer } from '../support/statements.ts';
 import { isEmbedded } from '../../../server/db/client.ts';
 import { auditEvents, loginSessions } from '../../../server/db/schema.ts';
-import { hashId, LOGIN_SESSION_COOKIE } from '../../../server/auth/session/service.ts';
+import { hashId, LOGIN_SESSION_COOKIE } from '../../../server/auth/login-session.ts';
 import { createMember, type Member } from '../password/helpers.ts';
 
 let foyer: TestFoyer;

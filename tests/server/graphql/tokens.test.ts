@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../../server/testing.ts';
 import type { DatabaseHandle } from '../../../server/db/client.ts';
 import { signingKeys } from '../../../server/db/schema.ts';
-import { loadSigningKeys, sealedKeyColumns } from '../../../server/auth/oidc/keys.ts';
+import { loadSigningKeys, sealedKeyColumns } from '../../../server/auth/signing-keys.ts';
 import { loadConfig } from '../../../server/config.ts';
 import { AccessTokenVerifier, appResource } from '../../../server/auth/access-tokens.ts';
 

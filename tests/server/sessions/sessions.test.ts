@@ -7,7 +7,7 @@ import * as client from 'openid-client';
 import { eq } from 'drizzle-orm';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { hashPassword } from '../../../server/auth/passwords.ts';
-import { hashId, LOGIN_SESSION_COOKIE } from '../../../server/auth/session/service.ts';
+import { hashId, LOGIN_SESSION_COOKIE } from '../../../server/auth/login-session.ts';
 import { auditEvents, loginSessions, tenants, tenantUsers, users } from '../../../server/db/schema.ts';
 import { authorizationRequest, callbackUri, choose, logIn, relyingParty, workspaces } from '../oidc/sign-in.ts';
 import { Browser } from '../oidc/browser.ts';

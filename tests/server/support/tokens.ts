@@ -5,7 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import { generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
 import type { Database } from '../../../server/db/client.ts';
 import { tenants, tenantUsers, users } from '../../../server/db/schema.ts';
-import { loadSigningKeys } from '../../../server/auth/oidc/keys.ts';
+import { loadSigningKeys } from '../../../server/auth/signing-keys.ts';
 import { appResource } from '../../../server/auth/access-tokens.ts';
 import { privilegesOf } from '../../../common/roles.ts';
 

@@ -3,19 +3,19 @@
 // one with the same answer as POST /auth/authenticate.
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { FoyerContext } from '../../context.ts';
-import type { Database } from '../../db/client.ts';
-import { users } from '../../db/schema.ts';
-import { HttpError } from '../../http/errors.ts';
-import { recordAudit } from '../../audit/service.ts';
-import { requireApp, type App } from '../../apps/lookup.ts';
-import { listEnabledMemberships, type Membership } from '../memberships.ts';
-import { LOGIN_SESSION_TTL_SECONDS, type LoginSession, type LoginSessions } from './service.ts';
-import { issueCode, mfaMethodsOf, secondFactorState, type SecondFactorState } from '../mfa/service.ts';
-import { DUMMY_PASSWORD_HASH, verifyPassword } from '../passwords.ts';
-import { releaseAttempt, reserveLoginAttempt } from '../../audit/limits.ts';
-import { UsernameBody } from '../../../common/api/auth.ts';
-import { flushWrites } from '../../db/write-batch.ts';
+import type { FoyerContext } from '../context.ts';
+import type { Database } from '../db/client.ts';
+import { users } from '../db/schema.ts';
+import { HttpError } from '../http/errors.ts';
+import { recordAudit } from '../audit/service.ts';
+import { requireApp, type App } from '../apps/lookup.ts';
+import { listEnabledMemberships, type Membership } from './memberships.ts';
+import { LOGIN_SESSION_TTL_SECONDS, type LoginSession, type LoginSessions } from './login-session.ts';
+import { issueCode, mfaMethodsOf, secondFactorState, type SecondFactorState } from './mfa/service.ts';
+import { DUMMY_PASSWORD_HASH, verifyPassword } from './passwords.ts';
+import { releaseAttempt, reserveLoginAttempt } from '../audit/limits.ts';
+import { UsernameBody } from '../../common/api/auth.ts';
+import { flushWrites } from '../db/write-batch.ts';
 
 export type User = typeof users.$inferSelect;
 

@@ -4,9 +4,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { FoyerContext } from '../../context.ts';
-import { loginSessions } from '../../db/schema.ts';
-import { write } from '../../db/write-batch.ts';
+import type { FoyerContext } from '../context.ts';
+import { loginSessions } from '../db/schema.ts';
+import { write } from '../db/write-batch.ts';
 
 export const LOGIN_SESSION_COOKIE = 'foyer_login';
 export const LOGIN_SESSION_TTL_SECONDS = 24 * 60 * 60;

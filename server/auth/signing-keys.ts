@@ -5,10 +5,10 @@
 // listed in FOYER_PREVIOUS_SECRETS and seals it again under the new one.
 import { asc, eq, isNotNull, sql } from 'drizzle-orm';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
-import type { ServerConfig } from '../../config.ts';
-import type { Database } from '../../db/client.ts';
-import { signingKeys } from '../../db/schema.ts';
-import { seal, sealingKey, secretId, unseal } from '../../crypto/seal.ts';
+import type { ServerConfig } from '../config.ts';
+import type { Database } from '../db/client.ts';
+import { signingKeys } from '../db/schema.ts';
+import { seal, sealingKey, secretId, unseal } from '../crypto/seal.ts';
 
 export interface SigningKeys {
   /** Private JWKs for oidc-provider's `jwks` setting, newest last. */
