@@ -4,6 +4,9 @@
 // recipient or destination, another key, no signature, an old time window.
 import { inflateRawSync } from 'node:zlib';
 import { randomUUID, webcrypto } from 'node:crypto';
+// @peculiar/x509 needs the Reflect metadata polyfill loaded first (its README says so); the server
+// loads it only with the passkey library now, on the first passkey ceremony.
+import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { SignedXml } from 'xml-crypto';
 
