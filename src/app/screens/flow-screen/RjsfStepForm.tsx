@@ -63,7 +63,7 @@ function controlValue(control: Control): string | true | undefined {
 }
 
 /**
- * The top-level fields whose controls (root_<name>) show something else than `values` says, with
+ * The top-level fields whose inputs (root_<name>; not selects) show something else than `values` says, with
  * what they hold; and the custom signup fields (`customParams`, src/theme/rjsf/fields.tsx: one
  * control per field, root_customParams_<index>, named by the field's label) as their list.
  */
@@ -74,7 +74,9 @@ export function typedBefore(form: HTMLFormElement, fields: string[], values: Rec
     const id = `root_${field}`;
     const control = controls.find((element) => element.id === id);
     if (control) {
-      if (differs(control, values[field])) typed[field] = controlValue(control);
+      // A schema enum's select carries option indexes, not values (src/theme/rjsf/templates.tsx): it
+      // is left to the state, which hydration shows.
+      if (!(control instanceof HTMLSelectElement) && differs(control, values[field])) typed[field] = controlValue(control);
       continue;
     }
     if (field !== CUSTOM_PARAMS_FIELD) continue;
