@@ -2,7 +2,8 @@
 // for operators.
 import type { Database } from '../db/client.ts';
 import { auditEvents } from '../db/schema.ts';
-import { write } from '../db/write-batch.ts';
+import { sql } from 'drizzle-orm';
+import { fixedWrite, write } from '../db/write-batch.ts';
 import { currentUserAgent } from '../http/request-device.ts';
 
 export type AuditType =
@@ -107,11 +108,24 @@ export interface AuditEvent {
   detail?: Record<string, unknown>;
 }
 
+/** Fixed: every token issue records one (server/db/write-batch.ts). */
+const insertEvent = fixedWrite<Record<'type' | 'appId' | 'userId' | 'tenantUserId' | 'ip' | 'userAgent' | 'detail', unknown>>((db) =>
+  db.insert(auditEvents).values({
+    type: sql.placeholder('type'),
+    appId: sql.placeholder('appId'),
+    userId: sql.placeholder('userId'),
+    tenantUserId: sql.placeholder('tenantUserId'),
+    ip: sql.placeholder('ip'),
+    userAgent: sql.placeholder('userAgent'),
+    detail: sql.placeholder('detail'),
+  }),
+);
+
 export async function recordAudit(db: Database, event: AuditEvent): Promise<void> {
   // With the request's other writes when it batches them (the token endpoint: server/db/write-batch.ts).
   await write(
     db,
-    db.insert(auditEvents).values({
+    insertEvent(db, {
       type: event.type,
       appId: event.appId ?? null,
       userId: event.userId ?? null,

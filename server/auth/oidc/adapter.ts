@@ -11,7 +11,7 @@ import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Database } from '../../db/client.ts';
 import { apps, oidcPayloads, tenants, tenantUsers, users } from '../../db/schema.ts';
-import { flushWrites, write } from '../../db/write-batch.ts';
+import { fixedWrite, flushWrites, write } from '../../db/write-batch.ts';
 import { countedMembershipColumns, enabledMembership, type CountedMembershipRow } from '../memberships.ts';
 import { seal, sealingKey, unseal } from '../../crypto/seal.ts';
 import { openClientSecret } from '../../apps/client-secret.ts';
@@ -189,6 +189,47 @@ class ClientAdapter implements Adapter {
   async revokeByGrantId(): Promise<void> {}
 }
 
+/** Stores an artifact, or replaces it (keeping when it was first used). Fixed: a refresh writes it every time. */
+const upsertPayload = fixedWrite<{
+  id: string;
+  type: string;
+  payload: Record<string, unknown>;
+  grantId: string | null;
+  userCode: string | null;
+  uid: string | null;
+  expiresAt: Date | null;
+}>((db) =>
+  db
+    .insert(oidcPayloads)
+    .values({
+      id: sql.placeholder('id'),
+      type: sql.placeholder('type'),
+      payload: sql.placeholder('payload'),
+      grantId: sql.placeholder('grantId'),
+      userCode: sql.placeholder('userCode'),
+      uid: sql.placeholder('uid'),
+      expiresAt: sql.placeholder('expiresAt'),
+    })
+    .onConflictDoUpdate({
+      target: [oidcPayloads.id, oidcPayloads.type],
+      set: {
+        payload: sql`excluded.payload`,
+        grantId: sql`excluded.grant_id`,
+        userCode: sql`excluded.user_code`,
+        uid: sql`excluded.uid`,
+        expiresAt: sql`excluded.expires_at`,
+      },
+    }),
+);
+
+/** Marks an artifact used; the first use counts, so a use within the grace window does not extend it. */
+const consumePayload = fixedWrite<{ id: string; type: string }>((db) =>
+  db
+    .update(oidcPayloads)
+    .set({ consumedAt: sql`coalesce(${oidcPayloads.consumedAt}, now())` })
+    .where(and(eq(oidcPayloads.id, sql.placeholder('id')), eq(oidcPayloads.type, sql.placeholder('type')))),
+);
+
 class PayloadAdapter implements Adapter {
   constructor(
     private readonly db: Database,
@@ -198,6 +239,8 @@ class PayloadAdapter implements Adapter {
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
     const row = {
+      id: stored(id),
+      type: this.type,
       payload: (payload.jti === undefined ? payload : { ...payload, jti: seal(this.key, this.type, payload.jti) }) as Record<
         string,
         unknown
@@ -209,14 +252,7 @@ class PayloadAdapter implements Adapter {
       uid: payload.uid ?? null,
       expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
     };
-    await write(
-      this.db,
-      this.db
-        .insert(oidcPayloads)
-        .values({ id: stored(id), type: this.type, ...row })
-        .onConflictDoUpdate({ target: [oidcPayloads.id, oidcPayloads.type], set: row }),
-      this.rowKey(id),
-    );
+    await write(this.db, upsertPayload(this.db, row), this.rowKey(id));
   }
 
   /** Names the stored row of `id` for the request's write batch (server/db/write-batch.ts). */
@@ -302,15 +338,7 @@ class PayloadAdapter implements Adapter {
   }
 
   async consume(id: string): Promise<void> {
-    // The first use counts: a use within the grace window does not extend it.
-    await write(
-      this.db,
-      this.db
-        .update(oidcPayloads)
-        .set({ consumedAt: sql`coalesce(${oidcPayloads.consumedAt}, now())` })
-        .where(and(eq(oidcPayloads.id, stored(id)), eq(oidcPayloads.type, this.type))),
-      this.rowKey(id),
-    );
+    await write(this.db, consumePayload(this.db, { id: stored(id), type: this.type }), this.rowKey(id));
   }
 
   async destroy(id: string): Promise<void> {

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { and, desc, eq, inArray, ne, or, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { loginSessions, oidcPayloads, signInSessions, tenants, tenantUsers } from '../../db/schema.ts';
-import { write } from '../../db/write-batch.ts';
+import { fixedWrite, write } from '../../db/write-batch.ts';
 import { revokeAccountGrants, revokeGrants } from '../oidc/adapter.ts';
 import { deviceOf } from '../../audit/device.ts';
 import { emitWebhookEvent } from '../../outbox/outbox.ts';
@@ -60,19 +60,21 @@ export async function recordSignIn(db: Database, signIn: SignIn): Promise<void> 
   });
 }
 
+/** Fixed: every refresh writes it (server/db/write-batch.ts). */
+const touchSession = fixedWrite<{ grantId: string; ip: string | null; accessTokenJti: string | null }>((db) =>
+  db
+    .update(signInSessions)
+    .set({ ip: sql`${sql.placeholder('ip')}`, accessTokenJti: sql`${sql.placeholder('accessTokenJti')}`, lastActiveAt: sql`now()` })
+    .where(eq(signInSessions.grantId, sql.placeholder('grantId'))),
+);
+
 /** Tokens were issued under `grantId` (the code exchanged, a refresh): the session was active now. */
 export async function recordTokenIssue(
   db: Database,
   grantId: string,
   fields: { ip: string | null; accessTokenJti: string | null },
 ): Promise<void> {
-  await write(
-    db,
-    db
-      .update(signInSessions)
-      .set({ ip: fields.ip, accessTokenJti: fields.accessTokenJti, lastActiveAt: sql`now()` })
-      .where(eq(signInSessions.grantId, grantId)),
-  );
+  await write(db, touchSession(db, { grantId, ...fields }));
 }
 
 /** The owner's live sessions, most recently active first; `tokenId` (the caller's access token) marks this device. */
