@@ -40,15 +40,21 @@ async function startPostgres(): Promise<{ url: string; stop(): Promise<void> }> 
   };
 }
 
+/** A throwaway PostgreSQL 15 with the migrated template database that openTestDatabase (server/testing.ts) copies. */
+export async function startTestPostgres(): Promise<{ url: string; stop(): Promise<void> }> {
+  const server = await startPostgres();
+  const admin = postgres(server.url, { max: 1, onnotice: () => {} });
+  await admin.unsafe('CREATE DATABASE foyer_template');
+  await admin.end();
+  const template = postgresHandle(server.url.replace(/\/postgres$/, '/foyer_template'));
+  await template.migrate();
+  await template.close();
+  return server;
+}
+
 export default async function setup(): Promise<() => Promise<void>> {
   if (process.env.FOYER_TEST_DB === 'postgres') {
-    const server = await startPostgres();
-    const admin = postgres(server.url, { max: 1, onnotice: () => {} });
-    await admin.unsafe('CREATE DATABASE foyer_template');
-    await admin.end();
-    const template = postgresHandle(server.url.replace(/\/postgres$/, '/foyer_template'));
-    await template.migrate();
-    await template.close();
+    const server = await startTestPostgres();
     process.env[POSTGRES_ENV] = server.url;
     return () => server.stop();
   }
