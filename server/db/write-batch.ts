@@ -11,7 +11,8 @@
 // same order is the same text, so the embedded database runs it as one prepared statement
 // (server/db/pglite-statements.ts).
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { is, Param, Placeholder } from 'drizzle-orm';
+import { is, Param, Placeholder, type SQLWrapper } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Database } from './client.ts';
 
 /** A statement's text and its values ($1, $2 ... in the text), as a driver sends them. */
@@ -71,9 +72,12 @@ export function fixedWrite<V extends Record<string, unknown>>(
   };
 }
 
-function isFixed(query: FixedWrite | BuiltQuery): query is FixedWrite {
+function isFixed(query: FixedWrite | SQLWrapper): query is FixedWrite {
   return 'text' in query && 'params' in query;
 }
+
+/** Writes any other query's text as the database's dialect does (Foyer's databases are PostgreSQL, embedded or not). */
+const dialect = new PgDialect();
 
 /** The WITH statements made of the same writes in the same order, by their texts: a few shapes, each the same text every time. */
 const combinedTexts = new Map<string, string>();
@@ -128,11 +132,11 @@ export async function withWriteBatch<T>(db: Database, run: () => Promise<T>): Pr
 }
 
 /**
- * Writes `query` (a fixed write, or a drizzle insert, update or delete) now, or, inside
+ * Writes `query` (a fixed write, or any drizzle query) now, or, inside
  * withWriteBatch, with the batch. `key` names the row it changes, when a later write in the same
  * request may change it again.
  */
-export async function write(db: Database, query: FixedWrite | (BuiltQuery & PromiseLike<unknown>), key?: string): Promise<void> {
+export async function write(db: Database, query: FixedWrite | (SQLWrapper & PromiseLike<unknown>), key?: string): Promise<void> {
   const batch = batches.getStore();
   if (!batch || batch.db !== db) {
     await (isFixed(query) ? execute(db, query) : query);
@@ -144,7 +148,7 @@ export async function write(db: Database, query: FixedWrite | (BuiltQuery & Prom
   }
   if (isFixed(query)) batch.pending.push(query);
   else {
-    const { sql: text, params } = query.toSQL();
+    const { sql: text, params } = dialect.sqlToQuery(query.getSQL());
     batch.pending.push({ text, params });
   }
 }

@@ -1,11 +1,11 @@
 // A request's batched writes (server/db/write-batch.ts) go out as one statement: all of them or
 // none; two writes to one row go out one after the other, and reads in the batch can ask to see them first.
-import { eq, sql, type Logger } from 'drizzle-orm';
+import { and, eq, isNull, sql, type Logger } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../../server/testing.ts';
 import type { DatabaseHandle } from '../../../server/db/client.ts';
 import { auditEvents } from '../../../server/db/schema.ts';
-import { flushWrites, withWriteBatch, write } from '../../../server/db/write-batch.ts';
+import { fixedWrite, flushWrites, withWriteBatch, write } from '../../../server/db/write-batch.ts';
 
 let handle: DatabaseHandle;
 const statements: string[] = [];
@@ -79,5 +79,48 @@ describe('withWriteBatch', () => {
     } finally {
       await other.close();
     }
+  });
+
+  it('fills a fixed write into the text drizzle built once, as drizzle writes each value, and batches it with the others', async () => {
+    let builds = 0;
+    const fixedEvent = fixedWrite<{ type: string; ip: string | null; detail: Record<string, unknown> | null }>((db) => {
+      builds += 1;
+      return db.insert(auditEvents).values({
+        type: sql.placeholder('type'),
+        appId: 'batch-app',
+        ip: sql.placeholder('ip'),
+        detail: sql`coalesce(${sql.placeholder('detail')}::jsonb, '{"none": true}')`,
+      });
+    });
+    const run = () =>
+      withWriteBatch(handle.db, async () => {
+        await write(handle.db, fixedEvent(handle.db, { type: 'fixed', ip: null, detail: { nested: { n: 1 } } }));
+        await write(handle.db, event('built'));
+        await write(handle.db, fixedEvent(handle.db, { type: "fixed'); drop table audit_events; --", ip: '10.0.0.3', detail: null }));
+      });
+    await run();
+    await run();
+    expect(builds).toBe(1);
+    expect(statements).toHaveLength(2);
+    expect(statements[1]).toBe(statements[0]);
+    expect(statements[0]).toMatch(
+      /^with write_0 as \(insert into "audit_events".*\), write_1 as \(insert.*\), write_2 as \(insert.*\) select 1$/,
+    );
+    const rows = await handle.db.select({ type: auditEvents.type, ip: auditEvents.ip, detail: auditEvents.detail }).from(auditEvents);
+    expect(rows).toHaveLength(6);
+    // A null is SQL's null, not the text or JSON 'null'; an object is stored as JSON once, not as a JSON string.
+    const fixed = await handle.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.type, 'fixed'), isNull(auditEvents.ip)));
+    expect(fixed.map((row) => row.detail)).toEqual([{ nested: { n: 1 } }, { nested: { n: 1 } }]);
+    expect(rows.filter((row) => row.ip === '10.0.0.3')).toEqual([
+      { type: "fixed'); drop table audit_events; --", ip: '10.0.0.3', detail: { none: true } },
+      { type: "fixed'); drop table audit_events; --", ip: '10.0.0.3', detail: { none: true } },
+    ]);
+
+    await write(handle.db, fixedEvent(handle.db, { type: 'alone', ip: null, detail: {} }));
+    expect(await handle.db.select({ type: auditEvents.type }).from(auditEvents).where(eq(auditEvents.type, 'alone'))).toHaveLength(1);
+    expect(() => fixedEvent(handle.db, { type: 'missing', ip: null } as never)).toThrow('No value for the placeholder detail');
   });
 });

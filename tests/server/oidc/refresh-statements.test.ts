@@ -1,7 +1,7 @@
 // What a refresh grant asks of the database (bench/token-refresh.bench.ts measures what it costs):
 // two statements, the app read with the refresh token the form presents, its Grant and the
 // membership it names, and one write carrying the rotation, the sign-in session's activity and the
-// audit event together (server/auth/oidc/adapter.ts, server/db/write-batch.ts). The membership read along with the token
+// audit event together (server/auth/oidc/adapter.ts, server/db/write-batch.ts), the same text every time. The membership read along with the token
 // still decides, as a read of its own did: a disabled membership gets no token, a changed role shows.
 import { and, desc, eq } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
@@ -67,6 +67,9 @@ describe('a refresh grant', () => {
     const second = await refresh(first.body.refresh_token!);
     expect(second.status).toBe(200);
     expect(statements).toHaveLength(2);
+    // The same text every time: its parts are fixed statements, so nothing is built per refresh and
+    // the embedded database runs it as one prepared statement (server/db/write-batch.ts).
+    expect(writes()).toEqual([batch]);
   });
 
   it('refuses the token of a membership disabled in the database, with no write of a successor', async () => {
