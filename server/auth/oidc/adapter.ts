@@ -18,11 +18,40 @@ import { openClientSecret } from '../../apps/client-secret.ts';
 
 type AppRow = typeof apps.$inferSelect;
 
+/** What of an app's settings its client metadata reads. */
+const CLIENT_SETTINGS = ['clientType', 'tokenEndpointAuthMethod', 'requirePkce', 'jwks'] as const;
+type ClientSettings = Pick<AppRow['settings'], (typeof CLIENT_SETTINGS)[number]>;
+
+/** What of an app its client metadata reads. */
+type ClientRow = Pick<
+  AppRow,
+  'id' | 'name' | 'redirectUris' | 'postLogoutRedirectUris' | 'accessTokenTtl' | 'refreshTokenTtl' | 'clientSecretSealed'
+> & { settings: ClientSettings };
+
+/**
+ * An app's columns as its client metadata reads them: of its settings only those four. The rest
+ * (public config, branding, sign-in options) grows with the app and is left in the database instead
+ * of being decoded and parsed on every token request (bench/token-refresh.ts).
+ */
+const clientColumns = {
+  id: apps.id,
+  name: apps.name,
+  redirectUris: apps.redirectUris,
+  postLogoutRedirectUris: apps.postLogoutRedirectUris,
+  accessTokenTtl: apps.accessTokenTtl,
+  refreshTokenTtl: apps.refreshTokenTtl,
+  clientSecretSealed: apps.clientSecretSealed,
+  settings: sql<ClientSettings>`jsonb_strip_nulls(jsonb_build_object(${sql.join(
+    CLIENT_SETTINGS.map((key) => sql`'${sql.raw(key)}', ${apps.settings}->'${sql.raw(key)}'`),
+    sql`, `,
+  )}))`.mapWith(apps.settings),
+} satisfies Record<keyof ClientRow, unknown>;
+
 /**
  * An app as oidc-provider client metadata. A public app (browser, native) authenticates by PKCE
  * alone; a confidential one by the method its owner chose, with its sealed secret opened here.
  */
-export function clientMetadataOf(app: AppRow, clientSecret: (sealed: string) => string): AdapterPayload {
+export function clientMetadataOf(app: ClientRow, clientSecret: (sealed: string) => string): AdapterPayload {
   const settings = app.settings;
   const confidential = settings.clientType === 'confidential';
   const authMethod = confidential ? (settings.tokenEndpointAuthMethod ?? 'client_secret_basic') : 'none';
@@ -107,9 +136,17 @@ function lazyPrepared<T>(build: () => T): () => T {
 }
 
 /** A refresh token with its live Grant and the enabled membership it names (each null when missing). */
-type RefreshTokenRow = { token: PayloadRow; grant: PayloadRow | null } & CountedMembershipRow;
+/** What payloadOf reads of a stored row. */
+type StoredPayload = Pick<PayloadRow, 'payload' | 'consumedAt'>;
 
-const refreshTokenColumns = { token: oidcPayloads, grant: grantRows, ...countedMembershipColumns };
+type RefreshTokenRow = { token: StoredPayload & Pick<PayloadRow, 'grantId'>; grant: StoredPayload | null } & CountedMembershipRow;
+
+/** Only what the adapter reads of the token and its Grant (their keys and lifetimes are in the read's conditions). */
+const refreshTokenColumns = {
+  token: { payload: oidcPayloads.payload, consumedAt: oidcPayloads.consumedAt, grantId: oidcPayloads.grantId },
+  grant: { payload: grantRows.payload, consumedAt: grantRows.consumedAt },
+  ...countedMembershipColumns,
+};
 
 /**
  * How a refresh token's row joins its live Grant and the enabled membership it names, and their users and tenants.
@@ -134,7 +171,7 @@ class ClientAdapter implements Adapter {
   /** Built once: the query runs on every token request (bench/token-refresh.bench.ts). */
   private readonly read = lazyPrepared(() =>
     this.db
-      .select()
+      .select(clientColumns)
       .from(apps)
       .where(eq(apps.id, sql.placeholder('id')))
       .limit(1)
@@ -144,7 +181,7 @@ class ClientAdapter implements Adapter {
   /** The app with the refresh token a refresh grant presents, and what the token names (see ReadAhead). */
   private readonly readWithRefreshToken = lazyPrepared(() =>
     this.db
-      .select({ app: apps, ...refreshTokenColumns })
+      .select({ app: clientColumns, ...refreshTokenColumns })
       .from(apps)
       .leftJoin(oidcPayloads, refreshTokenNamed)
       .leftJoin(grantRows, grantOfToken)
@@ -161,7 +198,7 @@ class ClientAdapter implements Adapter {
     return app ? clientMetadataOf(app, (sealed) => openClientSecret(this.secret, app.id, sealed)) : undefined;
   }
 
-  private async readApp(id: string): Promise<AppRow | undefined> {
+  private async readApp(id: string): Promise<ClientRow | undefined> {
     const readAhead = readAheads.getStore();
     const refreshToken = readAhead?.refreshToken;
     if (!readAhead || refreshToken === undefined) return (await this.read().execute({ id }))[0];
@@ -261,7 +298,7 @@ class PayloadAdapter implements Adapter {
   }
 
   /** A stored row as oidc-provider's payload: its id unsealed, its first use told as `consumed`. */
-  private payloadOf(row: PayloadRow, type = this.type): AdapterPayload | undefined {
+  private payloadOf(row: StoredPayload, type = this.type): AdapterPayload | undefined {
     let payload = row.payload as AdapterPayload;
     if (typeof payload.jti === 'string') {
       try {
