@@ -21,7 +21,15 @@ interface Prepared {
   name: string;
   /** Each parameter's type, which decides how its value is written (json, arrays, dates ...). */
   paramTypes: number[];
+  /**
+   * The columns of its answer, as described when it was prepared (none for a statement without
+   * rows). A prepared statement's columns cannot change (PostgreSQL refuses to run it once they
+   * would), so a run does not ask for them again.
+   */
+  rowDescription: BackendMessage[];
 }
+
+type BackendMessage = Awaited<ReturnType<PGlite['execProtocol']>>['messages'][number];
 
 function concat(parts: Uint8Array[]): Uint8Array {
   const joined = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
@@ -58,7 +66,11 @@ export function preparedStatementsClient(pg: PGlite, capacity = STATEMENT_CACHE_
         concat([serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync()]),
         { syncToFs: false },
       );
-      prepared = { name, paramTypes: parse.parseDescribeStatementResults(described.messages) };
+      prepared = {
+        name,
+        paramTypes: parse.parseDescribeStatementResults(described.messages),
+        rowDescription: described.messages.filter((message) => message.name === 'rowDescription'),
+      };
       if (cache.size >= capacity) {
         const [oldestText, oldest] = cache.entries().next().value as [string, Prepared];
         cache.delete(oldestText);
@@ -73,15 +85,11 @@ export function preparedStatementsClient(pg: PGlite, capacity = STATEMENT_CACHE_
       return write ? write(value) : String(value);
     });
     const answer = await pg.execProtocol(
-      concat([
-        serialize.bind({ statement: prepared.name, values }),
-        serialize.describe({ type: 'P' }),
-        serialize.execute({}),
-        serialize.sync(),
-      ]),
+      concat([serialize.bind({ statement: prepared.name, values }), serialize.execute({}), serialize.sync()]),
       { syncToFs },
     );
-    return parse.parseResults(answer.messages, parsersFor(options), options && { ...options, parsers: undefined })[0] as Results<T>;
+    const messages = [...prepared.rowDescription, ...answer.messages];
+    return parse.parseResults(messages, parsersFor(options), options && { ...options, parsers: undefined })[0] as Results<T>;
   }
 
   /**

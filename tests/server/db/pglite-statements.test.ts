@@ -159,4 +159,45 @@ describe('the PGlite client with prepared statements', () => {
     }
     expect(enumerations).toBe(0);
   });
+
+  it('describes a statement once, when it prepares it, and afterwards only binds and executes it', async () => {
+    const client = await freshClient();
+    const sent: string[][] = [];
+    const execProtocol = pg.execProtocol.bind(pg);
+    // The frontend messages of each exchange, by their type letters (P parse, D describe, B bind, E execute, S sync).
+    pg.execProtocol = (message, options) => {
+      const types: string[] = [];
+      const view = new DataView(message.buffer, message.byteOffset, message.byteLength);
+      for (let at = 0; at < message.byteLength; at += 1 + view.getInt32(at + 1)) types.push(String.fromCharCode(message[at]!));
+      sent.push(types);
+      return execProtocol(message, options);
+    };
+    try {
+      const read = 'select id, name, detail from things where name = $1';
+      const first = await client.query(read, ['first']);
+      const again = await client.query(read, ['first'], { rowMode: 'array' });
+      const none = await client.query(read, ['nobody']);
+      expect(first.rows).toEqual((await pg.query(read, ['first'])).rows);
+      expect(first.fields).toEqual([
+        { name: 'id', dataTypeID: types.INT4 },
+        { name: 'name', dataTypeID: types.TEXT },
+        { name: 'detail', dataTypeID: types.JSONB },
+      ]);
+      expect(again.rows).toEqual([[1, 'first', { nested: { n: 1 } }]]);
+      expect(again.fields).toEqual(first.fields);
+      expect(none).toMatchObject({ rows: [], fields: first.fields });
+      expect((await client.query('update things set size = size where name = $1', ['first'])).affectedRows).toBe(1);
+    } finally {
+      pg.execProtocol = execProtocol;
+    }
+    // The read prepared and run three times, then the update prepared and run (PGlite's own query() above takes another way).
+    expect(sent).toEqual([
+      ['P', 'D', 'S'],
+      ['B', 'E', 'S'],
+      ['B', 'E', 'S'],
+      ['B', 'E', 'S'],
+      ['P', 'D', 'S'],
+      ['B', 'E', 'S'],
+    ]);
+  });
 });
