@@ -16,9 +16,16 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Database } from './client.ts';
 
 /** A statement's text and its values ($1, $2 ... in the text), as a driver sends them. */
-export interface FixedWrite {
+interface Statement {
   readonly text: string;
   readonly params: readonly unknown[];
+}
+
+const fixed = Symbol('fixed write');
+
+/** A fixed write's statement with the values of one call (made by `fixedWrite`). */
+export interface FixedWrite extends Statement {
+  readonly [fixed]: true;
 }
 
 /** What drizzle's insert, update and delete builders offer: their SQL text and values. */
@@ -28,7 +35,7 @@ interface BuiltQuery {
 
 interface Batch {
   db: Database;
-  pending: FixedWrite[];
+  pending: Statement[];
   /**
    * What each pending write changes. The parts of one statement run in no set order and see the same
    * snapshot, so a second write to the same row goes out after the first, in a statement of its own.
@@ -68,12 +75,12 @@ export function fixedWrite<V extends Record<string, unknown>>(
       const query = build(db).toSQL();
       built = { text: query.sql, values: query.params.map((param) => valueOf<V>(param)) };
     }
-    return { text: built.text, params: built.values.map((value) => value(values)) };
+    return { [fixed]: true, text: built.text, params: built.values.map((value) => value(values)) };
   };
 }
 
 function isFixed(query: FixedWrite | SQLWrapper): query is FixedWrite {
-  return 'text' in query && 'params' in query;
+  return fixed in query;
 }
 
 /** Writes any other query's text as the database's dialect does (Foyer's databases are PostgreSQL, embedded or not). */
@@ -83,7 +90,7 @@ const dialect = new PgDialect();
 const combinedTexts = new Map<string, string>();
 const COMBINED_TEXTS_KEPT = 100;
 
-function combinedText(pending: FixedWrite[]): string {
+function combinedText(pending: Statement[]): string {
   const key = pending.map((write) => write.text).join('\u0000');
   let text = combinedTexts.get(key);
   if (text === undefined) {
@@ -102,7 +109,7 @@ function combinedText(pending: FixedWrite[]): string {
 }
 
 /** Runs one statement through drizzle's session (so its logger sees it), without building anything. */
-async function execute(db: Database, { text, params }: FixedWrite): Promise<void> {
+async function execute(db: Database, { text, params }: Statement): Promise<void> {
   await db._.session.prepareQuery({ sql: text, params: [...params] }, undefined, undefined, false).execute();
 }
 
