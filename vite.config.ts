@@ -1,8 +1,10 @@
+import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { foyerFlows } from './src/flow/build/flowsPlugin.ts';
 import { foyerForms } from './src/flow/build/formsPlugin.ts';
 import { bundleBudget } from './scripts/bundle-budget.ts';
+import { entryPreload } from './scripts/entry-preload.ts';
 import { firstStepModules } from './scripts/first-step-modules.ts';
 
 /**
@@ -35,10 +37,12 @@ export default defineConfig({
         entry: 'main',
         route: '/auth/login',
         maxGzipKiB: 142,
-        beforeInteractive: firstStepModules({ flowsDir, formsDir, route: '/auth/login' }),
+        // The runtime's start, which the entry imports once the page is painted (src/main.tsx), and the first step's parts.
+        beforeInteractive: [path.resolve('src/start.tsx'), ...firstStepModules({ flowsDir, formsDir, route: '/auth/login' })],
       },
       { entry: 'configurator', route: '/configurator', maxGzipKiB: 148 },
     ]),
+    entryPreload(['main']),
     serverEntryBuild(),
   ],
   build: {

@@ -1,4 +1,4 @@
-// The modules a server-drawn page loads lazily before the runtime hydrates its first step (src/main.tsx
+// The modules a server-drawn page loads lazily before the runtime hydrates its first step (src/start.tsx
 // firstStepLoaded): for each flow of the route, its first step's form (virtual:foyer-forms/<form>, and
 // RJSF's step form when the form is not plain) and every component the step names (src/components/
 // registry.ts: one module per name). The page budget counts their chunks (scripts/bundle-budget.ts).

@@ -1,3 +1,5 @@
+// The runtime's start, imported by the page's entry (src/main.tsx): reads what the page carries, starts
+// the auth client and the runtime, then hydrates the server's drawing or draws.
 import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { matchLocale } from '../common/locales.ts';
@@ -16,8 +18,6 @@ import { readFirstPaint } from './ssr/first-paint.ts';
 import { componentRegistry } from './components/registry.ts';
 import { RjsfStepForm } from './app/screens/flow-screen/rjsf-step-form.ts';
 import { isComponentName } from './flow/registry-names.ts';
-import './theme/tokens.css';
-import './theme/foyer.css';
 
 const config = launchConfig(globalThis.location.search);
 // What the server carried in the page (src/ssr/render.tsx): no app config or texts to fetch then.

@@ -42,7 +42,7 @@ export async function loadAppConfig(api: Pick<ApiClient, 'request'>, appId: stri
 
 /**
  * The app config as the runtime starts: read anonymously (x-app-id only), before any auth client
- * exists, because it names the app's auth mode (src/main.tsx).
+ * exists, because it names the app's auth mode (src/start.tsx).
  */
 export function loadAppConfigAnonymously(config: ClientConfig): Promise<AppConfigState> {
   const anonymous = createApiClient(config, {
