@@ -21,7 +21,7 @@ export interface PageBudget {
 
 type Bundle = Parameters<NonNullable<Extract<Plugin['generateBundle'], (...args: never[]) => unknown>>>[1];
 
-function firstLoadFiles(bundle: Bundle, { entry, beforeInteractive = [] }: PageBudget): string[] {
+export function firstLoadFiles(bundle: Bundle, { entry, beforeInteractive = [] }: PageBudget): string[] {
   const start = Object.values(bundle).find((output) => output.type === 'chunk' && output.isEntry && output.name === entry);
   if (!start || start.type !== 'chunk') throw new Error(`bundle budget: no entry chunk named ${entry}`);
   const lazyStarts = beforeInteractive.map((moduleId) => {
