@@ -65,7 +65,13 @@ function resultOf<T>(answer: readonly messages.BackendMessage[], defaults: Parse
       if (!Number.isNaN(count)) rowCount = count;
     }
   }
-  return { rows: rows as T[], fields, affectedRows, ...(command === undefined ? {} : { command }), ...(rowCount === undefined ? {} : { rowCount }) };
+  return {
+    rows: rows as T[],
+    fields,
+    affectedRows,
+    ...(command === undefined ? {} : { command }),
+    ...(rowCount === undefined ? {} : { rowCount }),
+  };
 }
 
 /** What drizzle-orm's PGlite driver calls on its client. */
