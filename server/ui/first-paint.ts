@@ -19,7 +19,7 @@ import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_STYLESHEET_ELEMENT_ID, FIRST_PAINT_ELEMENT_ID, type FirstPaint, type RenderFirstPaint } from '../../common/first-paint.ts';
 import { brandingStylesheet } from '../../common/branding-css.ts';
-import { isAppId, launchParametersOf } from '../../common/launch.ts';
+import { isAppId, launchParametersOf, type LaunchParameters } from '../../common/launch.ts';
 import { findApp } from '../apps/lookup.ts';
 import type { Database } from '../db/client.ts';
 import { publicAppConfig } from '../graphql/apps/service.ts';
@@ -44,12 +44,17 @@ export const APP_COOKIE = 'foyer_app';
 /** A year, as long as the runtime's stored app lasts in practice. */
 const APP_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 
+/** What the address of runtime page `request` says at load (only its query is read: any base will do). */
+function launchOf(request: FastifyRequest): LaunchParameters {
+  return launchParametersOf(new URL(request.url, 'http://ui.invalid').searchParams);
+}
+
 /**
  * Remembers the app the address of runtime page `request` names, as the runtime stores it
  * (src/app/launch.ts launchConfig): not for the preview, which keeps its app in memory only.
  */
 export function rememberAddressedApp(request: FastifyRequest, reply: FastifyReply, uiUrl: string): void {
-  const launch = launchParametersOf(new URL(request.url, uiUrl).searchParams);
+  const launch = launchOf(request);
   if (!launch.appId || launch.preview) return;
   const options: CookieSerializeOptions = {
     path: '/',
@@ -63,8 +68,7 @@ export function rememberAddressedApp(request: FastifyRequest, reply: FastifyRepl
 /** The client config the entry draws with: the remembered app when the address names none. */
 function clientConfigFor(request: FastifyRequest, clientConfig: Record<string, unknown>): Record<string, unknown> {
   const remembered = request.cookies[APP_COOKIE];
-  if (!remembered || !isAppId(remembered) || launchParametersOf(new URL(request.url, 'http://ui.invalid').searchParams).appId)
-    return clientConfig;
+  if (!remembered || !isAppId(remembered) || launchOf(request).appId) return clientConfig;
   return { ...clientConfig, appId: remembered };
 }
 

@@ -5,7 +5,15 @@
 import { useEffect, useEffectEvent, useMemo, useRef } from 'react';
 import type Form from '@rjsf/core';
 import { useTranslation } from 'react-i18next';
-import type { ErrorSchema, RJSFValidationError, ValidatorType } from '@rjsf/utils';
+import {
+  enumOptionsValueForIndex,
+  optionsList,
+  type ErrorSchema,
+  type RJSFSchema,
+  type RJSFValidationError,
+  type UiSchema,
+  type ValidatorType,
+} from '@rjsf/utils';
 import createPrecompiledValidator from '@rjsf/validator-ajv8/lib/createPrecompiledValidator.js';
 import type { FieldErrors, FieldMessage } from '../../../flow/errors.ts';
 import { validationMessageKey, type LoadedForm } from '../../../flow/forms.ts';
@@ -62,21 +70,34 @@ function controlValue(control: Control): string | true | undefined {
   return control.value === '' ? undefined : control.value;
 }
 
+/** What a schema enum's select (src/theme/rjsf/templates.tsx SelectWidget: options carry enum indexes) stands for. */
+function chosenOption(select: HTMLSelectElement, property: RJSFSchema, uiSchema: UiSchema | undefined): unknown {
+  return enumOptionsValueForIndex(select.value, optionsList(property, uiSchema) ?? [], undefined);
+}
+
 /**
- * The top-level fields whose inputs (root_<name>; not selects) show something else than `values` says, with
- * what they hold; and the custom signup fields (`customParams`, src/theme/rjsf/fields.tsx: one
- * control per field, root_customParams_<index>, named by the field's label) as their list.
+ * The top-level fields of `schema` whose controls (root_<name>) show something else than `values`
+ * says, with what they hold; and the custom signup fields (`customParams`, src/theme/rjsf/fields.tsx:
+ * one control per field, root_customParams_<index>, named by the field's label) as their list.
  */
-export function typedBefore(form: HTMLFormElement, fields: string[], values: Record<string, unknown>): Record<string, unknown> | undefined {
+export function typedBefore(
+  form: HTMLFormElement,
+  schema: RJSFSchema,
+  uiSchema: UiSchema | undefined,
+  values: Record<string, unknown>,
+): Record<string, unknown> | undefined {
   const typed: Record<string, unknown> = {};
   const controls = [...form.elements].filter(isControl);
-  for (const field of fields) {
+  for (const [field, property] of Object.entries(schema.properties ?? {})) {
     const id = `root_${field}`;
     const control = controls.find((element) => element.id === id);
+    if (control instanceof HTMLSelectElement && typeof property === 'object') {
+      const chosen = chosenOption(control, property, uiSchema?.[field] as UiSchema | undefined);
+      if (chosen !== (values[field] ?? undefined)) typed[field] = chosen;
+      continue;
+    }
     if (control) {
-      // A schema enum's select carries option indexes, not values (src/theme/rjsf/templates.tsx): it
-      // is left to the state, which hydration shows.
-      if (!(control instanceof HTMLSelectElement) && differs(control, values[field])) typed[field] = controlValue(control);
+      if (differs(control, values[field])) typed[field] = controlValue(control);
       continue;
     }
     if (field !== CUSTOM_PARAMS_FIELD) continue;
@@ -107,7 +128,7 @@ export default function RjsfStepForm(props: StepFormProps) {
   const formRef = useRef<Form>(null);
   const adoptTyped = useEffectEvent(() => {
     const element = formRef.current?.formElement.current as HTMLFormElement | null | undefined;
-    const typed = element && typedBefore(element, Object.keys(form.schema.properties ?? {}), state.form);
+    const typed = element && typedBefore(element, form.schema, form.uiSchema, state.form);
     if (typed) runner.setForm({ ...state.form, ...typed });
   });
   useEffect(() => adoptTyped(), []);
