@@ -2,7 +2,7 @@
 // is parsed once and runs by name afterwards, with the same answers as PGlite's own query(); the
 // cache stays within its bound, and errors, transactions, concurrent callers and a changed table
 // behave as they do without it. Checked on PostgreSQL's own list of prepared statements, not on time.
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, types } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgliteOptions } from '../../../server/db/client.ts';
 import { preparedStatementsClient, type PgliteClient } from '../../../server/db/pglite-statements.ts';
@@ -46,6 +46,19 @@ describe('the PGlite client with prepared statements', () => {
     await client.query(read, [['first']]);
     expect(await prepared()).toEqual([insert, read]);
     expect((await client.query('update things set size = size + 1 where name = $1', ['first'])).affectedRows).toBe(1);
+  });
+
+  it("applies a query's own parsers before PGlite's, as PGlite's query() does, without changing PGlite's", async () => {
+    const client = await freshClient();
+    // What drizzle passes with every query: timestamps left as text, every other type PGlite's.
+    const options = { rowMode: 'array' as const, parsers: { [types.TIMESTAMPTZ]: (value: string) => `as sent: ${value}` } };
+    const read = `select $1::timestamptz as at, '{"nested": {"n": 1}}'::jsonb as detail, 12345678901::int8 as size, 7::int4 as seven`;
+    const at = '2026-01-02T03:04:05.678Z';
+    const mine = await client.query<unknown[]>(read, [at], options);
+    expect(mine.rows).toEqual((await pg.query(read, [at], options)).rows);
+    expect(mine.rows[0]![0]).toMatch(/^as sent: 2026-01-02 03:04:05\.678/);
+    expect(mine.rows[0]!.slice(1)).toEqual([{ nested: { n: 1 } }, 12345678901, 7]);
+    expect((await client.query<{ at: Date }>(read, [at])).rows[0]!.at).toEqual(new Date(at));
   });
 
   it('keeps at most its bound of statements, closing the least recently used', async () => {
