@@ -1,5 +1,5 @@
-// Start to first answer of the production server (`npm run start:prod`: dist/server/main.js under
-// plain node) on an existing data folder, beside its floor, a bare Fastify process answering on one
+// Start to first answer of the production server (dist/server/main.js under plain node with the flags
+// `npm run start:prod` gives it) on an existing data folder, beside its floor, a bare Fastify process answering on one
 // port. Both are new processes timed from spawn until a request to their last listener answers;
 // they take turns. The data folder is made once, by a first start that migrates and seeds. Then the
 // resident memory of the started server after a few idle seconds, beside a Node process that holds
@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { buildServer } from '../scripts/build-server.ts';
+import { buildServer, productionNodeArguments } from '../scripts/build-server.ts';
 import { freePort } from '../server/testing.ts';
 import { median, spreadOf } from './measure.ts';
 import type { BenchEntry } from './types.ts';
@@ -101,7 +101,7 @@ const entry: BenchEntry = {
       };
       // The UI listener is the last to listen (server/app.ts).
       const foyerUrl = `http://127.0.0.1:${ports.ui}/`;
-      const start = () => startToFirstAnswer(['dist/server/main.js'], env, foyerUrl);
+      const start = () => startToFirstAnswer(productionNodeArguments(), env, foyerUrl);
       const barePort = await freePort();
       const bare = () =>
         startToFirstAnswer(['--input-type=module', '-e', BARE_FASTIFY], { PORT: String(barePort) }, `http://127.0.0.1:${barePort}/`);
@@ -124,7 +124,7 @@ const entry: BenchEntry = {
         },
         {
           name: `resident memory ${IDLE_MS / 1000} s after start, idle`,
-          value: (await startToFirstAnswer(['dist/server/main.js'], env, foyerUrl, IDLE_MS)) / 1024,
+          value: (await startToFirstAnswer(productionNodeArguments(), env, foyerUrl, IDLE_MS)) / 1024,
           unit: 'MiB',
           floor: {
             name: 'Node with PGlite alone on the same data folder',

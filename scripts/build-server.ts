@@ -8,6 +8,7 @@
 // copied beside the bundle, where server/db/client.ts and server/notify/texts.ts look for them;
 // schema/api.graphql is found as from server/graphql/, since dist/server is two folders below the
 // repository root too.
+import { readFileSync } from 'node:fs';
 import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +50,21 @@ function asciiOnly(code: string): string {
   return code.replace(/[^\p{ASCII}]/gu, (character) =>
     character === '\u2028' || character === '\u2029' ? '\n' : `\\u{${character.codePointAt(0)!.toString(16)}}`,
   );
+}
+
+/**
+ * What `npm run start:prod` gives node (package.json): its flags and the entry, relative to the
+ * repository, for the bench and the tests that start the bundle as production does.
+ */
+export function productionNodeArguments(): string[] {
+  const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const words = scripts['start:prod']!.split(/\s+/).filter((word) => !/^[A-Z_]+=/.test(word));
+  if (words[0] !== 'node' || words.at(-1) !== path.relative(ROOT, SERVER_ENTRY)) {
+    throw new Error(
+      `package.json's start:prod should be "node [flags] ${path.relative(ROOT, SERVER_ENTRY)}", not "${scripts['start:prod']}"`,
+    );
+  }
+  return words.slice(1);
 }
 
 export async function buildServer(): Promise<void> {

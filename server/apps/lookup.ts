@@ -12,8 +12,10 @@ export async function findApp(db: Database, appId: string): Promise<App | undefi
   return app;
 }
 
+export const unknownApp = () => new HttpError(404, 'UNKNOWN_APP', 'Unknown app');
+
 export async function requireApp(db: Database, appId: string): Promise<App> {
   const app = await findApp(db, appId);
-  if (!app) throw new HttpError(404, 'UNKNOWN_APP', 'Unknown app');
+  if (!app) throw unknownApp();
   return app;
 }

@@ -1,6 +1,7 @@
 // Limits on how often something may happen: wrong passwords, reset and magic-link requests. Counted
 // from the audit trail in the database, so every instance sharing it agrees.
-import { and, eq, gt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { PgDialect, type PgPreparedQuery, type PreparedQueryConfig } from 'drizzle-orm/pg-core';
 import { isEmbedded, type Database } from '../db/client.ts';
 import { write } from '../db/write-batch.ts';
 import { auditEvents } from '../db/schema.ts';
@@ -13,6 +14,9 @@ export interface Attempt {
   ip: string;
   username: string;
 }
+
+/** An attempt's fields, or placeholders for them in a statement prepared once (reserveAttempt). */
+type AttemptFields = { [field in keyof Attempt]: Attempt[field] | Placeholder };
 
 /** At most `max` events in `windowMinutes` for one attempt's key. */
 export interface RequestLimit {
@@ -49,7 +53,7 @@ export const MAILED_LINK_LIMITS: readonly RequestLimit[] = [
 ];
 
 /** The events of `type` that count against `limit` for `attempt`: the same app, address or username as the limit says, recent ones only. */
-export function sameAttempt(limit: RequestLimit, attempt: Attempt, type: AuditType): SQL {
+export function sameAttempt(limit: RequestLimit, attempt: AttemptFields, type: AuditType): SQL {
   return and(
     eq(auditEvents.type, type),
     limit.per.includes('app') ? eq(auditEvents.appId, attempt.appId) : undefined,
@@ -70,7 +74,7 @@ function lockKey(limit: RequestLimit, type: AuditType, attempt: Attempt): string
  * it has one), as a scalar subquery: each limit's count is a range of one attempt index
  * (tests/server/audit/limit-plans.test.ts).
  */
-export function countSince(limit: RequestLimit & { clearedBy?: AuditType }, type: AuditType, attempt: Attempt): SQL {
+export function countSince(limit: RequestLimit & { clearedBy?: AuditType }, type: AuditType, attempt: AttemptFields): SQL {
   const clearedAt = limit.clearedBy
     ? sql`(select max(${auditEvents.createdAt}) from ${auditEvents} where ${sameAttempt(limit, attempt, limit.clearedBy)})`
     : undefined;
@@ -86,9 +90,9 @@ export function countSince(limit: RequestLimit & { clearedBy?: AuditType }, type
  */
 export function recordWithinLimitsStatement(
   type: AuditType,
-  attempt: Attempt,
+  attempt: AttemptFields,
   limits: readonly (RequestLimit & { clearedBy?: AuditType })[],
-  userId?: string,
+  recorded: { userId: string | null | Placeholder; userAgent: string | null | Placeholder } = { userId: null, userAgent: null },
 ): SQL {
   const withinLimits = sql.join(
     limits.map((limit) => sql`${countSince(limit, type, attempt)} < ${limit.max}`),
@@ -96,9 +100,42 @@ export function recordWithinLimitsStatement(
   );
   return sql`
     insert into ${auditEvents} (type, app_id, user_id, ip, user_agent, detail)
-    select ${type}, ${attempt.appId}, ${userId ?? null}, ${attempt.ip}, ${currentUserAgent() ?? null}, ${JSON.stringify({ username: attempt.username })}::jsonb
+    select ${type}, ${attempt.appId}, ${recorded.userId}::text, ${attempt.ip}, ${recorded.userAgent}::text, jsonb_build_object('username', ${attempt.username}::text)
     where ${withinLimits}
     returning id`;
+}
+
+type Reservation = PgPreparedQuery<PreparedQueryConfig & { execute: unknown }>;
+
+const dialect = new PgDialect();
+
+/**
+ * recordWithinLimitsStatement for `type` and `limits` with placeholders for the attempt, made into a
+ * query of `db` (a database or a transaction). Building it with drizzle was most of what a password
+ * sign-in allocated beside its other statements (bench/password-login.bench.ts), so the embedded
+ * database keeps it prepared (below).
+ */
+function reservationQuery(db: Database, type: AuditType, limits: readonly (RequestLimit & { clearedBy?: AuditType })[]): Reservation {
+  const statement = recordWithinLimitsStatement(
+    type,
+    { appId: sql.placeholder('appId'), ip: sql.placeholder('ip'), username: sql.placeholder('username') },
+    limits,
+    { userId: sql.placeholder('userId'), userAgent: sql.placeholder('userAgent') },
+  );
+  return db._.session.prepareQuery(dialect.sqlToQuery(statement), undefined, undefined, false);
+}
+
+/** The embedded database's reservation queries, per database, list of limits and type. */
+const preparedReservations = new WeakMap<Database, WeakMap<readonly RequestLimit[], Map<AuditType, Reservation>>>();
+
+function preparedReservation(db: Database, type: AuditType, limits: readonly (RequestLimit & { clearedBy?: AuditType })[]): Reservation {
+  let byLimits = preparedReservations.get(db);
+  if (!byLimits) preparedReservations.set(db, (byLimits = new WeakMap()));
+  let byType = byLimits.get(limits);
+  if (!byType) byLimits.set(limits, (byType = new Map()));
+  let query = byType.get(type);
+  if (!query) byType.set(type, (query = reservationQuery(db, type, limits)));
+  return query;
 }
 
 /**
@@ -120,8 +157,9 @@ export async function reserveAttempt(
   // The embedded database runs one statement at a time on its one connection: the counts and the
   // record, one statement, cannot interleave with another attempt's, and a lock would only add three
   // exchanges with it (BEGIN, the lock, COMMIT) to every sign-in (bench/password-login.bench.ts).
+  const values = { ...attempt, userId: userId ?? null, userAgent: currentUserAgent() ?? null };
   if (isEmbedded(db)) {
-    const [recorded] = rowsOf<{ id: number }>(await db.execute(recordWithinLimitsStatement(type, attempt, limits, userId)));
+    const [recorded] = rowsOf<{ id: number }>(await preparedReservation(db, type, limits).execute(values));
     return recorded ? Number(recorded.id) : null;
   }
   // Locks in one order everywhere, so two reservations never wait on each other crosswise.
@@ -135,7 +173,7 @@ export async function reserveAttempt(
         sql`, `,
       )}]::text[]) as key order by 1) as keys`,
     );
-    const answer = await tx.execute(recordWithinLimitsStatement(type, attempt, limits, userId));
+    const answer = await reservationQuery(tx as unknown as Database, type, limits).execute(values);
     const [recorded] = rowsOf<{ id: number }>(answer);
     return recorded ? Number(recorded.id) : null;
   });
@@ -173,9 +211,12 @@ export async function releaseAttempt(db: Database, reservation: number): Promise
 /** Password guessing across usernames (spraying): at most thirty wrong passwords per app and address in 15 minutes, whoever signs in meanwhile. */
 export const LOGIN_FAILURES_PER_ADDRESS: Limit = { type: 'login.failure', max: 30, windowMinutes: 15, per: ['app', 'ip'] };
 
+/** Both login limits, one list, so the embedded database prepares their reservation once. */
+const LOGIN_LIMITS = [LOGIN_FAILURES, LOGIN_FAILURES_PER_ADDRESS] as const;
+
 /** A wrong-password reservation for a sign-in (both login limits); null when over either. */
 export function reserveLoginAttempt(db: Database, attempt: Attempt, userId?: string): Promise<number | null> {
-  return reserveAttempt(db, 'login.failure', attempt, [LOGIN_FAILURES, LOGIN_FAILURES_PER_ADDRESS], userId);
+  return reserveAttempt(db, 'login.failure', attempt, LOGIN_LIMITS, userId);
 }
 
 /** Records an attempt of `type` unless it would go over one of `limits`; answers whether it was allowed. */

@@ -22,7 +22,8 @@ import {
   firstFactorPassed,
   usernameBodySchema,
   type SignInMethod,
-  type User,
+  type SignInMembership,
+  type SignInUser,
 } from '../auth/sign-in.ts';
 import { resolveCaller } from '../auth/callers.ts';
 import type { Caller, MemberCaller } from '../auth/caller-kinds.ts';
@@ -110,8 +111,8 @@ export async function authProxyRoutes(app: FastifyInstance, { context, verifier,
   const { db } = context;
 
   /** Opens a legacy sign-in once the first factor passed: answers the token, as authenticate does. */
-  async function signInLegacy(target: App, user: User, ip: string, method: SignInMethod) {
-    const { memberships, mfaState } = await firstFactorOutcome(db, target, user);
+  async function signInLegacy(target: App, user: SignInUser, ip: string, method: SignInMethod, read?: SignInMembership[]) {
+    const { memberships, mfaState } = await firstFactorOutcome(db, target, user, read);
     const { token, session } = await issueLegacyToken(context, { app: target, user, authenticated: mfaState === 'DISABLED' });
     const answer = await firstFactorPassed(context, { app: target, user, session, memberships, mfaState, ip, method });
     return { token, mfaState: answer.mfaState, ...(answer.tenantUserId ? { tenantUserId: answer.tenantUserId } : {}) };
@@ -128,8 +129,8 @@ export async function authProxyRoutes(app: FastifyInstance, { context, verifier,
     },
     async (request) => {
       const target = await legacyApp(context, request);
-      const user = await checkPasswordSignIn(db, target, { ...request.body, ip: request.ip });
-      return signInLegacy(target, user, request.ip, 'password');
+      const { user, memberships } = await checkPasswordSignIn(db, target.id, { ...request.body, ip: request.ip });
+      return signInLegacy(target, user, request.ip, 'password', memberships);
     },
   );
 

@@ -33,7 +33,7 @@ export function legacyModeEnabled(app: App): boolean {
  */
 export async function issueLegacyToken(
   context: FoyerContext,
-  input: { app: App; user: User; authenticated: boolean },
+  input: { app: Pick<App, 'id'>; user: Pick<User, 'id'>; authenticated: boolean },
 ): Promise<{ token: string; session: LoginSession }> {
   const { session } = await new LoginSessions(context).create({
     appId: input.app.id,

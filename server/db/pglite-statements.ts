@@ -9,13 +9,10 @@
 // database's own process there, not on the Node main thread.) PostgreSQL itself replans
 // a cached statement when a table it reads changes (a migration); the cache holds the most recently
 // used statements, up to a bound, and closes the ones it drops.
-import { parse, protocol, type PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
+import { parse, protocol, type messages, type PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
 
 /** The statements kept prepared: the server sends a few hundred distinct texts at most. */
 export const STATEMENT_CACHE_SIZE = 300;
-
-/** Result parsers by type id, as parseResults takes them. */
-type Parsers = Parameters<typeof parse.parseResults>[1];
 
 interface Prepared {
   name: string;
@@ -26,10 +23,8 @@ interface Prepared {
    * rows). A prepared statement's columns cannot change (PostgreSQL refuses to run it once they
    * would), so a run does not ask for them again.
    */
-  rowDescription: BackendMessage[];
+  rowDescription: messages.BackendMessage[];
 }
-
-type BackendMessage = Awaited<ReturnType<PGlite['execProtocol']>>['messages'][number];
 
 function concat(parts: Uint8Array[]): Uint8Array {
   const joined = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
@@ -39,6 +34,50 @@ function concat(parts: Uint8Array[]): Uint8Array {
     offset += part.length;
   }
   return joined;
+}
+
+type Parsers = PGlite['parsers'];
+
+/**
+ * The result of one bound statement's messages, as PGlite's parse.parseResults makes it, but looking
+ * each column's parser up in the query's own parsers and then PGlite's instead of first merging the
+ * two: drizzle passes parsers with every query, and copying PGlite's 318 took 0.1 to 0.15 ms each time,
+ * five times per password sign-in (bench/password-login.bench.ts).
+ */
+function resultOf<T>(answer: readonly messages.BackendMessage[], defaults: Parsers, options: QueryOptions | undefined): Results<T> {
+  const own = options?.parsers;
+  const asArrays = options?.rowMode === 'array';
+  let fields: { name: string; dataTypeID: number }[] = [];
+  let readers: ((value: string) => unknown)[] = [];
+  const rows: unknown[] = [];
+  let affectedRows = 0;
+  let command: string | undefined;
+  let rowCount: number | undefined;
+  for (const message of answer) {
+    if (message.name === 'rowDescription') {
+      fields = (message as messages.RowDescriptionMessage).fields.map(({ name, dataTypeID }) => ({ name, dataTypeID }));
+      readers = fields.map(({ dataTypeID }) => {
+        const read = own?.[dataTypeID] ?? defaults[dataTypeID];
+        return read ? (value: string) => read(value, dataTypeID) : (value: string) => value;
+      });
+    } else if (message.name === 'dataRow') {
+      const values = (message as messages.DataRowMessage).fields.map((value, index) => (value === null ? null : readers[index]!(value)));
+      rows.push(asArrays ? values : Object.fromEntries(values.map((value, index) => [fields[index]!.name, value])));
+    } else if (message.name === 'commandComplete') {
+      const words = (message as messages.CommandCompleteMessage).text.split(' ');
+      command = words[0];
+      const count = parseInt(words[words.length - 1]!, 10);
+      if (['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE'].includes(command!)) affectedRows += count;
+      if (!Number.isNaN(count)) rowCount = count;
+    }
+  }
+  return {
+    rows: rows as T[],
+    fields,
+    affectedRows,
+    ...(command === undefined ? {} : { command }),
+    ...(rowCount === undefined ? {} : { rowCount }),
+  };
 }
 
 /** What drizzle-orm's PGlite driver calls on its client. */
@@ -53,7 +92,6 @@ export function preparedStatementsClient(pg: PGlite, capacity = STATEMENT_CACHE_
   // In order of last use: the first one is the next to be dropped.
   const cache = new Map<string, Prepared>();
   let counter = 0;
-  const mergedParsers = new WeakMap<object, Parsers>();
 
   /** Runs `text` as a named statement; call only while holding PGlite's query lock. */
   async function run<T>(text: string, params: unknown[], options: QueryOptions | undefined, syncToFs: boolean): Promise<Results<T>> {
@@ -88,25 +126,7 @@ export function preparedStatementsClient(pg: PGlite, capacity = STATEMENT_CACHE_
       concat([serialize.bind({ statement: prepared.name, values }), serialize.execute({}), serialize.sync()]),
       { syncToFs },
     );
-    const messages = [...prepared.rowDescription, ...answer.messages];
-    return parse.parseResults(messages, parsersFor(options), options && { ...options, parsers: undefined })[0] as Results<T>;
-  }
-
-  /**
-   * The caller's parsers before PGlite's. Given them as an option, parseResults copies all of PGlite's
-   * some 300 parsers into a new object on every call: 0.1 to 0.2 ms, as long as the rest of a small
-   * query's round, and drizzle gives parsers with every query. Here PGlite's are reached through the
-   * prototype instead, one object per options object.
-   */
-  function parsersFor(options: QueryOptions | undefined): Parsers {
-    const own = options?.parsers;
-    if (!own) return pg.parsers;
-    let merged = mergedParsers.get(own);
-    if (!merged) {
-      merged = Object.assign(Object.create(pg.parsers) as Parsers, own);
-      mergedParsers.set(own, merged);
-    }
-    return merged;
+    return resultOf<T>([...prepared.rowDescription, ...answer.messages], pg.parsers, options);
   }
 
   // Large objects (COPY with a blob) and explicit parameter types keep PGlite's own path.

@@ -76,7 +76,10 @@ function rootFieldLimit(context: ValidationContext): ASTVisitor {
   };
 }
 
-/** Refuses at start a cost named for a field the schema does not have (a renamed field would go free). */
+/**
+ * Refuses, as the engine is built (server/graphql/yoga.ts), a cost named for a field the schema
+ * does not have (a renamed field would go free).
+ */
 export function checkDatabaseCosts(schema: GraphQLSchema): void {
   for (const key of Object.keys(DATABASE_COSTS)) {
     const [typeName, fieldName] = key.split('.');

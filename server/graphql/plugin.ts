@@ -8,27 +8,15 @@
 // browsers also withhold any cookie-carrying response from the page, should a cookie ever appear.
 import cors from '@fastify/cors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import type { YogaServerInstance } from 'graphql-yoga';
 import type { FoyerContext } from '../context.ts';
 import { badRequest, HttpError, toErrorBody, type ErrorBody } from '../http/errors.ts';
 import type { GraphQLContext } from './context.ts';
 import { attributeCatalog } from './attributes/catalog.ts';
-import { resolveCaller } from '../auth/callers.ts';
-import { useFieldAuthorization } from './access/authorization.ts';
-import { readRequirements } from './access/requirements.ts';
-import { AccessTokenVerifier } from '../auth/access-tokens.ts';
-import { useFoyerErrorShape } from './errors.ts';
-import { checkDatabaseCosts, MAX_QUERY_LENGTH, queryLimitPlugins } from './limits.ts';
-import { capabilityResolvers, mergeResolvers } from './resolvers.ts';
-import { buildFoyerSchema } from './schema.ts';
+import { MAX_QUERY_LENGTH } from './limits.ts';
+import type { ServerContext } from './yoga.ts';
 
 export const GRAPHQL_PATH = '/graphql';
-
-/** Yoga's own context takes `request` for the Fetch API request, so Fastify's goes by another name. */
-interface ServerContext {
-  fastifyRequest: FastifyRequest;
-  reply: FastifyReply;
-}
 
 /**
  * Refuses (400) a body that is not a GraphQL request object before Yoga sees it: Yoga would try to
@@ -68,48 +56,19 @@ function withErrorShape(status: number, text: string): string {
   return JSON.stringify({ statusCode: status, error, message: String(first.message ?? ''), ...body });
 }
 
-function createFoyerYoga(
-  { config, db, notifier, payments }: FoyerContext,
-  app: FastifyInstance,
-): YogaServerInstance<ServerContext, GraphQLContext> {
-  const schema = buildFoyerSchema(mergeResolvers(capabilityResolvers));
-  checkDatabaseCosts(schema);
-  const verifier = new AccessTokenVerifier(db, config.urls.auth);
-  const development = config.env === 'development';
-  return createYoga<ServerContext, GraphQLContext>({
-    schema,
-    graphqlEndpoint: GRAPHQL_PATH,
-    // Answered by the Fastify route below, so error answers get the headers too.
-    cors: false,
-    graphiql: development,
-    landingPage: false,
-    batching: false,
-    // Unexpected errors become "Unexpected error." and are logged; never a stack or SQL text.
-    maskedErrors: { isDev: false },
-    logging: {
-      debug: (...args) => app.log.debug({ args }, 'graphql'),
-      info: (...args) => app.log.info({ args }, 'graphql'),
-      warn: (...args) => app.log.warn({ args }, 'graphql'),
-      // Masked errors arrive here with their stack and SQL: for the operator's log only.
-      error: (error, ...args) => app.log.error({ err: error, args }, 'graphql request failed'),
-    },
-    context: async ({ request, fastifyRequest }) => {
-      const caller = await resolveCaller(db, verifier, request.headers);
-      if (caller.kind === 'rejected') app.log.info({ reason: caller.reason }, 'access token rejected');
-      return { config, db, notifier, payments, caller, clientIp: fastifyRequest.ip, log: fastifyRequest.log };
-    },
-    plugins: [
-      ...queryLimitPlugins({ introspection: development }),
-      useFieldAuthorization(readRequirements(schema)),
-      useFoyerErrorShape({ hideSuggestions: !development }),
-    ],
-  });
-}
-
 export async function graphqlPlugin(app: FastifyInstance, context: FoyerContext): Promise<void> {
   // Read now, so flows that collect what their forms do not define stop the start, not a signup.
   attributeCatalog(context.config);
-  const yoga = createFoyerYoga(context, app);
+  // Built on the first request (server/graphql/yoga.ts says why); requests arriving meanwhile wait
+  // for the same one. A failed build is not kept, so the next request tries again.
+  let yoga: Promise<YogaServerInstance<ServerContext, GraphQLContext>> | undefined;
+  const yogaOf = () =>
+    (yoga ??= import('./yoga.ts')
+      .then(({ createFoyerYoga }) => createFoyerYoga(context, app, GRAPHQL_PATH))
+      .catch((error: unknown) => {
+        yoga = undefined;
+        throw error;
+      }));
 
   // Only JSON bodies reach /graphql; anything else is 415 from Fastify.
   app.removeAllContentTypeParsers();
@@ -122,7 +81,7 @@ export async function graphqlPlugin(app: FastifyInstance, context: FoyerContext)
   });
 
   const runYoga = async (request: FastifyRequest, reply: FastifyReply) => {
-    const response = await yoga.handleNodeRequestAndResponse(request, reply, { fastifyRequest: request, reply });
+    const response = await (await yogaOf()).handleNodeRequestAndResponse(request, reply, { fastifyRequest: request, reply });
     response.headers.forEach((value, key) => reply.header(key, value));
     const text = await response.text();
     return reply.status(response.status).send(response.status >= 400 ? withErrorShape(response.status, text) : text);

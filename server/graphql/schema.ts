@@ -28,7 +28,7 @@ export function buildFoyerSchema(resolvers: Resolvers, typeDefs = readFileSync(S
   return createSchema<GraphQLContext>({
     typeDefs,
     resolvers: complete,
-    // A resolver for a field the contract lacks is a typo; refuse to start.
+    // A resolver for a field the contract lacks is a typo: refuse to build the engine (tests/server/graphql/schema.test.ts builds it).
     resolverValidationOptions: { requireResolversToMatchSchema: 'error' },
   });
 }

@@ -87,6 +87,16 @@ export function createListener(config: ServerConfig, name: keyof ServerConfig['u
   // brotli or gzip as the client's accept-encoding prefers, text bodies of 1 KiB and more. Request
   // bodies are read as sent (no decompression), so the body limit is what arrives.
   void app.register(fastifyCompress, { encodings: ['br', 'gzip'], globalDecompression: false });
+  // Answers sent once the listener is closing end their connection (server/app.ts waits for the
+  // requests in flight): a keep-alive connection left idle after its answer would otherwise hold the
+  // shutdown until Node's keep-alive timeout or the grace period ends it.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
   installErrorHandling(app, handling);
   refuseUnstorableText(app);
   trackRequestDevice(app);

@@ -23,16 +23,33 @@ function flatten(tree: unknown, prefix = '', into: Texts = {}): Texts {
 
 const LOCALES_DIRECTORY = new URL('./locales/', import.meta.url);
 
-/** Read once at start: a language whose file is missing is simply not bundled (its mail is English). */
-const bundled: Record<string, Texts> = Object.fromEntries(
+/**
+ * The languages whose file is present, listed at start (a language whose file is missing is simply
+ * not bundled: its mail is English). Each file is read on the first text of its language: most
+ * starts send mail in few of the 20 languages or in none, and holding them all took heap for good.
+ */
+const bundledFiles = new Set(
   readdirSync(LOCALES_DIRECTORY)
     .filter((file) => file.endsWith('.json'))
-    .map((file) => [file.slice(0, -'.json'.length), flatten(JSON.parse(readFileSync(new URL(file, LOCALES_DIRECTORY), 'utf8')))]),
+    .map((file) => file.slice(0, -'.json'.length)),
 );
-if (!bundled.en) throw new Error('server/notify/locales/en.json is missing');
+if (!bundledFiles.has(FALLBACK_LANGUAGE)) throw new Error('server/notify/locales/en.json is missing');
+
+const loaded = new Map<string, Texts>();
+
+/** A shipped language's texts, flattened; undefined for a language Foyer ships no file for. */
+function shippedTexts(language: string): Texts | undefined {
+  if (!bundledFiles.has(language)) return undefined;
+  let texts = loaded.get(language);
+  if (!texts) {
+    texts = flatten(JSON.parse(readFileSync(new URL(`${language}.json`, LOCALES_DIRECTORY), 'utf8')));
+    loaded.set(language, texts);
+  }
+  return texts;
+}
 
 /** Tags compare case-insensitively (`pt-br` is `pt-BR`); the file's own spelling is the language's name. */
-const bundledByLowerCase = new Map(Object.keys(bundled).map((language) => [language.toLowerCase(), language]));
+const bundledByLowerCase = new Map([...bundledFiles].map((language) => [language.toLowerCase(), language]));
 
 /** Norwegian in general (`no`) and Nynorsk read the Bokmål texts, the only Norwegian shipped. */
 const ALIASES: Record<string, string> = { no: 'nb', nn: 'nb' };
@@ -109,7 +126,7 @@ function numberFormatter(language: string): FormatterModule {
 
 export function createTranslator(locale: string | null | undefined, translations?: AppTranslations): Translator {
   const language = chooseLanguage(locale, translations);
-  const shipped = bundled[language] ? language : bundledLanguageOf(language.toLowerCase().split('-')[0]!);
+  const shipped = bundledFiles.has(language) ? language : bundledLanguageOf(language.toLowerCase().split('-')[0]!);
   const i18n = i18next.createInstance();
   // An app may name a language no Intl data knows (any key of its translations): i18next then
   // counts as English does.
@@ -117,8 +134,8 @@ export function createTranslator(locale: string | null | undefined, translations
     lng: language,
     fallbackLng: FALLBACK_LANGUAGE,
     resources: {
-      [language]: { translation: { ...((shipped && bundled[shipped]) || {}), ...appTexts(translations, language) } },
-      [FALLBACK_LANGUAGE]: { translation: { ...bundled[FALLBACK_LANGUAGE]!, ...appTexts(translations, FALLBACK_LANGUAGE) } },
+      [language]: { translation: { ...(shipped ? shippedTexts(shipped) : {}), ...appTexts(translations, language) } },
+      [FALLBACK_LANGUAGE]: { translation: { ...shippedTexts(FALLBACK_LANGUAGE)!, ...appTexts(translations, FALLBACK_LANGUAGE) } },
     },
     // The keys are already flat (`mail.reset.subject`); the renderer escapes whole sentences itself.
     keySeparator: false,
@@ -135,9 +152,9 @@ export function createTranslator(locale: string | null | undefined, translations
 }
 
 /** Every language Foyer itself ships mail texts for. */
-export const bundledLanguages = Object.keys(bundled);
+export const bundledLanguages = [...bundledFiles];
 
 /** The bundled texts of one language, flattened (for the tests that keep the files in step). */
 export function bundledTexts(language: string): Readonly<Texts> {
-  return bundled[language] ?? {};
+  return shippedTexts(language) ?? {};
 }

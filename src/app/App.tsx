@@ -1,5 +1,5 @@
 // Start-up: the screens render only after the auth client's start-up check, the app config and the
-// app's translations are in (src/main.tsx; on the server, src/ssr/render.tsx draws the same screens). In preview mode the configurator's drafts then replace the app config,
+// app's translations are in (src/start.tsx; on the server, src/ssr/render.tsx draws the same screens). In preview mode the configurator's drafts then replace the app config,
 // translations and look (src/preview) through the same stores.
 import { useEffect, useMemo, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import type { i18n as I18n } from 'i18next';
@@ -29,7 +29,7 @@ export interface AppProps {
   auth: AuthClient;
   api: ApiClient;
   i18n: I18n;
-  /** Read before the auth client was created, since it names the auth mode (src/main.tsx). */
+  /** Read before the auth client was created, since it names the auth mode (src/start.tsx). */
   appConfig: AppConfigState;
 }
 

@@ -2,10 +2,10 @@
 // focus: tokens verify offline, so a member disabled or removed since would otherwise stay "signed in"
 // until the next refresh. The API client then clears the session with the reason, the sign-in guard
 // (src/app/sign-in-guard.ts) shows it on the login, and the auth service forgets the identity so the
-// picker does not offer an empty list.
+// picker does not offer an empty list. The generated GraphQL documents load with the first check, not
+// with the page: a signed-out visitor's first screen sends none.
 import { useEffect } from 'react';
 import { ApiError } from '../http/errors.ts';
-import { GetMeDocument } from '../gql/graphql.ts';
 import { useAuthChanges, useRuntime } from '../runtime/context.tsx';
 
 export function useSessionCheck(): void {
@@ -19,8 +19,8 @@ export function useSessionCheck(): void {
     const check = () => {
       if (running) return;
       running = true;
-      api
-        .request(GetMeDocument)
+      import('../gql/graphql.ts')
+        .then(({ GetMeDocument }) => api.request(GetMeDocument))
         .catch((error: unknown) => {
           if (error instanceof ApiError && error.code === 'MEMBERSHIP_ENDED') return auth.signIn.restart();
         })

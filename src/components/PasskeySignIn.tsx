@@ -2,15 +2,21 @@
 // request started on load when the browser supports it. A successful sign-in puts the answer in the
 // form as `passkey` and takes the move the flow names in props.then (which routes it like a password
 // login). A failure the person can act on is shown. The configurator's preview runs no ceremony.
+// The WebAuthn library loads after the screen is drawn (on mount), not with it: a server-drawn login
+// page loads this component before it hydrates (src/start.tsx), and the ceremony waits anyway.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRuntime } from '../runtime/context.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import type { Target } from '../flow/types.ts';
-import { autofillAvailable, cancelCeremony, passkeysSupported, signInWithPasskey } from '../passkeys/ceremonies.ts';
 import { Alert } from '../theme/Alert.tsx';
 import { Button } from '../theme/Button.tsx';
 import { required } from '../auth/capabilities.ts';
+
+type Ceremonies = typeof import('../passkeys/ceremonies.ts');
+
+let ceremoniesLoaded: Ceremonies | undefined;
+const loadCeremonies = async (): Promise<Ceremonies> => (ceremoniesLoaded ??= await import('../passkeys/ceremonies.ts'));
 
 /** Resolves once the page has an input whose autocomplete ends in webauthn (the form renders beside this). */
 function webauthnInput(signal: AbortSignal): Promise<void> {
@@ -38,6 +44,7 @@ export default function PasskeySignIn({ props, status, setForm, follow }: FlowCo
 
   const signIn = useCallback(
     async (autofill: boolean, signal?: AbortSignal): Promise<boolean> => {
+      const { signInWithPasskey } = await loadCeremonies();
       const outcome = await signInWithPasskey(required(auth.passkeys, 'passkeys'), {
         autofill,
         signal,
@@ -57,7 +64,7 @@ export default function PasskeySignIn({ props, status, setForm, follow }: FlowCo
 
   const startAutofill = useCallback(
     async (signal: AbortSignal) => {
-      await webauthnInput(signal);
+      const [{ autofillAvailable }] = await Promise.all([loadCeremonies(), webauthnInput(signal)]);
       if (signal.aborted || !(await autofillAvailable()) || signal.aborted) return;
       await signIn(true, signal);
     },
@@ -78,7 +85,8 @@ export default function PasskeySignIn({ props, status, setForm, follow }: FlowCo
     return () => {
       mounted.current = false;
       autofillRun.current?.abort();
-      cancelCeremony();
+      // Nothing to cancel while the library has not loaded: no ceremony started.
+      ceremoniesLoaded?.cancelCeremony();
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- started once per mount: a conditional request waits as long as the login screen shows
   }, []);
@@ -88,7 +96,7 @@ export default function PasskeySignIn({ props, status, setForm, follow }: FlowCo
       setProblem('passkeys.problems.preview');
       return;
     }
-    if (!passkeysSupported()) {
+    if (!(await loadCeremonies()).passkeysSupported()) {
       setProblem('passkeys.unsupported');
       return;
     }

@@ -1,5 +1,5 @@
 // A lazy component whose chunk can be loaded ahead (`preload`, before the runtime hydrates a
-// server-drawn step: src/main.tsx). Once loaded it is drawn without suspending, so hydration never
+// server-drawn step: src/start.tsx). Once loaded it is drawn without suspending, so hydration never
 // leaves a drawn part to be redrawn later.
 import { createElement, lazy, useState, type ComponentType } from 'react';
 

@@ -2,7 +2,6 @@
 // gql.<Operation> for every generated GraphQL document.
 import type { ApiClient } from '../api/index.ts';
 import type { AuthClient, MfaMethod } from '../auth/types.ts';
-import * as generatedDocuments from '../gql/graphql.ts';
 import type { TypedDocumentString } from '../gql/graphql.ts';
 import type { ClientConfig } from '../config.ts';
 import type { ActionRunner } from './engine.ts';
@@ -77,7 +76,9 @@ const handlers: Record<ActionName, ActionHandler> = {
   'nav.subscriptionPortal': (_input, services) => toPaymentPage('/payments/subscriptionPortal', services),
 };
 
+/** The generated documents load with the first gql.<Operation> a flow runs, not with the page. */
 async function runOperation(operation: string, input: Record<string, unknown>, api: ActionServices['api']): Promise<unknown> {
+  const generatedDocuments = await import('../gql/graphql.ts');
   const document = (generatedDocuments as unknown as Record<string, unknown>)[`${operation}Document`];
   if (!(document instanceof String)) throw new Error(`No generated GraphQL operation ${operation}`);
   return api.request(document as TypedDocumentString<unknown, Record<string, unknown>>, input);

@@ -11,7 +11,7 @@ export const flows: BundledFlow[] = [...bundled].sort((a, b) => a.id.localeCompa
 
 /**
  * The forms of the first steps of the flows the page brings for `path`, so they can start loading with
- * the page rather than after the app config is read (src/main.tsx).
+ * the page rather than after the app config is read (src/start.tsx).
  */
 export function openingForms(path: string): string[] {
   return flows.flatMap((entry) => {

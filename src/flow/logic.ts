@@ -6,7 +6,7 @@ import type { FlowContext, JsonLogic, TextRef, ValueMapping } from './types.ts';
 type OwnerPatterns = typeof import('../../common/owner-pattern.ts');
 
 // RE2 (common/owner-pattern.ts) is a large download only apps with a password complexity pattern need:
-// it loads before such an app's first screen (src/main.tsx) or with a preview draft that sets one
+// it loads before such an app's first screen (src/start.tsx) or with a preview draft that sets one
 // (src/preview/listener.ts). Until it has, a pattern matches nothing, so the button stays disabled.
 let ownerPatterns: OwnerPatterns | undefined;
 let ownerPatternsLoading: Promise<OwnerPatterns> | undefined;

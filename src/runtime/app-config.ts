@@ -6,7 +6,7 @@ import { apiHeaderRules } from '../http/headers.ts';
 import type { AuthCapability } from '../auth/types.ts';
 import type { ClientConfig } from '../config.ts';
 import { errorCodes } from '../flow/errors.ts';
-import { GetAppAnonymousDocument, type GetAppAnonymousQuery } from '../gql/graphql.ts';
+import type { GetAppAnonymousQuery } from '../gql/graphql.ts';
 import type { CustomSignupField } from '../../common/app-config.ts';
 
 export type PublicAppConfig = NonNullable<GetAppAnonymousQuery['getAppAnonymous']> & {
@@ -33,6 +33,8 @@ export function isUnknownAppError(error: unknown): boolean {
 export async function loadAppConfig(api: Pick<ApiClient, 'request'>, appId: string): Promise<AppConfigState> {
   if (!appId) return { status: 'unknown-app' };
   try {
+    // The generated documents are a chunk of their own: a server-drawn page carries the app config and sends none at start.
+    const { GetAppAnonymousDocument } = await import('../gql/graphql.ts');
     const data = await api.request(GetAppAnonymousDocument);
     return data.getAppAnonymous ? { status: 'ready', app: data.getAppAnonymous } : { status: 'unknown-app' };
   } catch (error) {
@@ -42,7 +44,7 @@ export async function loadAppConfig(api: Pick<ApiClient, 'request'>, appId: stri
 
 /**
  * The app config as the runtime starts: read anonymously (x-app-id only), before any auth client
- * exists, because it names the app's auth mode (src/main.tsx).
+ * exists, because it names the app's auth mode (src/start.tsx).
  */
 export function loadAppConfigAnonymously(config: ClientConfig): Promise<AppConfigState> {
   const anonymous = createApiClient(config, {

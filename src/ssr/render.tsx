@@ -1,7 +1,7 @@
 // The runtime's server entry (`vite build --ssr`, dist/ui-ssr/render.js; the hosted UI server loads it on
 // the first page it serves, server/ui/first-paint.ts). For a flow route whose first step is a plain
 // form it draws that step with the runtime's own screens (the same App tree, router table and theme
-// as src/main.tsx), in the visitor's language and with the app's texts and branding, which the
+// as src/start.tsx), in the visitor's language and with the app's texts and branding, which the
 // runtime then hydrates; for every page it says what the runtime would otherwise fetch at start-up
 // (src/ssr/first-paint.ts). The visitor is drawn signed out: the server sees no stored session.
 import { text } from 'node:stream/consumers';
@@ -113,7 +113,7 @@ export async function renderFirstPaint(request: FirstPaintRequest): Promise<Firs
   };
   if (drawn === undefined) return page;
 
-  // As src/main.tsx starts the runtime: the auth client in the app's auth mode, here with nothing stored.
+  // As src/start.tsx starts the runtime: the auth client in the app's auth mode, here with nothing stored.
   const auth = await createAuthClient(withAuthMode(config, appConfig), previewBrowserRuntime());
   const started = { config, auth, api: createApiClient(config, auth), appConfig: createAppConfigStore(appConfig) };
   // Prerendering waits for every lazy part (the screen, the form, the slots' components), so the markup is whole.

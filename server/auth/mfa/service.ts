@@ -9,7 +9,6 @@ import type { Database } from '../../db/client.ts';
 import { mfaCodes, users } from '../../db/schema.ts';
 import { recordWithinLimits, type Limit, type RequestLimit } from '../../audit/limits.ts';
 import type { App } from '../../apps/lookup.ts';
-import type { Membership } from '../memberships.ts';
 import { hashPassword, verifyPassword } from '../passwords.ts';
 import type { LoginSession } from '../login-session.ts';
 
@@ -47,17 +46,24 @@ export const RECOVERY_FAILURES: Limit = {
  * The one rule: two-factor applies when the app offers it and any workspace open to the user
  * requires it.
  */
-export function twoFactorApplies(app: App, memberships: readonly Membership[]): boolean {
+export function twoFactorApplies(
+  app: { settings: Pick<App['settings'], 'mfaEnabled'> },
+  memberships: readonly { tenant: { mfa: boolean } }[],
+): boolean {
   return Boolean(app.settings.mfaEnabled) && memberships.some((membership) => membership.tenant.mfa);
 }
 
 /** The methods the user set up, the authenticator app first (no text needs to go out for it). */
-export function mfaMethodsOf(user: User): MfaMethod[] {
+export function mfaMethodsOf(user: Pick<User, 'mfaTotpSecret' | 'mfaPhoneNumber'>): MfaMethod[] {
   return [...(user.mfaTotpSecret ? (['totp'] as const) : []), ...(user.mfaPhoneNumber ? (['sms'] as const) : [])];
 }
 
 /** Where a sign-in stands with its second factor: none due, a method to set up, or a code to enter. */
-export function secondFactorState(app: App, user: User, memberships: readonly Membership[]): SecondFactorState {
+export function secondFactorState(
+  app: { settings: Pick<App['settings'], 'mfaEnabled'> },
+  user: Pick<User, 'mfaTotpSecret' | 'mfaPhoneNumber'>,
+  memberships: readonly { tenant: { mfa: boolean } }[],
+): SecondFactorState {
   if (!twoFactorApplies(app, memberships)) return 'DISABLED';
   return mfaMethodsOf(user).length > 0 ? 'REQUIRED' : 'SETUP';
 }
@@ -97,7 +103,13 @@ export type IssueOutcome = 'sent' | 'throttled';
  */
 export async function issueCode(
   context: FoyerContext,
-  input: { session: LoginSession; user: User; purpose: MfaCode['purpose']; phoneNumber: string; ip: string },
+  input: {
+    session: LoginSession;
+    user: Pick<User, 'id' | 'email' | 'locale'>;
+    purpose: MfaCode['purpose'];
+    phoneNumber: string;
+    ip: string;
+  },
 ): Promise<IssueOutcome> {
   const { db } = context;
   const { session, user } = input;

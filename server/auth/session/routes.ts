@@ -9,7 +9,7 @@ import { endSingleSignOn } from '../oidc/single-sign-on.ts';
 import { signInStartUrl } from '../../apps/sign-in-start.ts';
 import { requireApp } from '../../apps/lookup.ts';
 import { isAuthenticated, type LoginSession } from '../login-session.ts';
-import { checkPasswordSignIn, normalizeUsername, passwordSignInEnabled, resolveApp, signIn } from '../sign-in.ts';
+import { checkPasswordSignIn, normalizeUsername, passwordSignInEnabled, requestedAppId, resolveApp, signIn } from '../sign-in.ts';
 import { connectionsForDomain } from '../enterprise/connections.ts';
 import { withWriteBatch } from '../../db/write-batch.ts';
 import type { AuthServiceOptions } from '../service-options.ts';
@@ -78,14 +78,16 @@ export async function sessionRoutes(app: FastifyInstance, { context, provider, s
     },
     async (request, reply) => {
       const session = await sessions.read(request);
-      const target = await resolveApp(db, request, session);
-      // The reservation taken back, the new login session (and the end of the previous one) and the
-      // audit event go out as one statement (server/db/write-batch.ts, bench/password-login.bench.ts).
+      const appId = requestedAppId(request, session);
+      // The app, the identity and its workspaces are one read (checkPasswordSignIn); the reservation
+      // taken back, the new login session (and the end of the previous one) and the audit event go
+      // out as one statement (server/db/write-batch.ts, bench/password-login.bench.ts).
       return withWriteBatch(db, async () => {
-        const user = await checkPasswordSignIn(db, target, { ...request.body, ip: request.ip });
+        const { app: target, user, memberships } = await checkPasswordSignIn(db, appId, { ...request.body, ip: request.ip });
         const { answer } = await signIn(context, sessions, reply, {
           app: target,
           user,
+          memberships,
           previous: session,
           ip: request.ip,
           method: 'password',

@@ -26,7 +26,7 @@ import { fallbackUserData } from '../user.ts';
 import { userFromClaims } from './claims.ts';
 import { randomToken, s256Challenge } from './pkce.ts';
 import { RefreshTimer, refreshDelayMs } from './refresh-timer.ts';
-import { SessionApi } from './session-api.ts';
+import type { SessionApi } from './session-api.ts';
 import {
   TokenEndpointError,
   exchangeCode,
@@ -75,7 +75,6 @@ export class OAuthClient implements AuthClient {
   private readonly redirectUri: string;
   private readonly tokenEndpoint: TokenEndpointOptions;
   private readonly verify: TokenVerifier;
-  private readonly sessionApi: SessionApi;
   private readonly refreshTimer: RefreshTimer;
   private readonly listeners = new Set<AuthListener>();
   private session: Session | undefined;
@@ -98,13 +97,21 @@ export class OAuthClient implements AuthClient {
       );
       return (await verifier)(token);
     };
-    this.sessionApi = new SessionApi(this.authUrl, config.appId, fetch);
     this.refreshTimer = new RefreshTimer(runtime);
-    const api = this.sessionApi;
+    // The auth service's sign-in calls load with the first one (a submit), not with the page; a failed load is tried again.
+    let sessionApi: Promise<SessionApi> | undefined;
+    const api = () =>
+      (sessionApi ??= import('./session-api.ts').then(
+        (loaded) => new loaded.SessionApi(this.authUrl, config.appId, fetch),
+        (error: unknown) => {
+          sessionApi = undefined;
+          throw error;
+        },
+      ));
     this.signIn = {
-      credentialsConfig: (username) => api.credentialsConfig(username),
-      authenticate: (username, password) => api.authenticate(username, password),
-      tenantUsers: () => api.tenantUsers(),
+      credentialsConfig: async (username) => (await api()).credentialsConfig(username),
+      authenticate: async (username, password) => (await api()).authenticate(username, password),
+      tenantUsers: async () => (await api()).tenantUsers(),
       switchWorkspace: async (tenantUserId) => {
         // The tokens of the workspace being left must not outlive the switch.
         await this.dropTokens();
@@ -112,40 +119,40 @@ export class OAuthClient implements AuthClient {
         runtime.redirect(`${this.authUrl}/auth/chooseTenantUser/${encodeURIComponent(tenantUserId)}`);
       },
       continue: () => runtime.redirect(`${this.authUrl}/auth/continue?${new URLSearchParams({ appId: config.appId }).toString()}`),
-      restart: () => api.restartSignIn(),
+      restart: async () => (await api()).restartSignIn(),
     };
     this.password = {
-      sendResetLink: (username) => api.sendResetLink(username),
-      token: (token) => api.passwordToken(token),
-      set: (token, password) => api.setPassword(token, password),
+      sendResetLink: async (username) => (await api()).sendResetLink(username),
+      token: async (token) => (await api()).passwordToken(token),
+      set: async (token, password) => (await api()).setPassword(token, password),
     };
     this.mfa = {
-      startUserSetup: (phoneNumber) => api.startMfaUserSetup(phoneNumber),
-      finishUserSetup: (mfaCode) => api.finishMfaUserSetup(mfaCode),
-      commitCode: (mfaCode, method) => api.commitMfaCode(mfaCode, method),
-      methods: () => api.mfaMethods(),
-      startTotpSetup: () => api.startTotpSetup(),
-      finishTotpSetup: (mfaCode) => api.finishTotpSetup(mfaCode),
-      resendCode: () => api.resendMfaCode(),
-      resetUserSetup: (backupCode) => api.resetUserMfaSetup(backupCode),
+      startUserSetup: async (phoneNumber) => (await api()).startMfaUserSetup(phoneNumber),
+      finishUserSetup: async (mfaCode) => (await api()).finishMfaUserSetup(mfaCode),
+      commitCode: async (mfaCode, method) => (await api()).commitMfaCode(mfaCode, method),
+      methods: async () => (await api()).mfaMethods(),
+      startTotpSetup: async () => (await api()).startTotpSetup(),
+      finishTotpSetup: async (mfaCode) => (await api()).finishTotpSetup(mfaCode),
+      resendCode: async () => (await api()).resendMfaCode(),
+      resetUserSetup: async (backupCode) => (await api()).resetUserMfaSetup(backupCode),
     };
-    this.magicLink = { send: (username) => api.sendMagicLink(username) };
+    this.magicLink = { send: async (username) => (await api()).sendMagicLink(username) };
     this.passkeys = {
-      authenticationOptions: () => api.passkeyAuthenticationOptions(),
-      verifyAuthentication: (response) => api.verifyPasskeyAuthentication(response),
-      registrationOptions: async (registrant) => api.passkeyRegistrationOptions(...(await this.registrantParts(registrant))),
+      authenticationOptions: async () => (await api()).passkeyAuthenticationOptions(),
+      verifyAuthentication: async (response) => (await api()).verifyPasskeyAuthentication(response),
+      registrationOptions: async (registrant) => (await api()).passkeyRegistrationOptions(...(await this.registrantParts(registrant))),
       verifyRegistration: async (registrant, response) =>
-        api.verifyPasskeyRegistration(...(await this.registrantParts(registrant)), response),
-      list: async () => api.listPasskeys(await this.bearer()),
-      rename: async (id, name) => api.renamePasskey(id, name, await this.bearer()),
-      delete: async (id) => api.deletePasskey(id, await this.bearer()),
+        (await api()).verifyPasskeyRegistration(...(await this.registrantParts(registrant)), response),
+      list: async () => (await api()).listPasskeys(await this.bearer()),
+      rename: async (id, name) => (await api()).renamePasskey(id, name, await this.bearer()),
+      delete: async (id) => (await api()).deletePasskey(id, await this.bearer()),
     };
     this.sessions = {
-      list: async () => api.listSessions(await this.bearer()),
-      revoke: async (id) => api.revokeSession(id, await this.bearer()),
-      revokeOthers: async () => api.revokeOtherSessions(await this.bearer()),
+      list: async () => (await api()).listSessions(await this.bearer()),
+      revoke: async (id) => (await api()).revokeSession(id, await this.bearer()),
+      revokeOthers: async () => (await api()).revokeOtherSessions(await this.bearer()),
       signOutEverywhere: async () => {
-        await api.revokeAllSessions(await this.bearer());
+        await (await api()).revokeAllSessions(await this.bearer());
         await this.logout();
       },
     };

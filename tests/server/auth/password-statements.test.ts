@@ -1,12 +1,13 @@
 // What a password sign-in asks of the database (bench/password-login.bench.ts measures what it
-// costs): the app, the identity, the attempt reserved under the login limits (one statement on the
-// embedded database, which needs no lock; the lock and the statement on PostgreSQL), the
-// workspaces, and one write taking the reservation back, opening the login session, ending the
+// costs): one read of the app, the identity and its workspaces, the attempt reserved under the login
+// limits (one statement on the embedded database, which needs no lock; the lock and the statement on
+// PostgreSQL), and one write taking the reservation back, opening the login session, ending the
 // previous one and recording the sign-in (server/auth/session/routes.ts, server/db/write-batch.ts).
 // What that write did is checked too: the session works, the previous one does not, and the limits
 // count what they counted before.
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestFoyer } from '../../../server/testing.ts';
 import { startRecordedFoyer, type RecordedFoyer } from '../support/statements.ts';
 import { isEmbedded } from '../../../server/db/client.ts';
@@ -57,18 +58,20 @@ const sessionRow = async (cookie: string) =>
       .where(eq(loginSessions.idHash, hashId(cookie)))
   )[0];
 
-/** The statements before the reservation: the app, then the identity. */
+/** The statement before the reservation: the app, the identity and its workspaces, read together. */
 function expectLookups() {
-  expect(statements[0]).toMatch(/^select .* from "apps" where "apps"."id" = \$1/);
-  expect(statements[1]).toMatch(/^select .* from "users" where \("users"."app_id" = \$1 and lower\("users"."email"\) = \$2\)/);
+  expect(statements[0]).toMatch(
+    /^select .* from "apps" left join "users" on .*lower\("users"."email"\) = \$\d+.* where "apps"."id" = \$\d+/s,
+  );
+  expect(statements[0]).toMatch(/json_agg\(.* from "tenant_users" inner join "tenants"/s);
   // PostgreSQL takes the limits' advisory locks first, in a transaction; the embedded database needs none.
-  const reservation = statements.slice(2).findIndex((statement) => statement.trimStart().startsWith('insert into "audit_events"'));
+  const reservation = statements.slice(1).findIndex((statement) => statement.trimStart().startsWith('insert into "audit_events"'));
   expect(reservation).toBe(isEmbedded(foyer.db) ? 0 : 1);
-  return 2 + reservation;
+  return 1 + reservation;
 }
 
 describe('a password sign-in', () => {
-  it('reads three times, reserves the attempt, and writes the rest in one statement', async () => {
+  it('reads once, reserves the attempt, and writes the rest in one statement', async () => {
     const member = await createMember(foyer, { workspaces: ['Acme'] });
     const answer = await signIn(member, member.password!);
     expect(answer.status).toBe(200);
@@ -76,9 +79,8 @@ describe('a password sign-in', () => {
 
     const reserved = expectLookups();
     expect(statements[reserved]).toMatch(/where \(select count\(\*\) from "audit_events"/);
-    expect(statements[reserved + 1]).toMatch(/^select .* from "tenant_users" inner join "users"/);
-    expect(statements).toHaveLength(reserved + 3);
-    const batch = statements[reserved + 2]!;
+    expect(statements).toHaveLength(reserved + 2);
+    const batch = statements[reserved + 1]!;
     expect(batch).toMatch(/^with write_0 as \(delete from "audit_events"/);
     expect(batch).toContain('insert into "login_sessions"');
     expect(batch).toContain('insert into "audit_events"');
@@ -116,6 +118,28 @@ describe('a password sign-in', () => {
     expect(answer.session).toBeUndefined();
     expect(statements).toHaveLength(expectLookups() + 1);
     expect(await events(member)).toEqual([{ type: 'login.failure', detail: { username: member.email } }]);
+  });
+
+  it('sends an unknown e-mail the same statements as a known one with a wrong password', async () => {
+    const member = await createMember(foyer, { workspaces: ['Acme'] });
+    expect((await signIn(member, 'not-the-password')).status).toBe(401);
+    const known = [...statements];
+    expect((await signIn({ ...member, email: `nobody-${member.email}` }, 'not-the-password')).status).toBe(401);
+    expect(statements).toEqual(known);
+  });
+
+  it('builds no statement but the write batch per sign-in on the embedded database (the others are prepared once)', async () => {
+    const member = await createMember(foyer, { workspaces: ['Acme'] });
+    expect((await signIn(member, member.password!)).status).toBe(200);
+    const built = vi.spyOn(PgDialect.prototype, 'sqlToQuery');
+    try {
+      expect((await signIn(member, member.password!)).status).toBe(200);
+      // PostgreSQL's reservation runs in its transaction, after the limits' locks: built there each time.
+      expect(built).toHaveBeenCalledTimes(isEmbedded(foyer.db) ? 1 : 3);
+      expect(built.mock.calls.at(-1)![0].queryChunks.length).toBeGreaterThan(0);
+    } finally {
+      built.mockRestore();
+    }
   });
 
   it('refuses the eleventh wrong password in a row, then a right one, and counts nothing for the refusals', async () => {

@@ -48,6 +48,19 @@ describe('the PGlite client with prepared statements', () => {
     expect((await client.query('update things set size = size + 1 where name = $1', ['first'])).affectedRows).toBe(1);
   });
 
+  it("applies a query's own parsers before PGlite's, as PGlite's query() does, without changing PGlite's", async () => {
+    const client = await freshClient();
+    // What drizzle passes with every query: timestamps left as text, every other type PGlite's.
+    const options = { rowMode: 'array' as const, parsers: { [types.TIMESTAMPTZ]: (value: string) => `as sent: ${value}` } };
+    const read = `select $1::timestamptz as at, '{"nested": {"n": 1}}'::jsonb as detail, 12345678901::int8 as size, 7::int4 as seven`;
+    const at = '2026-01-02T03:04:05.678Z';
+    const mine = await client.query<unknown[]>(read, [at], options);
+    expect(mine.rows).toEqual((await pg.query(read, [at], options)).rows);
+    expect(mine.rows[0]![0]).toMatch(/^as sent: 2026-01-02 03:04:05\.678/);
+    expect(mine.rows[0]!.slice(1)).toEqual([{ nested: { n: 1 } }, 12345678901, 7]);
+    expect((await client.query<{ at: Date }>(read, [at])).rows[0]!.at).toEqual(new Date(at));
+  });
+
   it('keeps at most its bound of statements, closing the least recently used', async () => {
     const client = await freshClient(2);
     const statement = (n: number) => `select ${n} as n, count(*) from things where id > $1`;

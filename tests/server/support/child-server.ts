@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { productionNodeArguments } from '../../../scripts/build-server.ts';
 import type { DemoData } from '../../../server/seed/demo.ts';
 import { freePort } from '../../../server/testing.ts';
 
@@ -28,13 +29,13 @@ export interface ChildOptions {
   /** The same ports as a previous run on this data: its demo.json names them. */
   ports?: { auth: number; api: number; ui: number };
   env?: Record<string, string>;
-  /** The production bundle (dist/server/main.js, scripts/build-server.ts) under plain node, instead of server/main.ts under tsx. */
+  /** The production bundle (dist/server/main.js, scripts/build-server.ts) under plain node as `npm run start:prod` runs it, instead of server/main.ts under tsx. */
   built?: boolean;
 }
 
 export async function spawnFoyer(options: ChildOptions): Promise<ChildFoyer & { ports: { auth: number; api: number; ui: number } }> {
   const ports = options.ports ?? { auth: await freePort(), api: await freePort(), ui: await freePort() };
-  const args = options.built ? ['dist/server/main.js'] : ['--import', 'tsx', 'server/main.ts'];
+  const args = options.built ? productionNodeArguments() : ['--import', 'tsx', 'server/main.ts'];
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {

@@ -1,0 +1,81 @@
+// The runtime's start, imported by the page's entry (src/main.tsx): reads what the page carries, starts
+// the auth client and the runtime, then hydrates the server's drawing or draws.
+import { startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { matchLocale } from '../common/locales.ts';
+import { createApiClient } from './api/client.ts';
+import { App, languageChoiceStore, startRuntime } from './app/App.tsx';
+import { loadAppConfigAnonymously, withAuthMode } from './runtime/app-config.ts';
+import { addressWithoutAppId, launchConfig } from './app/launch.ts';
+import { browserRuntime, createAuthClient } from './auth/index.ts';
+import { adoptShippedTexts, createI18n, CUSTOM_CSS_LINK_ID, loadCustomCss } from './i18n/index.ts';
+import { previewBrowserRuntime } from './preview/storage.ts';
+import { createRedirect } from './runtime/redirect.ts';
+import { loadOwnerPatterns } from './flow/logic.ts';
+import { flowAt, openingForms } from './flow/flows.ts';
+import { loadForm } from './flow/forms.ts';
+import { readFirstPaint } from './ssr/first-paint.ts';
+import { componentRegistry } from './components/registry.ts';
+import { RjsfStepForm } from './app/screens/flow-screen/rjsf-step-form.ts';
+import { isComponentName } from './flow/registry-names.ts';
+
+const config = launchConfig(globalThis.location.search);
+// What the server carried in the page (src/ssr/render.tsx): no app config or texts to fetch then.
+const firstPaint = readFirstPaint(config);
+const cleanAddress = addressWithoutAppId(globalThis.location);
+if (cleanAddress) globalThis.history.replaceState(globalThis.history.state, '', cleanAddress);
+const i18n = createI18n();
+// A page drawn for another app (an address without ?appId, for the app this tab stored) carries that app's stylesheet.
+if (!firstPaint) document.getElementById(CUSTOM_CSS_LINK_ID)?.remove();
+loadCustomCss(config.apiUrl, config.appId);
+const languageChoice = languageChoiceStore(config);
+// ?lng= is the visitor's choice, as the language switch makes it; the server's first paint reads it too.
+const addressLanguage = matchLocale(new URLSearchParams(globalThis.location.search).get('lng'));
+if (addressLanguage && !config.preview) languageChoice.set(addressLanguage);
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root');
+// The first step's form and its validator load while the app config is read, not after it.
+for (const form of openingForms(globalThis.location.pathname)) void loadForm(form).catch(() => undefined);
+
+/** The drawn step's form and components, so hydration draws all of it at once. */
+async function firstStepLoaded(path: string): Promise<void> {
+  const flow = await flowAt(path);
+  const step = flow?.steps[flow.initial];
+  const components = [step?.component, ...(step?.slots ?? []).map((slot) => (slot.type === 'component' ? slot.component : undefined))]
+    .filter((name): name is string => typeof name === 'string')
+    .filter(isComponentName);
+  const form = async (name: string) => {
+    if (!(await loadForm(name)).plainFields) await RjsfStepForm.preload();
+  };
+  await Promise.all([step?.form ? form(step.form) : undefined, ...components.map((name) => componentRegistry[name].preload())]);
+}
+
+async function start(root: HTMLElement): Promise<void> {
+  // The app config names the app's auth mode, so it is read first; the mode is chosen here, once.
+  const appConfig = firstPaint?.appConfig ?? (await loadAppConfigAnonymously(config));
+  if (appConfig.status === 'ready' && appConfig.app.passwordComplexityRegex) await loadOwnerPatterns();
+  const auth = await createAuthClient(
+    withAuthMode(config, appConfig),
+    config.preview ? previewBrowserRuntime() : browserRuntime(createRedirect(config).replace),
+  );
+  const api = createApiClient(config, auth);
+  if (firstPaint?.texts) adoptShippedTexts(firstPaint.language, firstPaint.texts);
+  const started = await startRuntime({ config, auth, api, i18n, appConfig }, languageChoice, firstPaint?.translations);
+  // The server drew the screen for a signed-out visitor in the language it chose: hydrated when the
+  // runtime would draw the same, drawn afresh otherwise (a stored session or language choice).
+  const hydrating = firstPaint?.rendered === true && i18n.language === firstPaint.language && !auth.isAuthenticated();
+  const app = <App started={started} i18n={i18n} languageChoice={languageChoice} />;
+  if (hydrating) {
+    // The drawn step's code first: the flow's start updates the step, and React draws a part that is
+    // still waiting for its code afresh, losing what was typed into it.
+    await firstStepLoaded(globalThis.location.pathname);
+    // As a transition, hydration yields to the browser every few milliseconds (React's time slicing)
+    // instead of running as one long task, so keystrokes into the drawn field are handled meanwhile.
+    startTransition(() => {
+      hydrateRoot(root, app);
+    });
+  } else createRoot(root).render(app);
+}
+
+void start(container);
