@@ -30,6 +30,13 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
 
 export const p95Of = (samples: readonly number[]) => quantile(samples, 0.95);
 
+/**
+ * Untimed calls before a server's request figure: a running server has answered many requests before,
+ * and the first few hundred also pay V8 compiling and optimising the code they run, on helper threads
+ * that the process's CPU time counts (at 30 calls, 2 ms of a password sign-in's 7; bench/password-login.bench.ts).
+ */
+export const SERVER_WARM_UP = 300;
+
 type Comparison = { value: number; floor: number; spread: number; p95: number; floorP95: number };
 
 /** Warm-up runs, then `runs` samples of `work` and of `floor` taken in turns by `sample`: their medians and 95th percentiles, and `work`'s spread. */

@@ -12,7 +12,7 @@ import { loadSigningKeys } from '../server/auth/signing-keys.ts';
 import { DEMO_PASSWORD } from '../server/seed/demo.ts';
 import { accessTokenClaims, findMembership } from '../tests/server/support/tokens.ts';
 import { authorizationRequest, callbackUri, relyingParty, signIn } from '../tests/server/oidc/sign-in.ts';
-import { compareCpuMs, compareMs } from './measure.ts';
+import { compareCpuMs, compareMs, SERVER_WARM_UP } from './measure.ts';
 import type { Figure } from './types.ts';
 
 const EMAIL = 'owner@demo.foyer.test';
@@ -66,7 +66,7 @@ export async function tokenRefreshFigures(database: string): Promise<Figure[]> {
         .sign(key);
     };
 
-    const elapsed = await compareMs(refresh, sign, { runs: 20, warmup: 3 });
+    const elapsed = await compareMs(refresh, sign, { runs: 20, warmup: SERVER_WARM_UP });
     const cpu = await compareCpuMs(refresh, sign, { runs: 15, batch: 10 });
     return [
       {
