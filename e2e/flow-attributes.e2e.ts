@@ -142,7 +142,8 @@ describe('a step added in JSON collects data end to end', () => {
     await page.getByLabel('Company size').selectOption('51-200');
     await page.getByRole('button', { name: 'Continue' }).click();
     await expectHeading('Sign up');
-    expect(page.url()).toBe(`${foyer.urls.ui}/auth/signup?plan=ESSENTIAL&step=FORM`);
+    // The address follows the step once it is shown (src/app/step-address.ts, an effect after the render).
+    await page.waitForURL(`${foyer.urls.ui}/auth/signup?plan=ESSENTIAL&step=FORM`);
     await page.getByLabel('Email').fill('back-and-forth@signup.foyer.test');
 
     await page.goBack();
@@ -166,7 +167,7 @@ describe('a step added in JSON collects data end to end', () => {
     await page.getByLabel('Email').fill('owner@demo.foyer.test');
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByLabel('Password').waitFor();
-    expect(page.url()).toBe(`${foyer.urls.ui}/auth/login?step=PASSWORD`);
+    await page.waitForURL(`${foyer.urls.ui}/auth/login?step=PASSWORD`);
     await page.goBack();
     await page.waitForURL(`${foyer.urls.ui}/auth/login`);
     expect(await page.getByLabel('Email').inputValue()).toBe('owner@demo.foyer.test');
