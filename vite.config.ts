@@ -6,6 +6,7 @@ import { foyerForms } from './src/flow/build/formsPlugin.ts';
 import { bundleBudget } from './scripts/bundle-budget.ts';
 import { entryPreload } from './scripts/entry-preload.ts';
 import { firstStepModules } from './scripts/first-step-modules.ts';
+import { precompress } from './scripts/precompress.ts';
 
 /**
  * `vite build --ssr src/ssr/render.tsx`: the runtime's server entry, into dist/ui-ssr, which the hosted UI
@@ -43,6 +44,7 @@ export default defineConfig({
       { entry: 'configurator', route: '/configurator', maxGzipKiB: 148 },
     ]),
     entryPreload(['main']),
+    precompress(),
     serverEntryBuild(),
   ],
   build: {

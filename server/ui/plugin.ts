@@ -31,6 +31,8 @@ export const CONFIGURATOR_PATH = '/configurator';
  */
 const HASHED_ASSET = /^\/assets\/.+-[\w-]{8}\.[a-z0-9]+(\.map)?$/i;
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** The ending of the build's brotli and gzip copies of a file (scripts/precompress.ts). */
+const PRECOMPRESSED_COPY = /\.(br|gz)$/;
 
 /**
  * The pages' security headers, by @fastify/helmet with Foyer's directives. Runtime pages may be framed
@@ -121,8 +123,12 @@ export async function uiPlugin(app: FastifyInstance, options: UiOptions): Promis
       index: false,
       wildcard: false,
       maxAge: '1h',
+      // The build's brotli and gzip copies (scripts/precompress.ts) go out as they are, to a client
+      // that accepts them; @fastify/compress leaves an answer already encoded alone.
+      preCompressed: true,
       setHeaders: (reply, filePath) => {
-        const relative = `/${path.relative(config.uiDist, filePath).split(path.sep).join('/')}`;
+        // A precompressed copy is sent for the file it copies, and cached as that file is.
+        const relative = `/${path.relative(config.uiDist, filePath).split(path.sep).join('/')}`.replace(PRECOMPRESSED_COPY, '');
         if (HASHED_ASSET.test(relative)) reply.header('cache-control', IMMUTABLE);
       },
       // The HTML pages go out only with their config injected, through the routes below. Source maps

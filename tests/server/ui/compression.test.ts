@@ -1,12 +1,14 @@
 // Every text answer of the listeners goes out compressed when the client accepts it (brotli first,
-// then gzip), through the same hook on each listener (server/http/listener.ts); built assets whose
-// name carries Vite's content hash are cached for a year, pages are revalidated on every load.
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+// then gzip), through the same hook on each listener (server/http/listener.ts); built assets the
+// build compressed (scripts/precompress.ts) go out as those copies; built assets whose name carries
+// Vite's content hash are cached for a year, pages are revalidated on every load.
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { precompressFolder } from '../../../scripts/precompress.ts';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { findMembership, mintAccessToken } from '../support/tokens.ts';
 
@@ -15,6 +17,9 @@ let dist: string;
 
 const SCRIPT = `export const words = ${JSON.stringify(Array.from({ length: 400 }, (_, index) => `word-${index}`))};\n`;
 const HASHED = '/assets/index-Bq3_x-9Z.js';
+const PRECOMPRESSED = '/assets/start-C4Vpc6gA.js';
+const STYLESHEET = '/assets/index-DmefDCpu.css';
+const STYLES = Array.from({ length: 300 }, (_, index) => `.field-${index} { margin: ${index}px; }`).join('\n');
 
 beforeAll(async () => {
   dist = await mkdtemp(path.join(tmpdir(), 'foyer-ui-'));
@@ -26,6 +31,14 @@ beforeAll(async () => {
   await writeFile(path.join(dist, `.${HASHED}`), SCRIPT);
   await writeFile(path.join(dist, `.${HASHED}.map`), JSON.stringify({ version: 3, mappings: 'A'.repeat(4000) }));
   await writeFile(path.join(dist, 'assets', 'unhashed.js'), SCRIPT);
+  // As the build leaves them: written, then compressed.
+  await writeFile(path.join(dist, `.${PRECOMPRESSED}`), SCRIPT);
+  await writeFile(path.join(dist, `.${STYLESHEET}`), STYLES);
+  const compressed = await precompressFolder(dist);
+  // Not the source map (development only) nor the page (never served as a file).
+  expect(compressed.map((file) => `/${path.relative(dist, file)}`).sort()).toEqual(
+    [STYLESHEET, PRECOMPRESSED, HASHED, '/assets/unhashed.js'].sort(),
+  );
   foyer = await startFoyer({ uiDist: dist });
 });
 
@@ -77,6 +90,41 @@ describe('compressed answers', () => {
     const unhashed = await expectCompressed(foyer.foyer.ui, { url: '/assets/unhashed.js' });
     expect(unhashed.body).toBe(SCRIPT);
     expect(unhashed.headers['cache-control']).toBe('public, max-age=3600');
+  });
+
+  it("sends the build's brotli and gzip copies as they are, the file itself to a client that accepts neither", async () => {
+    for (const [url, text] of [
+      [PRECOMPRESSED, SCRIPT],
+      [STYLESHEET, STYLES],
+    ] as const) {
+      const copies = {
+        br: await readFile(path.join(dist, `.${url}.br`)),
+        gzip: await readFile(path.join(dist, `.${url}.gz`)),
+      };
+      for (const [accepted, expected] of [
+        ['br', 'br'],
+        ['gzip', 'gzip'],
+        ['gzip, deflate, br', 'br'],
+        ['gzip;q=1, br;q=0.5', 'gzip'],
+      ] as const) {
+        const response = await foyer.foyer.ui.inject({ url, headers: { 'accept-encoding': accepted } });
+        expect(response.statusCode, `${url} ${accepted}`).toBe(200);
+        expect(response.headers['content-encoding'], `${url} ${accepted}`).toBe(expected);
+        expect(response.headers['content-type'], url).toMatch(url.endsWith('.css') ? /^text\/css/ : /^application\/javascript/);
+        expect(response.headers['cache-control'], `${url} ${accepted}`).toBe('public, max-age=31536000, immutable');
+        expect(response.headers.vary, url).toMatch(/accept-encoding/i);
+        // The copy itself, byte for byte (not compressed again at the server's lower level), and the same text.
+        expect(response.rawPayload.equals(copies[expected]), `${url} ${accepted}`).toBe(true);
+        expect(decode[expected]!(response.rawPayload).toString('utf8'), `${url} ${accepted}`).toBe(text);
+      }
+      for (const headers of [{}, { 'accept-encoding': 'identity' }]) {
+        const plain = await foyer.foyer.ui.inject({ url, headers });
+        expect(plain.statusCode, url).toBe(200);
+        expect(plain.headers['content-encoding'], url).toBeUndefined();
+        expect(plain.headers['cache-control'], url).toBe('public, max-age=31536000, immutable');
+        expect(plain.body, url).toBe(text);
+      }
+    }
   });
 
   it('compresses GraphQL answers on the API host', async () => {
