@@ -3,18 +3,25 @@
 // beside its floor, a static HTML page with the same form served by a bare Node HTTP server on the
 // same machine. Both are timed in turns, unthrottled, at 4× CPU throttling and on a 40 ms / 10 Mbit/s
 // network (Chromium's own emulation through the DevTools protocol). The hosted UI is the build in
-// dist/ui, made by `npm run build` when it is missing.
+// dist/ui, made by `npm run build` when it is missing, served by the production server as
+// `npm run start:prod` runs it, in a process of its own (bench/processes.ts): inside the bench's
+// process, the server's work (its answers, their compression) and Playwright's client (whose
+// animation-frame poll answers through the same event loop) would wait for each other and count
+// as the page's time.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../e2e/support/browser.ts';
-import { startFoyer } from '../server/testing.ts';
+import { buildServer } from '../scripts/build-server.ts';
 import { median, spreadOf } from './measure.ts';
+import { startProductionServer } from './processes.ts';
 import type { BenchEntry, Figure } from './types.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -85,7 +92,9 @@ const entry: BenchEntry = {
     });
     await new Promise<void>((resolve) => staticServer.listen(0, '127.0.0.1', resolve));
     const staticUrl = `http://127.0.0.1:${(staticServer.address() as AddressInfo).port}/`;
-    const [foyer, browser] = await Promise.all([startFoyer(), launchBrowser()]);
+    await buildServer();
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'foyer-bench-login-'));
+    const [foyer, browser] = await Promise.all([startProductionServer(dataDir), launchBrowser()]);
     try {
       const loginUrl = `${foyer.urls.ui}/auth/login`;
       const figures: Figure[] = [];
@@ -109,8 +118,9 @@ const entry: BenchEntry = {
       return figures;
     } finally {
       await browser.close();
-      await foyer.close();
+      await foyer.stop();
       staticServer.close();
+      await rm(dataDir, { recursive: true, force: true });
     }
   },
 };

@@ -4,18 +4,15 @@
 // they take turns. The data folder is made once, by a first start that migrates and seeds. Then the
 // resident memory of the started server after a few idle seconds, beside a Node process that holds
 // Foyer's database (the data folder's pgdata/) open in PGlite and answers HTTP (Linux: read from /proc).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { buildServer, productionNodeArguments } from '../scripts/build-server.ts';
 import { freePort } from '../server/testing.ts';
 import { median, spreadOf } from './measure.ts';
+import { spawnUntilAnswering } from './processes.ts';
 import type { BenchEntry } from './types.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = 5;
 
 const BARE_FASTIFY = `
@@ -43,42 +40,18 @@ async function residentKiB(pid: number): Promise<number> {
   return Number(match[1]);
 }
 
-async function answers(url: string): Promise<boolean> {
-  try {
-    await (await fetch(url)).arrayBuffer();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Milliseconds from spawning `args` until `url` answers, or, with `idleThenMemory`, its resident KiB
  * that long after; then SIGTERM and wait for the exit.
  */
 async function startToFirstAnswer(args: string[], env: Record<string, string>, url: string, idleThenMemory?: number): Promise<number> {
-  const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let errors = '';
-  child.stderr!.on('data', (chunk) => (errors += chunk));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const spawned = await spawnUntilAnswering(args, env, url);
   try {
-    while (!(await answers(url))) {
-      if (child.exitCode !== null) throw new Error(`${args[0]} exited with ${child.exitCode}: ${errors.slice(-500)}`);
-      if (performance.now() - started > 60_000) throw new Error(`${args[0]} did not answer within 60 s`);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    const elapsed = performance.now() - started;
-    if (idleThenMemory === undefined) return elapsed;
+    if (idleThenMemory === undefined) return spawned.elapsed;
     await new Promise((resolve) => setTimeout(resolve, idleThenMemory));
-    return await residentKiB(child.pid!);
+    return await residentKiB(spawned.child.pid!);
   } finally {
-    child.kill('SIGTERM');
-    await exited;
+    await spawned.stop();
   }
 }
 
