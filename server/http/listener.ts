@@ -85,8 +85,12 @@ export function createListener(config: ServerConfig, name: keyof ServerConfig['u
   }
   // Before any route or @fastify/static (server/ui/plugin.ts), so their answers are compressed too:
   // brotli or gzip as the client's accept-encoding prefers, text bodies of 1 KiB and more. Request
-  // bodies are read as sent (no decompression), so the body limit is what arrives.
-  void app.register(fastifyCompress, { encodings: ['br', 'gzip'], globalDecompression: false });
+  // bodies are read as sent (no decompression), so the body limit is what arrives. An answer of up to
+  // 64 KiB (a drawn page is some 50 KB) is compressed at once, a millisecond or two at brotli's quality 4,
+  // and sent whole with its length: the plugin's default on two cores, 8 KiB, streamed such a page
+  // through zlib's threads, so its body came after its headers and a wait for the thread pool.
+  // Hashed assets are compressed by the build (scripts/precompress.ts).
+  void app.register(fastifyCompress, { encodings: ['br', 'gzip'], globalDecompression: false, syncThreshold: 64 * 1024 });
   // Answers sent once the listener is closing end their connection (server/app.ts waits for the
   // requests in flight): a keep-alive connection left idle after its answer would otherwise hold the
   // shutdown until Node's keep-alive timeout or the grace period ends it.

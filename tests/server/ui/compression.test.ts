@@ -25,7 +25,8 @@ beforeAll(async () => {
   dist = await mkdtemp(path.join(tmpdir(), 'foyer-ui-'));
   await mkdir(path.join(dist, 'assets'));
   await mkdir(path.join(dist, 'configurator'));
-  const page = `<!doctype html><title>Foyer</title><!--foyer-config--><main>${'<p>Sign in</p>'.repeat(200)}</main>`;
+  // As large as a drawn page with its texts and stylesheet inlined (some 50 KB).
+  const page = `<!doctype html><title>Foyer</title><!--foyer-config--><main>${Array.from({ length: 2500 }, (_, index) => `<p>Sign in ${index}</p>`).join('')}</main>`;
   await writeFile(path.join(dist, 'index.html'), page);
   await writeFile(path.join(dist, 'configurator', 'index.html'), page);
   await writeFile(path.join(dist, `.${HASHED}`), SCRIPT);
@@ -79,6 +80,13 @@ describe('compressed answers', () => {
     for (const url of ['/', '/auth/login', '/configurator']) {
       const page = await expectCompressed(foyer.foyer.ui, { url, headers: { accept: 'text/html' } });
       expect(page.headers['cache-control'], url).toBe('no-cache');
+      expect(page.rawPayload.length, url).toBeGreaterThan(40_000);
+      // Compressed in one piece, as it is drawn: sent whole, with its length, not streamed through zlib's threads.
+      for (const accepted of ['br', 'gzip']) {
+        const compressed = await foyer.foyer.ui.inject({ url, headers: { accept: 'text/html', 'accept-encoding': accepted } });
+        expect(compressed.headers['content-length'], `${url} ${accepted}`).toBe(String(compressed.rawPayload.length));
+        expect(compressed.headers['transfer-encoding'], `${url} ${accepted}`).toBeUndefined();
+      }
     }
   });
 
