@@ -35,6 +35,9 @@ const languageChoice = languageChoiceStore(config);
 const addressLanguage = matchLocale(new URLSearchParams(globalThis.location.search).get('lng'));
 if (addressLanguage && !config.preview) languageChoice.set(addressLanguage);
 
+// A page the server did not draw is drawn under React Router: its chunk is fetched from the start.
+const routedScreens = firstPaint?.rendered ? undefined : import('./app/routed-screens.tsx');
+
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root');
 // The first step's form and its validator load while the app config is read, not after it.
@@ -79,7 +82,7 @@ async function start(root: HTMLElement): Promise<void> {
     });
   } else {
     // React Router and every screen: not in a drawn page's first load (./app/first-step.tsx).
-    const { App } = await import('./app/routed-screens.tsx');
+    const { App } = await (routedScreens ?? import('./app/routed-screens.tsx'));
     createRoot(root).render(<App started={started} i18n={i18n} languageChoice={languageChoice} />);
   }
 }

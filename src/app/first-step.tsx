@@ -80,7 +80,11 @@ function FirstStepNavigation({ paths, onLeave, children }: { paths: readonly str
 function FirstStepScreens({ flow, started, i18n }: { flow: Flow | undefined; started: StartedRuntime; i18n: I18n }) {
   const [Routed, setRouted] = useState<ComponentType<RoutedScreensProps>>();
   const leave = useCallback(() => {
-    void loadRoutedScreens().then(({ RoutedScreens }) => setRouted(() => RoutedScreens));
+    // The address is already the next one: should the router's chunk fail to load, the server serves it.
+    loadRoutedScreens().then(
+      ({ RoutedScreens }) => setRouted(() => RoutedScreens),
+      () => globalThis.location.reload(),
+    );
   }, []);
   useEffect(() => {
     // Fetched once the drawn screen is hydrated, so the next screen does not wait for it.
