@@ -5,6 +5,7 @@
 // session and ending the previous one (server/auth/session/routes.ts, server/db/write-batch.ts). On
 // the embedded database each statement is a commit: two per sign-in. What that write did is checked
 // too: the session works, the previous one does not, and the limits count what they counted before.
+import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -14,6 +15,7 @@ import { isEmbedded } from '../../../server/db/client.ts';
 import { auditEvents, loginSessions } from '../../../server/db/schema.ts';
 import { hashId, LOGIN_SESSION_COOKIE } from '../../../server/auth/login-session.ts';
 import { createMember, type Member } from '../password/helpers.ts';
+import { insertApp } from '../support/apps.ts';
 
 let foyer: TestFoyer;
 let statements: string[];
@@ -25,14 +27,14 @@ beforeAll(async () => {
 afterAll(() => foyer?.close());
 
 /** POST /auth/authenticate as the hosted login screen sends it, recording the statements it sends. */
-async function signIn(member: Member, password: string, cookie?: string) {
+async function signIn(member: Member, password: string, cookie?: string, appId = foyer.demo.appId) {
   const response = await recording(() =>
     foyer.foyer.auth.inject({
       method: 'POST',
       url: '/auth/authenticate',
       headers: {
         'content-type': 'application/json',
-        'x-app-id': foyer.demo.appId,
+        'x-app-id': appId,
         origin: foyer.urls.ui,
         ...(cookie ? { cookie: `${LOGIN_SESSION_COOKIE}=${cookie}` } : {}),
       },
@@ -148,6 +150,23 @@ describe('a password sign-in', () => {
     } finally {
       built.mockRestore();
     }
+  });
+
+  it('records no attempt for an app with passwords off or an unknown app, in the same statement', async () => {
+    const member = await createMember(foyer, { workspaces: ['Acme'] });
+    expect((await signIn(member, 'not-the-password')).status).toBe(401);
+    const wrongPassword = [...statements];
+    const appId = `passwordless-${randomUUID().slice(0, 8)}`;
+    await insertApp(foyer, { id: appId, name: 'Passwordless', settings: { passwordEnabled: false } });
+    const recordedBefore = await foyer.db.select({ id: auditEvents.id }).from(auditEvents);
+
+    const off = await signIn(member, member.password!, undefined, appId);
+    expect(off).toMatchObject({ status: 403, body: { error: 'PASSWORD_SIGN_IN_DISABLED' } });
+    expect(statements).toEqual(wrongPassword);
+    const unknown = await signIn(member, member.password!, undefined, `${appId}-unknown`);
+    expect(unknown.status).toBe(404);
+    expect(statements).toEqual(wrongPassword);
+    expect(await foyer.db.select({ id: auditEvents.id }).from(auditEvents)).toHaveLength(recordedBefore.length);
   });
 
   it('refuses the eleventh wrong password in a row, then a right one, and counts nothing for the refusals', async () => {
