@@ -9,7 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { TestFoyer } from '../../../server/testing.ts';
+import { PGlite } from '@electric-sql/pglite';
+import { POSTGRES_ENV, type TestFoyer } from '../../../server/testing.ts';
 import { startRecordedFoyer, type RecordedFoyer } from '../support/statements.ts';
 import { isEmbedded } from '../../../server/db/client.ts';
 import { auditEvents, loginSessions } from '../../../server/db/schema.ts';
@@ -149,6 +150,20 @@ describe('a password sign-in', () => {
       expect(built).toHaveBeenCalledTimes(isEmbedded(foyer.db) ? 0 : 1);
     } finally {
       built.mockRestore();
+    }
+  });
+
+  it.skipIf(Boolean(process.env[POSTGRES_ENV]))('is two exchanges with the embedded database, each one commit', async () => {
+    const member = await createMember(foyer, { workspaces: ['Acme'] });
+    expect((await signIn(member, member.password!)).status).toBe(200);
+    const exchanges = vi.spyOn(PGlite.prototype, 'execProtocol');
+    try {
+      expect((await signIn(member, member.password!)).status).toBe(200);
+      // Bind and execute a prepared statement, then sync: no parse, and PGlite commits at each sync.
+      expect(exchanges).toHaveBeenCalledTimes(2);
+      expect(exchanges.mock.calls.map(([, options]) => options?.syncToFs)).toEqual([true, true]);
+    } finally {
+      exchanges.mockRestore();
     }
   });
 
