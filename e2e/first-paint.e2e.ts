@@ -165,6 +165,74 @@ describe('the first paint of the hosted screens', () => {
     expect(errors).toEqual([]);
   });
 
+  it('hydrates the login step without React Router, whose screens take over at the first move to another path', async () => {
+    const errors = collectErrors(suite.page);
+    // React Router and every other screen: held back, the drawn step hydrates and moves between its steps all the same.
+    let releaseRouter!: () => void;
+    const routerReleased = new Promise<void>((resolve) => (releaseRouter = resolve));
+    let routerAsked = false;
+    await suite.page.route(/\/assets\/routed-screens-[\w-]+\.js$/, async (route: Route) => {
+      routerAsked = true;
+      await routerReleased;
+      await route.continue();
+    });
+    await suite.page.goto(loginUrl());
+    await suite.page.evaluate(() => ((window as { sameDocument?: boolean }).sameDocument = true));
+    const email = suite.page.getByLabel('Email');
+    const typed = suite.foyer.demo.users[0]!.email;
+    await email.fill(typed);
+    await expect.poll(() => suite.page.getByRole('button', { name: 'Continue' }).isEnabled()).toBe(true);
+    await suite.page.keyboard.press('Enter');
+    await suite.page.waitForURL(loginUrl('?step=PASSWORD'));
+    await suite.page.getByLabel('Password').waitFor();
+    // Back and Forward move between the drawn flow's steps, answers kept.
+    await suite.page.goBack();
+    await suite.page.waitForURL(loginUrl());
+    await expect.poll(() => email.inputValue()).toBe(typed);
+    await suite.page.goForward();
+    await suite.page.getByLabel('Password').waitFor();
+    // Asked for once the step was hydrated, not before: the page preloads only the first step's chunks.
+    expect(routerAsked).toBe(true);
+    releaseRouter();
+
+    // A move to another path hands over to the router, in the same document, with the navigation's state.
+    await suite.page.getByRole('button', { name: 'Forgot password?' }).click();
+    await suite.page.waitForURL(`${suite.foyer.urls.ui}/auth/reset-password`);
+    await expect.poll(() => suite.page.getByLabel('Email').inputValue()).toBe(typed);
+    await suite.page.goBack();
+    await suite.page.waitForURL(loginUrl('?step=PASSWORD'));
+    await suite.page.getByRole('heading', { level: 1 }).waitFor();
+    expect(await suite.page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    await expectNoAxeViolations(suite.page);
+    expect(errors).toEqual([]);
+  });
+
+  it("follows the drawn step's links in the same document, and leaves a modified click to the browser", async () => {
+    const errors = collectErrors(suite.page);
+    await suite.page.goto(loginUrl(`?appId=${SIGNUP_APP_ID}`));
+    await suite.page.evaluate(() => ((window as { sameDocument?: boolean }).sameDocument = true));
+    const signUp = suite.page.getByRole('link', { name: 'Sign up' });
+    expect(await signUp.getAttribute('href')).toBe('/auth/signup');
+    // Hydrated: the field drives the button.
+    await suite.page.getByLabel('Email').fill('someone@example.com');
+    await expect.poll(() => suite.page.getByRole('button', { name: 'Continue' }).isEnabled()).toBe(true);
+    const opened = suite.page.context().waitForEvent('page');
+    await signUp.click({ modifiers: ['Control'] });
+    const tab = await opened;
+    await tab.waitForURL(`${suite.foyer.urls.ui}/auth/signup`);
+    await tab.close();
+    expect(suite.page.url()).toBe(loginUrl());
+
+    await signUp.click();
+    await suite.page.waitForURL(`${suite.foyer.urls.ui}/auth/signup`);
+    await suite.page.getByRole('button', { name: 'Sign up' }).waitFor();
+    await suite.page.goBack();
+    await suite.page.waitForURL(loginUrl());
+    await suite.page.getByLabel('Email').waitFor();
+    expect(await suite.page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
   it('draws a clear page for an unknown app id, never a 500', async () => {
     const { status, html } = await pageHtml(loginUrl('?appId=no-such-app'));
     expect(status).toBe(200);

@@ -52,7 +52,8 @@ async function openPreview(page: Page = suite.page): Promise<PreviewParent> {
     document.body.append(iframe);
   }, `/auth/login?appId=${suite.foyer.demo.appId}&preview=1`);
   const replies = () => page.evaluate(() => [...(window as unknown as { previewReplies: string[] }).previewReplies]);
-  await expect.poll(replies).toContain('ready');
+  // The frame fetches the runtime, then React Router's chunk and the preview's (src/app/routed-screens.tsx): more than poll's default second on a busy machine.
+  await expect.poll(replies, { timeout: 10_000 }).toContain('ready');
   const inner = await (await page.locator('#preview').elementHandle())!.contentFrame();
   return {
     frame: page.frameLocator('#preview'),

@@ -4,7 +4,8 @@ import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { matchLocale } from '../common/locales.ts';
 import { createApiClient } from './api/client.ts';
-import { App, languageChoiceStore, startRuntime } from './app/App.tsx';
+import { languageChoiceStore, startRuntime } from './app/App.tsx';
+import { FirstStepApp } from './app/first-step.tsx';
 import { loadAppConfigAnonymously, withAuthMode } from './runtime/app-config.ts';
 import { addressWithoutAppId, launchConfig } from './app/launch.ts';
 import { browserRuntime, createAuthClient } from './auth/index.ts';
@@ -18,6 +19,7 @@ import { readFirstPaint } from './ssr/first-paint.ts';
 import { componentRegistry } from './components/registry.ts';
 import { RjsfStepForm } from './app/screens/flow-screen/rjsf-step-form.ts';
 import { isComponentName } from './flow/registry-names.ts';
+import type { Flow } from './flow/types.ts';
 
 const config = launchConfig(globalThis.location.search);
 // What the server carried in the page (src/ssr/render.tsx): no app config or texts to fetch then.
@@ -33,13 +35,16 @@ const languageChoice = languageChoiceStore(config);
 const addressLanguage = matchLocale(new URLSearchParams(globalThis.location.search).get('lng'));
 if (addressLanguage && !config.preview) languageChoice.set(addressLanguage);
 
+// A page the server did not draw is drawn under React Router: its chunk is fetched from the start.
+const routedScreens = firstPaint?.rendered ? undefined : import('./app/routed-screens.tsx');
+
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root');
 // The first step's form and its validator load while the app config is read, not after it.
 for (const form of openingForms(globalThis.location.pathname)) void loadForm(form).catch(() => undefined);
 
-/** The drawn step's form and components, so hydration draws all of it at once. */
-async function firstStepLoaded(path: string): Promise<void> {
+/** The drawn flow, its first step's form and components loaded, so hydration draws all of it at once. */
+async function firstStepLoaded(path: string): Promise<Flow | undefined> {
   const flow = await flowAt(path);
   const step = flow?.steps[flow.initial];
   const components = [step?.component, ...(step?.slots ?? []).map((slot) => (slot.type === 'component' ? slot.component : undefined))]
@@ -49,6 +54,7 @@ async function firstStepLoaded(path: string): Promise<void> {
     if (!(await loadForm(name)).plainFields) await RjsfStepForm.preload();
   };
   await Promise.all([step?.form ? form(step.form) : undefined, ...components.map((name) => componentRegistry[name].preload())]);
+  return flow;
 }
 
 async function start(root: HTMLElement): Promise<void> {
@@ -65,17 +71,20 @@ async function start(root: HTMLElement): Promise<void> {
   // The server drew the screen for a signed-out visitor in the language it chose: hydrated when the
   // runtime would draw the same, drawn afresh otherwise (a stored session or language choice).
   const hydrating = firstPaint?.rendered === true && i18n.language === firstPaint.language && !auth.isAuthenticated();
-  const app = <App started={started} i18n={i18n} languageChoice={languageChoice} />;
   if (hydrating) {
     // The drawn step's code first: the flow's start updates the step, and React draws a part that is
     // still waiting for its code afresh, losing what was typed into it.
-    await firstStepLoaded(globalThis.location.pathname);
+    const flow = await firstStepLoaded(globalThis.location.pathname);
     // As a transition, hydration yields to the browser every few milliseconds (React's time slicing)
     // instead of running as one long task, so keystrokes into the drawn field are handled meanwhile.
     startTransition(() => {
-      hydrateRoot(root, app);
+      hydrateRoot(root, <FirstStepApp started={started} i18n={i18n} languageChoice={languageChoice} flow={flow} />);
     });
-  } else createRoot(root).render(app);
+  } else {
+    // React Router and every screen: not in a drawn page's first load (./app/first-step.tsx).
+    const { App } = await (routedScreens ?? import('./app/routed-screens.tsx'));
+    createRoot(root).render(<App started={started} i18n={i18n} languageChoice={languageChoice} />);
+  }
 }
 
 void start(container);

@@ -1,26 +1,17 @@
 // Start-up: the screens render only after the auth client's start-up check, the app config and the
 // app's translations are in (src/start.tsx; on the server, src/ssr/render.tsx draws the same screens). In preview mode the configurator's drafts then replace the app config,
 // translations and look (src/preview) through the same stores.
-import { useEffect, useMemo, useRef, useSyncExternalStore, type ReactNode } from 'react';
+import { useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import type { i18n as I18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
-import { BrowserRouter, useNavigate } from 'react-router';
 import type { ApiClient } from '../api/client.ts';
 import { ApiClientProvider } from '../api/context.tsx';
 import type { AuthClient } from '../auth/types.ts';
 import type { ClientConfig } from '../config.ts';
 import { browserLanguages, createLanguageChoiceStore, screenLanguage, signedInLocale, type LanguageChoiceStore } from '../i18n/choice.ts';
 import { LanguageChoiceContext } from '../i18n/choice-context.ts';
-import {
-  applyTranslations,
-  CUSTOM_CSS_LINK_ID,
-  loadAppTranslations,
-  loadShippedTexts,
-  showLanguage,
-  type TranslationResources,
-} from '../i18n/index.ts';
+import { applyTranslations, loadAppTranslations, loadShippedTexts, showLanguage, type TranslationResources } from '../i18n/index.ts';
 import { createAppConfigStore, withCapabilities, type AppConfigState, type AppConfigStore } from '../runtime/app-config.ts';
-import { AppRoutes } from './router.tsx';
 import { RuntimeContext, type Runtime } from '../runtime/context.tsx';
 import { capabilitiesOf } from '../auth/capabilities.ts';
 
@@ -77,39 +68,6 @@ export function RuntimeProvider({ started, children }: { started: StartedRuntime
   return <RuntimeContext value={runtime}>{children}</RuntimeContext>;
 }
 
-/**
- * Only the configurator's preview frame loads the preview and the CSS parser its drafts go through; it
- * tells the configurator when it listens (src/preview/listener.ts), so loading late loses nothing.
- */
-function Preview({ started, i18n }: { started: StartedRuntime; i18n: I18n }) {
-  const navigate = useNavigate();
-  // The preview lives as long as the frame; it navigates with the router's latest navigate.
-  const latestNavigate = useRef(navigate);
-  useEffect(() => {
-    latestNavigate.current = navigate;
-  }, [navigate]);
-
-  useEffect(() => {
-    let stop: (() => void) | undefined;
-    let ended = false;
-    void Promise.all([import('../preview/listener.ts'), import('../preview/styles.ts')]).then(([{ startPreview }, { documentStyles }]) => {
-      if (ended) return;
-      stop = startPreview({
-        host: window,
-        appConfig: started.appConfig,
-        i18n,
-        styles: documentStyles(document, CUSTOM_CSS_LINK_ID),
-        navigate: (path, state) => void latestNavigate.current(path, { state }),
-      });
-    });
-    return () => {
-      ended = true;
-      stop?.();
-    };
-  }, [started, i18n]);
-  return null;
-}
-
 /** What every screen is drawn in: its texts, the language choice, the runtime and the API client. */
 export function RuntimeScreens({
   started,
@@ -136,16 +94,4 @@ export function RuntimeScreens({
 /** The visitor's choice is remembered in this browser, except in a preview, which leaves storage alone. */
 export function languageChoiceStore(config: ClientConfig): LanguageChoiceStore {
   return createLanguageChoiceStore(config.preview ? undefined : globalThis.localStorage);
-}
-
-/** The started runtime in the browser: its screens under the browser's router, and the configurator's preview when framed. */
-export function App({ started, i18n, languageChoice }: { started: StartedRuntime; i18n: I18n; languageChoice: LanguageChoiceStore }) {
-  return (
-    <RuntimeScreens started={started} i18n={i18n} languageChoice={languageChoice}>
-      <BrowserRouter>
-        {started.config.preview && <Preview started={started} i18n={i18n} />}
-        <AppRoutes />
-      </BrowserRouter>
-    </RuntimeScreens>
-  );
 }

@@ -3,19 +3,14 @@
 // declarative form (<Routes>): the runtime uses no loaders, actions or fetchers, so the data router's
 // code stays out of the page. Screens other than the login route's flows are lazy chunks, drawn inside
 // the router's transition (the previous screen stays until the next one is in).
-import { lazy, Suspense, use, useEffect, type ComponentType, type ReactNode } from 'react';
+import { lazy, use, useMemo, type ComponentType, type ReactNode } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
-import { useTranslation } from 'react-i18next';
-import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
+import { Navigate, Outlet, Route, Routes, useLocation, useNavigate, useParams } from 'react-router';
 import { flows, loadFlow, type BundledFlow } from '../flow/flows.ts';
-import { browserLanguages, screenLanguage, signedInLocale } from '../i18n/choice.ts';
-import { useLanguageChoice } from '../i18n/choice-context.ts';
-import { showLanguage } from '../i18n/index.ts';
-import { useAppConfig, useAuthChanges, useRuntime } from '../runtime/context.tsx';
-import { useSessionCheck } from './session-check.ts';
+import { NavigationContext, type Navigation } from './navigation.tsx';
 import { FlowScreen } from './screens/FlowScreen.tsx';
 import { RouteError } from './screens/RouteError.tsx';
-import { UnknownApp } from './screens/UnknownApp.tsx';
+import { ScreenShell } from './shell.tsx';
 
 const LOGIN_PATH = '/auth/login';
 
@@ -26,28 +21,29 @@ export function isManagementRoute(path: string): boolean {
   return MANAGEMENT_PREFIXES.some((prefix) => path.startsWith(prefix));
 }
 
-/** Language, the session check and the unknown-app gate for every route (each screen sets its page title). */
+/** The screens' shell (./shell.tsx) around the matched route. */
 function Shell() {
-  const { i18n } = useTranslation();
-  const { appConfig, config } = useRuntime();
-  const app = useAppConfig();
-  const auth = useAuthChanges();
   const location = useLocation();
-  const [chosen] = useLanguageChoice();
-  const language = screenLanguage({ userLocale: signedInLocale(auth), chosen, preferred: browserLanguages(), app });
-  useSessionCheck();
-
-  useEffect(() => {
-    // The configurator picks the preview's language (src/preview/listener.ts).
-    if (!config.preview) void showLanguage(i18n, language);
-  }, [i18n, language, config.preview]);
-
-  if (appConfig.status === 'unknown-app' && !location.pathname.startsWith('/handover')) return <UnknownApp />;
   return (
-    <Suspense fallback={null}>
+    <ScreenShell pathname={location.pathname}>
       <Outlet />
-    </Suspense>
+    </ScreenShell>
   );
+}
+
+/**
+ * The address, navigation and route parameters from React Router, for the screens that read them
+ * through ./navigation.tsx (also drawn without the router, src/app/first-step.tsx).
+ */
+export function RouterNavigation({ children }: { children: ReactNode }) {
+  const location = useLocation();
+  const routerNavigate = useNavigate();
+  const params = useParams();
+  const navigation = useMemo<Navigation>(
+    () => ({ location, params, navigate: (to, options) => void routerNavigate(to, options) }),
+    [location, params, routerNavigate],
+  );
+  return <NavigationContext value={navigation}>{children}</NavigationContext>;
 }
 
 const Home = lazy(() => import('./screens/Home.tsx'));
@@ -96,7 +92,17 @@ const authRoutes = flowRoutes(authScreen, false);
 const managementRoutes = flowRoutes(managementScreen, true);
 
 function screenRoute(path: string, Screen: ComponentType): ReactNode {
-  return <Route key={path} path={path} element={<Screen />} />;
+  return (
+    <Route
+      key={path}
+      path={path}
+      element={
+        <RouterNavigation>
+          <Screen />
+        </RouterNavigation>
+      }
+    />
+  );
 }
 
 /** Every route of the runtime, inside a <BrowserRouter> (src/app/App.tsx) or any other router. */
@@ -104,27 +110,29 @@ export function AppRoutes() {
   const location = useLocation();
   return (
     // A screen that throws shows RouteError (React logs the error) until the address changes.
-    <ErrorBoundary FallbackComponent={RouteError} resetKeys={[location.pathname]}>
-      <Routes>
-        <Route element={<Shell />}>
-          {screenRoute('/', Home)}
-          {authRoutes.map(({ path, Screen }) => screenRoute(path, Screen))}
-          <Route element={<WorkspaceLayout />}>{managementRoutes.map(({ path, Screen }) => screenRoute(path, Screen))}</Route>
-          <Route path="/user-management" element={<Navigate to="/user-management/profile" replace />} />
-          <Route path="/user-management/*" element={<Navigate to="/user-management/profile" replace />} />
-          <Route path="/user/*" element={<Navigate to="/user/list" replace />} />
-          {screenRoute('/auth/oauth-callback', OAuthCallback)}
-          {screenRoute('/auth/logout', Logout)}
-          {screenRoute('/auth/sign-out', SignOut)}
-          {screenRoute('/auth/error', ErrorPage)}
-          {screenRoute('/privacy', PrivacyPolicy)}
-          {screenRoute('/terms', TermsOfService)}
-          {screenRoute('/ms-marketplace-landing', MarketplaceLanding)}
-          {screenRoute('/handover/*', Handover)}
-          <Route path="/auth/*" element={<Navigate to={LOGIN_PATH} replace />} />
-          <Route path="*" element={<Navigate to={LOGIN_PATH} replace />} />
-        </Route>
-      </Routes>
-    </ErrorBoundary>
+    <RouterNavigation>
+      <ErrorBoundary FallbackComponent={RouteError} resetKeys={[location.pathname]}>
+        <Routes>
+          <Route element={<Shell />}>
+            {screenRoute('/', Home)}
+            {authRoutes.map(({ path, Screen }) => screenRoute(path, Screen))}
+            <Route element={<WorkspaceLayout />}>{managementRoutes.map(({ path, Screen }) => screenRoute(path, Screen))}</Route>
+            <Route path="/user-management" element={<Navigate to="/user-management/profile" replace />} />
+            <Route path="/user-management/*" element={<Navigate to="/user-management/profile" replace />} />
+            <Route path="/user/*" element={<Navigate to="/user/list" replace />} />
+            {screenRoute('/auth/oauth-callback', OAuthCallback)}
+            {screenRoute('/auth/logout', Logout)}
+            {screenRoute('/auth/sign-out', SignOut)}
+            {screenRoute('/auth/error', ErrorPage)}
+            {screenRoute('/privacy', PrivacyPolicy)}
+            {screenRoute('/terms', TermsOfService)}
+            {screenRoute('/ms-marketplace-landing', MarketplaceLanding)}
+            {screenRoute('/handover/*', Handover)}
+            <Route path="/auth/*" element={<Navigate to={LOGIN_PATH} replace />} />
+            <Route path="*" element={<Navigate to={LOGIN_PATH} replace />} />
+          </Route>
+        </Routes>
+      </ErrorBoundary>
+    </RouterNavigation>
   );
 }

@@ -3,8 +3,8 @@
 // Forward move the flow to a step shown before, with every answer kept (FlowRunner.revisit); an opened
 // address resumes at its step only where FlowRunner.start allows it (canResumeAt in src/flow/engine.ts).
 import { useEffect, useRef } from 'react';
-import { useLocation, useNavigate } from 'react-router';
 import type { FlowRunner, FlowState } from '../flow/engine.ts';
+import { useAppLocation, useAppNavigate } from './navigation.tsx';
 
 export const STEP_PARAM = 'step';
 
@@ -23,15 +23,15 @@ export function searchWithStep(search: string, step: string | undefined): string
 
 /** The step the address names when the screen opens: where the flow may resume. */
 export function useOpenedStep(): string | undefined {
-  const location = useLocation();
+  const location = useAppLocation();
   const opened = useRef(stepOfSearch(location.search));
   return opened.current;
 }
 
 /** Keeps the address and the flow's step together (not in the configurator's preview: `enabled` false). */
 export function useStepInAddress(runner: FlowRunner, state: FlowState, opened: string | undefined, enabled: boolean): void {
-  const location = useLocation();
-  const navigate = useNavigate();
+  const location = useAppLocation();
+  const navigate = useAppNavigate();
   const addressStep = stepOfSearch(location.search);
   /** The first step shown and the step parameter its address has (none, or the step it resumed at). */
   const base = useRef<{ step: string; param: string | undefined } | undefined>(undefined);
@@ -44,7 +44,7 @@ export function useStepInAddress(runner: FlowRunner, state: FlowState, opened: s
     const { step: baseStep, param: baseParam } = base.current;
     const addressOf = (step: string) => (step === baseStep ? baseParam : step);
     const go = (step: string | undefined, replace: boolean) =>
-      void navigate(
+      navigate(
         { pathname: location.pathname, search: searchWithStep(location.search, step), hash: location.hash },
         { state: location.state, replace },
       );

@@ -3,7 +3,6 @@
 // the flow file through FlowRunner; these files only draw.
 import { useCallback, useEffect, useMemo, useRef, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
 import { createActionRunner } from '../../flow/actions.ts';
 import { stepOf, type UnmappedError } from '../../flow/engine.ts';
 import { holds, resolveText } from '../../flow/logic.ts';
@@ -14,6 +13,7 @@ import { Alert } from '../../theme/Alert.tsx';
 import { AuthLayout, type AuthLayoutProps } from '../layouts/AuthLayout.tsx';
 import { useRuntime } from '../../runtime/context.tsx';
 import { createRedirect } from '../../runtime/redirect.ts';
+import { useAppLocation, useAppNavigate } from '../navigation.tsx';
 import { usePageTitle } from '../page-title.ts';
 import { useOpenedStep, useStepInAddress } from '../step-address.ts';
 import { useFlowEnvironment } from './flow-screen/environment.ts';
@@ -41,7 +41,7 @@ export interface FlowScreenProps {
  */
 export function FlowScreen({ flow, layout }: FlowScreenProps) {
   const { config } = useRuntime();
-  const location = useLocation();
+  const location = useAppLocation();
   const switched = config.preview ? previewNavigationOf(location.state) : undefined;
   const step = switched?.step;
   const opened = useMemo(() => (step && Object.hasOwn(flow.steps, step) ? { ...flow, initial: step } : flow), [flow, step]);
@@ -52,7 +52,7 @@ function FlowView({ flow, layout: Layout = AuthLayout }: FlowScreenProps) {
   const { t } = useTranslation();
   usePageTitle(t(flow.title));
   const { auth, api, config } = useRuntime();
-  const navigate = useNavigate();
+  const navigate = useAppNavigate();
   const environment = useFlowEnvironment();
   const runAction = useMemo(() => createActionRunner({ auth, api, config, assign: createRedirect(config).assign }), [auth, api, config]);
   const openedStep = useOpenedStep();
@@ -60,7 +60,7 @@ function FlowView({ flow, layout: Layout = AuthLayout }: FlowScreenProps) {
     flow,
     environment,
     runAction,
-    navigate: (path, options) => void navigate(path, options),
+    navigate,
     // In development a server code the flow has no words for is logged, never swallowed by the generic text.
     reportUnmapped: config.env === 'development' ? logUnmappedError : undefined,
     // The preview opens screens by message, never by address.

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { AppLink } from '../navigation.tsx';
 
 /** The screen of any render failure under the routes (src/app/router.tsx): free of the runtime context so it renders whatever broke. */
 export function RouteError() {
@@ -11,7 +11,7 @@ export function RouteError() {
           {t('errors.unexpected')}
         </h1>
         <p className="foyer-center">
-          <Link to="/auth/login">{t('login.title')}</Link>
+          <AppLink to="/auth/login">{t('login.title')}</AppLink>
         </p>
       </main>
     </div>

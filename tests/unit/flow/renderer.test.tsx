@@ -8,6 +8,7 @@ import loginFlow from '../../../flows/login.json';
 import { createApiClient } from '../../../src/api/index.ts';
 import type { AppConfigState, PublicAppConfig } from '../../../src/runtime/app-config.ts';
 import { RuntimeContext } from '../../../src/runtime/context.tsx';
+import { RouterNavigation } from '../../../src/app/router.tsx';
 import { FlowScreen } from '../../../src/app/screens/FlowScreen.tsx';
 import { OAuthClient } from '../../../src/auth/oauth/oauth-client.ts';
 import { browserRuntime } from '../../../src/auth/runtime.ts';
@@ -62,7 +63,19 @@ function renderLogin(path: string, appConfig: AppConfigState = app({ name: 'Demo
   const config = loadConfig({ appId: 'demo-app' });
   const auth = new OAuthClient(config, browserRuntime());
   const api = createApiClient(config, auth);
-  const router = createMemoryRouter([{ path: '/auth/login', element: <FlowScreen flow={login} /> }], { initialEntries: [path] });
+  const router = createMemoryRouter(
+    [
+      {
+        path: '/auth/login',
+        element: (
+          <RouterNavigation>
+            <FlowScreen flow={login} />
+          </RouterNavigation>
+        ),
+      },
+    ],
+    { initialEntries: [path] },
+  );
   return render(
     <I18nextProvider i18n={createI18n('en', { en })}>
       <RuntimeContext value={{ config, auth, api, appConfig }}>

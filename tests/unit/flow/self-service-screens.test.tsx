@@ -8,6 +8,7 @@ import signupFlow from '../../../flows/signup.json';
 import { createApiClient } from '../../../src/api/index.ts';
 import type { AppConfigState, PublicAppConfig } from '../../../src/runtime/app-config.ts';
 import { RuntimeContext } from '../../../src/runtime/context.tsx';
+import { RouterNavigation } from '../../../src/app/router.tsx';
 import { FlowScreen } from '../../../src/app/screens/FlowScreen.tsx';
 import { OAuthClient } from '../../../src/auth/oauth/oauth-client.ts';
 import { browserRuntime } from '../../../src/auth/runtime.ts';
@@ -206,9 +207,21 @@ describe('signup screen', () => {
     // The signup form's screen, whatever steps a deployment puts before it (./walk.ts).
     const flow = signupFlow as unknown as Flow;
     const atForm = { ...flow, initial: Object.keys(flow.steps).find((name) => flow.steps[name] === stepShowing(flow, 'signup'))! };
-    const router = createMemoryRouter([{ path: '/auth/signup', element: <FlowScreen flow={atForm} /> }], {
-      initialEntries: ['/auth/signup'],
-    });
+    const router = createMemoryRouter(
+      [
+        {
+          path: '/auth/signup',
+          element: (
+            <RouterNavigation>
+              <FlowScreen flow={atForm} />
+            </RouterNavigation>
+          ),
+        },
+      ],
+      {
+        initialEntries: ['/auth/signup'],
+      },
+    );
     await act(async () => {
       render(
         withI18n(
@@ -259,9 +272,21 @@ describe('signup screen', () => {
     // The signup form's screen, whatever steps a deployment puts before it (./walk.ts).
     const flow = signupFlow as unknown as Flow;
     const atForm = { ...flow, initial: Object.keys(flow.steps).find((name) => flow.steps[name] === stepShowing(flow, 'signup'))! };
-    const router = createMemoryRouter([{ path: '/auth/signup', element: <FlowScreen flow={atForm} /> }], {
-      initialEntries: ['/auth/signup'],
-    });
+    const router = createMemoryRouter(
+      [
+        {
+          path: '/auth/signup',
+          element: (
+            <RouterNavigation>
+              <FlowScreen flow={atForm} />
+            </RouterNavigation>
+          ),
+        },
+      ],
+      {
+        initialEntries: ['/auth/signup'],
+      },
+    );
     await act(async () => {
       render(
         withI18n(

@@ -1,7 +1,6 @@
 // A slot of a step (docs/SPEC.md's buttons, links, dividers, alerts and registered components beside
 // the form), shown only to users its `access` rule lets in.
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
-import { Link } from 'react-router';
 import { componentRegistry } from '../../../components/registry.ts';
 import { evaluate, evaluateMapping } from '../../../flow/logic.ts';
 import { isComponentName } from '../../../flow/registry-names.ts';
@@ -9,6 +8,7 @@ import type { Slot } from '../../../flow/types.ts';
 import { Alert } from '../../../theme/Alert.tsx';
 import { Button } from '../../../theme/Button.tsx';
 import { Divider } from '../../../theme/Divider.tsx';
+import { AppLink } from '../../navigation.tsx';
 import type { StepViewProps } from './types.ts';
 
 /** The gate loads with TanStack Query (it may ask for the workspace's plan), only on screens that gate a slot. */
@@ -53,7 +53,7 @@ function SlotContent({ slot, runner, state, context, translate }: SlotViewProps)
       const label = translate(slot.label);
       const href = slot.href === undefined ? undefined : evaluate(slot.href, context);
       const link: ReactNode = slot.to ? (
-        <Link to={slot.to}>{label}</Link>
+        <AppLink to={slot.to}>{label}</AppLink>
       ) : (
         <a href={typeof href === 'string' ? href : undefined}>{label}</a>
       );

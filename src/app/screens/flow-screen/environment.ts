@@ -1,16 +1,15 @@
 // What a flow's JSON Logic sees from outside the flow: the app, the runtime's config, the address
 // (query, route parameters, navigation state) and the signed-in user, read afresh at each evaluation.
 import { useMemo } from 'react';
-import { useLocation, useParams } from 'react-router';
 import type { FlowEnvironment } from '../../../flow/types.ts';
 import { useAuthChanges, useAppConfig, useRuntime } from '../../../runtime/context.tsx';
+import { useNavigation } from '../../navigation.tsx';
 
 export function useFlowEnvironment(): () => FlowEnvironment {
   const { config } = useRuntime();
   const app = useAppConfig();
   const auth = useAuthChanges();
-  const location = useLocation();
-  const params = useParams();
+  const { location, params } = useNavigation();
   const query = useMemo(() => Object.fromEntries(new URLSearchParams(location.search)), [location.search]);
   const navigationState = location.state as unknown;
   return () => {
