@@ -3,7 +3,7 @@
 import { and, eq, gt, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { PgDialect, type PgPreparedQuery, type PreparedQueryConfig } from 'drizzle-orm/pg-core';
 import { isEmbedded, type Database } from '../db/client.ts';
-import { write } from '../db/write-batch.ts';
+import { fixedWrite, write } from '../db/write-batch.ts';
 import { auditEvents } from '../db/schema.ts';
 import type { AuditEvent, AuditType } from './service.ts';
 import { currentUserAgent } from '../http/request-device.ts';
@@ -16,7 +16,7 @@ export interface Attempt {
 }
 
 /** An attempt's fields, or placeholders for them in a statement prepared once (reserveAttempt). */
-type AttemptFields = { [field in keyof Attempt]: Attempt[field] | Placeholder };
+export type AttemptFields = { [field in keyof Attempt]: Attempt[field] | Placeholder };
 
 /** At most `max` events in `windowMinutes` for one attempt's key. */
 export interface RequestLimit {
@@ -94,15 +94,19 @@ export function recordWithinLimitsStatement(
   limits: readonly (RequestLimit & { clearedBy?: AuditType })[],
   recorded: { userId: string | null | Placeholder; userAgent: string | null | Placeholder } = { userId: null, userAgent: null },
 ): SQL {
-  const withinLimits = sql.join(
-    limits.map((limit) => sql`${countSince(limit, type, attempt)} < ${limit.max}`),
-    sql` and `,
-  );
   return sql`
     insert into ${auditEvents} (type, app_id, user_id, ip, user_agent, detail)
     select ${type}, ${attempt.appId}, ${recorded.userId}::text, ${attempt.ip}, ${recorded.userAgent}::text, jsonb_build_object('username', ${attempt.username}::text)
-    where ${withinLimits}
+    where ${withinLimits(type, attempt, limits)}
     returning id`;
+}
+
+/** True while every one of `limits` is below its maximum for `attempt` (each counting events of `type`). */
+export function withinLimits(type: AuditType, attempt: AttemptFields, limits: readonly (RequestLimit & { clearedBy?: AuditType })[]): SQL {
+  return sql.join(
+    limits.map((limit) => sql`${countSince(limit, type, attempt)} < ${limit.max}`),
+    sql` and `,
+  );
 }
 
 type Reservation = PgPreparedQuery<PreparedQueryConfig & { execute: unknown }>;
@@ -111,9 +115,9 @@ const dialect = new PgDialect();
 
 /**
  * recordWithinLimitsStatement for `type` and `limits` with placeholders for the attempt, made into a
- * query of `db` (a database or a transaction). Building it with drizzle was most of what a password
- * sign-in allocated beside its other statements (bench/password-login.bench.ts), so the embedded
- * database keeps it prepared (below).
+ * query of `db` (a database or a transaction). The embedded database keeps it prepared (below), as
+ * a password sign-in keeps its own statement (server/auth/sign-in.ts): building a statement with
+ * drizzle allocates much more than running one.
  */
 function reservationQuery(db: Database, type: AuditType, limits: readonly (RequestLimit & { clearedBy?: AuditType })[]): Reservation {
   const statement = recordWithinLimitsStatement(
@@ -141,10 +145,8 @@ function preparedReservation(db: Database, type: AuditType, limits: readonly (Re
 /**
  * Reserves one attempt: records an event of `type` for `attempt` unless one of `limits` (each
  * counting events of `type`, since its clearedBy event) is already reached, and answers the event's
- * id, or null when refused (nothing recorded). On PostgreSQL, count and record happen in one
- * transaction holding an advisory lock per limit key, so simultaneous attempts are counted one after
- * the other and a burst cannot get past a limit; the embedded database needs no lock (below). The
- * caller reserves before the costly or guessable step (a password verification, a mail) and releases
+ * id, or null when refused (nothing recorded). Simultaneous attempts are counted one after the
+ * other (underAttemptLocks), so a burst cannot get past a limit. The caller reserves before the costly or guessable step (a password verification, a mail) and releases
  * the reservation when the attempt must not count.
  */
 export async function reserveAttempt(
@@ -154,33 +156,50 @@ export async function reserveAttempt(
   limits: readonly (RequestLimit & { clearedBy?: AuditType })[],
   userId?: string,
 ): Promise<number | null> {
-  // The embedded database runs one statement at a time on its one connection: the counts and the
-  // record, one statement, cannot interleave with another attempt's, and a lock would only add three
-  // exchanges with it (BEGIN, the lock, COMMIT) to every sign-in (bench/password-login.bench.ts).
   const values = { ...attempt, userId: userId ?? null, userAgent: currentUserAgent() ?? null };
   if (isEmbedded(db)) {
     const [recorded] = rowsOf<{ id: number }>(await preparedReservation(db, type, limits).execute(values));
     return recorded ? Number(recorded.id) : null;
   }
+  return underAttemptLocks(db, type, attempt, limits, async (tx) => {
+    const [recorded] = rowsOf<{ id: number }>(await reservationQuery(tx, type, limits).execute(values));
+    return recorded ? Number(recorded.id) : null;
+  });
+}
+
+/**
+ * Runs `count` (a statement that counts `limits` for `attempt` and records it) so that simultaneous
+ * attempts are counted one after the other. On PostgreSQL: in a transaction holding an advisory lock
+ * per limit key, taken before the statement, which then sees whatever the attempts that held the locks
+ * before committed (a statement's snapshot is taken when it starts, so a lock taken inside it would be
+ * too late). The embedded database runs one statement at a time on its one connection: the counts and
+ * the record, one statement, cannot interleave with another attempt's, and a lock would only add three
+ * exchanges with it (BEGIN, the lock, COMMIT) to every sign-in (bench/password-login.bench.ts).
+ */
+export async function underAttemptLocks<T>(
+  db: Database,
+  type: AuditType,
+  attempt: Attempt,
+  limits: readonly RequestLimit[],
+  count: (db: Database) => Promise<T>,
+): Promise<T> {
+  if (isEmbedded(db)) return count(db);
   // Locks in one order everywhere, so two reservations never wait on each other crosswise.
   const keys = [...new Set(limits.map((limit) => lockKey(limit, type, attempt)))].sort();
   return db.transaction(async (tx) => {
-    // Every lock in one statement, taken in the keys' order; the counts run after it, in a statement of
-    // their own, so they see whatever the attempts that held the locks before committed.
+    // Every lock in one statement, taken in the keys' order.
     await tx.execute(
       sql`select pg_advisory_xact_lock(hashtextextended(key, 0)) from (select unnest(array[${sql.join(
         keys.map((key) => sql`${key}`),
         sql`, `,
       )}]::text[]) as key order by 1) as keys`,
     );
-    const answer = await reservationQuery(tx as unknown as Database, type, limits).execute(values);
-    const [recorded] = rowsOf<{ id: number }>(answer);
-    return recorded ? Number(recorded.id) : null;
+    return count(tx as unknown as Database);
   });
 }
 
 /** The rows of an execute answer: PGlite's has them under `rows`, postgres.js's is them. */
-function rowsOf<T>(result: unknown): T[] {
+export function rowsOf<T>(result: unknown): T[] {
   return Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
 }
 
@@ -211,12 +230,39 @@ export async function releaseAttempt(db: Database, reservation: number): Promise
 /** Password guessing across usernames (spraying): at most thirty wrong passwords per app and address in 15 minutes, whoever signs in meanwhile. */
 export const LOGIN_FAILURES_PER_ADDRESS: Limit = { type: 'login.failure', max: 30, windowMinutes: 15, per: ['app', 'ip'] };
 
-/** Both login limits, one list, so the embedded database prepares their reservation once. */
+/** Both login limits, one list. */
 const LOGIN_LIMITS = [LOGIN_FAILURES, LOGIN_FAILURES_PER_ADDRESS] as const;
 
-/** A wrong-password reservation for a sign-in (both login limits); null when over either. */
-export function reserveLoginAttempt(db: Database, attempt: Attempt, userId?: string): Promise<number | null> {
-  return reserveAttempt(db, 'login.failure', attempt, LOGIN_LIMITS, userId);
+/**
+ * Whether a password sign-in may try `attempt`: both login limits below their maximum. A sign-in's
+ * read records the attempt as a 'login.failure' under this condition, in the same statement
+ * (server/auth/sign-in.ts), run through underLoginAttemptLocks.
+ */
+export function withinLoginLimits(attempt: AttemptFields): SQL {
+  return withinLimits('login.failure', attempt, LOGIN_LIMITS);
+}
+
+/** underAttemptLocks for a password sign-in's attempt (both login limits). */
+export function underLoginAttemptLocks<T>(db: Database, attempt: Attempt, count: (db: Database) => Promise<T>): Promise<T> {
+  return underAttemptLocks(db, 'login.failure', attempt, LOGIN_LIMITS, count);
+}
+
+/** Fixed: a sign-in's reserved attempt made its success (recordLoginSuccess). */
+const reservationSucceeded = fixedWrite<{ id: number; detail: string }>((db) =>
+  db
+    .update(auditEvents)
+    .set({ type: 'login.success' satisfies AuditType, detail: sql`${sql.placeholder('detail')}::text::jsonb` })
+    .where(eq(auditEvents.id, sql.placeholder('id'))),
+);
+
+/**
+ * Makes a password sign-in's reserved attempt (a 'login.failure' until the password proved right) its
+ * 'login.success' event in place, with the request's other writes: the same row, user, address and
+ * device. It then clears the failures before it (LOGIN_FAILURES.clearedBy), and the attempt never
+ * counted twice; taking the reservation back and recording the success were two writes.
+ */
+export async function recordLoginSuccess(db: Database, reservation: number, detail: Record<string, unknown>): Promise<void> {
+  await write(db, reservationSucceeded(db, { id: reservation, detail: JSON.stringify(detail) }));
 }
 
 /** Records an attempt of `type` unless it would go over one of `limits`; answers whether it was allowed. */

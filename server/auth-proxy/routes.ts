@@ -111,10 +111,25 @@ export async function authProxyRoutes(app: FastifyInstance, { context, verifier,
   const { db } = context;
 
   /** Opens a legacy sign-in once the first factor passed: answers the token, as authenticate does. */
-  async function signInLegacy(target: App, user: SignInUser, ip: string, method: SignInMethod, read?: SignInMembership[]) {
-    const { memberships, mfaState } = await firstFactorOutcome(db, target, user, read);
+  async function signInLegacy(
+    target: App,
+    user: SignInUser,
+    ip: string,
+    method: SignInMethod,
+    password?: { memberships: SignInMembership[]; reservation: number },
+  ) {
+    const { memberships, mfaState } = await firstFactorOutcome(db, target, user, password?.memberships);
     const { token, session } = await issueLegacyToken(context, { app: target, user, authenticated: mfaState === 'DISABLED' });
-    const answer = await firstFactorPassed(context, { app: target, user, session, memberships, mfaState, ip, method });
+    const answer = await firstFactorPassed(context, {
+      app: target,
+      user,
+      session,
+      memberships,
+      mfaState,
+      ip,
+      method,
+      ...(password ? { reservation: password.reservation } : {}),
+    });
     return { token, mfaState: answer.mfaState, ...(answer.tenantUserId ? { tenantUserId: answer.tenantUserId } : {}) };
   }
 
@@ -129,8 +144,8 @@ export async function authProxyRoutes(app: FastifyInstance, { context, verifier,
     },
     async (request) => {
       const target = await legacyApp(context, request);
-      const { user, memberships } = await checkPasswordSignIn(db, target.id, { ...request.body, ip: request.ip });
-      return signInLegacy(target, user, request.ip, 'password', memberships);
+      const { user, memberships, reservation } = await checkPasswordSignIn(db, target.id, { ...request.body, ip: request.ip });
+      return signInLegacy(target, user, request.ip, 'password', { memberships, reservation });
     },
   );
 

@@ -6,7 +6,7 @@ import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FoyerContext } from '../context.ts';
 import { loginSessions } from '../db/schema.ts';
-import { write } from '../db/write-batch.ts';
+import { fixedWrite, write } from '../db/write-batch.ts';
 
 export const LOGIN_SESSION_COOKIE = 'foyer_login';
 export const LOGIN_SESSION_TTL_SECONDS = 24 * 60 * 60;
@@ -16,8 +16,36 @@ export type LoginSession = typeof loginSessions.$inferSelect;
 /** What login_sessions.id_hash holds for a cookie value. */
 export const hashId = (id: string) => createHash('sha256').update(id).digest('hex');
 
+/** Fixed (server/db/write-batch.ts): every password sign-in opens a session, and ends the previous one when there is one. */
+const insertSession = fixedWrite<LoginSession>((db) =>
+  db.insert(loginSessions).values({
+    idHash: sql.placeholder('idHash'),
+    appId: sql.placeholder('appId'),
+    userId: sql.placeholder('userId'),
+    interactionUid: sql.placeholder('interactionUid'),
+    authenticatedAt: sql.placeholder('authenticatedAt'),
+    chosenTenantUserId: sql.placeholder('chosenTenantUserId'),
+    chosenAt: sql.placeholder('chosenAt'),
+    expiresAt: sql.placeholder('expiresAt'),
+    createdAt: sql.placeholder('createdAt'),
+  }),
+);
+const deleteSession = fixedWrite<{ idHash: string }>((db) =>
+  db.delete(loginSessions).where(eq(loginSessions.idHash, sql.placeholder('idHash'))),
+);
+
 export class LoginSessions {
-  constructor(private readonly context: FoyerContext) {}
+  /** The live session with an id's hash, built once: every sign-in from the hosted screens reads the browser's session first. */
+  private readonly readByHash;
+
+  constructor(private readonly context: FoyerContext) {
+    this.readByHash = context.db
+      .select()
+      .from(loginSessions)
+      .where(and(eq(loginSessions.idHash, sql.placeholder('idHash')), gt(loginSessions.expiresAt, sql`now()`)))
+      .limit(1)
+      .prepare('login_session_read');
+  }
 
   cookieOptions() {
     return {
@@ -36,11 +64,7 @@ export class LoginSessions {
   /** The live session a cookie value names (for callers without a Fastify request, such as oidc-provider's). */
   async readById(id: string | undefined): Promise<LoginSession | undefined> {
     if (!id || id.length > 100) return undefined;
-    const [row] = await this.context.db
-      .select()
-      .from(loginSessions)
-      .where(and(eq(loginSessions.idHash, hashId(id)), gt(loginSessions.expiresAt, sql`now()`)))
-      .limit(1);
+    const [row] = await this.readByHash.execute({ idHash: hashId(id) });
     return row;
   }
 
@@ -78,7 +102,7 @@ export class LoginSessions {
       expiresAt: new Date(now.getTime() + LOGIN_SESSION_TTL_SECONDS * 1000),
       createdAt: now,
     };
-    await write(this.context.db, this.context.db.insert(loginSessions).values(session));
+    await write(this.context.db, insertSession(this.context.db, session));
     return { id, session };
   }
 
@@ -90,7 +114,7 @@ export class LoginSessions {
   }
 
   async remove(session: LoginSession): Promise<void> {
-    await write(this.context.db, this.context.db.delete(loginSessions).where(eq(loginSessions.idHash, session.idHash)));
+    await write(this.context.db, deleteSession(this.context.db, { idHash: session.idHash }));
   }
 
   /** Ends whatever session the browser holds and clears its cookie. */

@@ -48,6 +48,14 @@ const clientColumns = {
 } satisfies Record<keyof ClientRow, unknown>;
 
 /**
+ * Which version of an app's row was read: PostgreSQL's xmin, the transaction that wrote it, which
+ * every update of the row changes (whatever code path makes it) and nothing else does. Read along
+ * with the refresh token, it tells whether the client metadata kept from an earlier read still
+ * holds, on every instance sharing the database (see ClientAdapter).
+ */
+const appVersion = sql<string>`${apps}.xmin::text`;
+
+/**
  * An app as oidc-provider client metadata. A public app (browser, native) authenticates by PKCE
  * alone; a confidential one by the method its owner chose, with its sealed secret opened here.
  */
@@ -96,7 +104,8 @@ type PayloadRow = typeof oidcPayloads.$inferSelect;
 /**
  * What one request read ahead: a refresh reads its app (the Client), then its token, then the
  * token's Grant, then the account (the membership) it names. The app's read fetches all four in one
- * statement, the token named in the request's form (bench/token-refresh.bench.ts), and the later
+ * statement (of the app only its row's version, see ClientAdapter), the token named in the request's
+ * form (bench/token-refresh.bench.ts), and the later
  * reads take these copies instead of asking the database again. Request-scoped, and each copy taken
  * once, so nothing outlives the request that read it.
  */
@@ -162,7 +171,25 @@ const grantOfToken = and(
 const membershipOfToken = and(eq(tenantUsers.id, sql`${oidcPayloads.payload}->>'accountId'`), enabledMembership);
 const refreshTokenNamed = and(eq(oidcPayloads.type, 'RefreshToken'), eq(oidcPayloads.id, sql.placeholder('token')), notExpired());
 
+/** An app's client metadata as built from one version of its row. */
+interface KeptClient {
+  version: string;
+  metadata: AdapterPayload;
+}
+
+/** Apps whose metadata one instance keeps: more are read again when they come back. */
+const KEPT_CLIENTS = 1000;
+
 class ClientAdapter implements Adapter {
+  /**
+   * Each app's metadata as last built, by app id, with the version of its row it was built from. A
+   * refresh reads only the version with its token and uses the kept metadata while the version is
+   * the same, instead of reading, decoding and rebuilding the app's columns (and opening a
+   * confidential app's secret) every time (bench/token-refresh.bench.ts); a changed or deleted app
+   * is read again, so its change applies to the next request on every instance.
+   */
+  private readonly kept = new Map<string, KeptClient>();
+
   constructor(
     private readonly db: Database,
     private readonly secret: string,
@@ -171,17 +198,17 @@ class ClientAdapter implements Adapter {
   /** Built once: the query runs on every token request (bench/token-refresh.bench.ts). */
   private readonly read = lazyPrepared(() =>
     this.db
-      .select(clientColumns)
+      .select({ ...clientColumns, version: appVersion })
       .from(apps)
       .where(eq(apps.id, sql.placeholder('id')))
       .limit(1)
       .prepare('foyer_oidc_client'),
   );
 
-  /** The app with the refresh token a refresh grant presents, and what the token names (see ReadAhead). */
+  /** The app's version with the refresh token a refresh grant presents, and what the token names (see ReadAhead). */
   private readonly readWithRefreshToken = lazyPrepared(() =>
     this.db
-      .select({ app: clientColumns, ...refreshTokenColumns })
+      .select({ version: appVersion, ...refreshTokenColumns })
       .from(apps)
       .leftJoin(oidcPayloads, refreshTokenNamed)
       .leftJoin(grantRows, grantOfToken)
@@ -194,21 +221,34 @@ class ClientAdapter implements Adapter {
   );
 
   async find(id: string): Promise<AdapterPayload | undefined> {
-    const app = await this.readApp(id);
-    return app ? clientMetadataOf(app, (sealed) => openClientSecret(this.secret, app.id, sealed)) : undefined;
-  }
-
-  private async readApp(id: string): Promise<ClientRow | undefined> {
     const readAhead = readAheads.getStore();
     const refreshToken = readAhead?.refreshToken;
-    if (!readAhead || refreshToken === undefined) return (await this.read().execute({ id }))[0];
+    if (!readAhead || refreshToken === undefined) return this.readApp(id);
     readAhead.refreshToken = undefined;
     await flushWrites(this.db);
     const [found] = await this.readWithRefreshToken().execute({ id, token: stored(refreshToken) });
-    if (!found) return undefined;
-    const { app, token, ...named } = found;
+    if (!found) {
+      this.kept.delete(id);
+      return undefined;
+    }
+    const { version, token, ...named } = found;
     readAhead.refreshTokens.set(stored(refreshToken), token ? { token, ...named } : null);
-    return app;
+    const kept = this.kept.get(id);
+    // Oidc-provider keeps what it is given (its Client cache hashes it): a copy of the kept metadata.
+    return kept?.version === version ? { ...kept.metadata } : this.readApp(id);
+  }
+
+  /** The app's whole read, its metadata kept for the refreshes after it. */
+  private async readApp(id: string): Promise<AdapterPayload | undefined> {
+    const [app] = await this.read().execute({ id });
+    if (!app) {
+      this.kept.delete(id);
+      return undefined;
+    }
+    const metadata = clientMetadataOf(app, (sealed) => openClientSecret(this.secret, app.id, sealed));
+    if (!this.kept.has(id) && this.kept.size >= KEPT_CLIENTS) this.kept.clear();
+    this.kept.set(id, { version: app.version, metadata });
+    return { ...metadata };
   }
 
   // Apps are registered through Foyer's own admin paths, never through oidc-provider.

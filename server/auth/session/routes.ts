@@ -79,15 +79,17 @@ export async function sessionRoutes(app: FastifyInstance, { context, provider, s
     async (request, reply) => {
       const session = await sessions.read(request);
       const appId = requestedAppId(request, session);
-      // The app, the identity and its workspaces are one read (checkPasswordSignIn); the reservation
-      // taken back, the new login session (and the end of the previous one) and the audit event go
-      // out as one statement (server/db/write-batch.ts, bench/password-login.bench.ts).
+      // The app, the identity, its workspaces and the attempt's reservation are one statement
+      // (checkPasswordSignIn); the reservation made the sign-in's audit event, the new login session
+      // and the end of the previous one go out as one more (server/db/write-batch.ts,
+      // bench/password-login.bench.ts).
       return withWriteBatch(db, async () => {
-        const { app: target, user, memberships } = await checkPasswordSignIn(db, appId, { ...request.body, ip: request.ip });
+        const { app: target, user, memberships, reservation } = await checkPasswordSignIn(db, appId, { ...request.body, ip: request.ip });
         const { answer } = await signIn(context, sessions, reply, {
           app: target,
           user,
           memberships,
+          reservation,
           previous: session,
           ip: request.ip,
           method: 'password',

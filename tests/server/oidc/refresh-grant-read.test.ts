@@ -94,4 +94,30 @@ describe("a refresh grant's read", () => {
     }
     expect(payloadReads.some((node) => node.Alias === 'grant' && node['Index Name'] === 'oidc_payloads_id_type_pk')).toBe(true);
   });
+
+  it('stores a refresh token in no index of uids or user codes, which lookups by uid still use', async () => {
+    const rowsOf = (result: unknown) => ('rows' in (result as object) ? (result as { rows: unknown[] }).rows : (result as unknown[]));
+    const indexes = rowsOf(
+      await foyer.db.execute(
+        sql`select indexname, indexdef from pg_indexes where tablename = 'oidc_payloads' and indexname in ('oidc_payloads_uid_idx', 'oidc_payloads_user_code_idx') order by indexname`,
+      ),
+    ) as { indexname: string; indexdef: string }[];
+    expect(indexes.map((index) => index.indexname)).toEqual(['oidc_payloads_uid_idx', 'oidc_payloads_user_code_idx']);
+    expect(indexes[0]!.indexdef).toMatch(/WHERE \(uid IS NOT NULL\)$/);
+    expect(indexes[1]!.indexdef).toMatch(/WHERE \(user_code IS NOT NULL\)$/);
+
+    // The adapter's lookup of a session by uid (server/auth/oidc/adapter.ts findByUid), as a prepared statement plans it.
+    // On one connection (a transaction), with sequential scans off: a table this small would be read whole.
+    const plan = await foyer.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      return JSON.stringify(
+        rowsOf(
+          await tx.execute(
+            sql`explain (format json) select * from oidc_payloads where type = 'Session' and uid = ${'some-uid'} and (expires_at is null or expires_at > now()) limit 1`,
+          ),
+        ),
+      );
+    });
+    expect(plan).toContain('oidc_payloads_uid_idx');
+  });
 });

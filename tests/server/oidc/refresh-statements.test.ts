@@ -47,9 +47,10 @@ describe('a refresh grant', () => {
     );
     // Only what the tokens' claims name: no secret, billing or search column rides along (server/auth/memberships.ts).
     expect(statements[0]).not.toMatch(/password_hash|mfa_|passkey_user_handle|subscription_id|customer_id|search_text|custom_params/);
-    // Of the app's settings, only what its client metadata reads (server/auth/oidc/adapter.ts clientColumns).
-    expect(statements[0]).toContain(`"apps"."settings"->'clientType'`);
-    expect(statements[0]).not.toMatch(/"apps"\."settings"(?!->)/);
+    // Of the app, only the version of its row: its client metadata is kept from the sign-in's read
+    // while that version stands (server/auth/oidc/adapter.ts ClientAdapter).
+    expect(statements[0]).toMatch(/^select "apps"\.xmin::text, "oidc_payloads"\."payload"/);
+    expect(statements[0]).not.toMatch(/"apps"\."(name|redirect_uris|settings|client_secret_sealed)"/);
     expect(writes()).toHaveLength(1);
     const [batch] = writes();
     expect(batch).toContain('update "oidc_payloads" set "consumed_at"');
