@@ -58,12 +58,8 @@ export interface ProductionServer extends Spawned {
   env: Record<string, string>;
 }
 
-/**
- * The built server (`npm run build`) on free ports and the data folder `dataDir`, migrated and seeded
- * with the demo apps on its first start: FOYER_ENV=development, as the demo seed needs, which changes
- * nothing the hosted UI serves but its source maps.
- */
-export async function startProductionServer(dataDir: string): Promise<ProductionServer> {
+/** How the built server is started on free ports and the data folder `dataDir`, to start it alike again. */
+export async function productionServerSetup(dataDir: string) {
   const ports = { auth: await freePort(), api: await freePort(), ui: await freePort(), devIdp: await freePort() };
   const env = {
     FOYER_ENV: 'development',
@@ -78,6 +74,16 @@ export async function startProductionServer(dataDir: string): Promise<Production
   };
   const urls = { auth: `http://localhost:${ports.auth}`, api: `http://localhost:${ports.api}`, ui: `http://localhost:${ports.ui}` };
   // The UI listener is the last to listen (server/app.ts).
-  const spawned = await spawnUntilAnswering(productionNodeArguments(), env, `http://127.0.0.1:${ports.ui}/`);
+  return { args: productionNodeArguments(), env, urls, firstAnswerUrl: `http://127.0.0.1:${ports.ui}/` };
+}
+
+/**
+ * The built server (`npm run build`) on free ports and the data folder `dataDir`, migrated and seeded
+ * with the demo apps on its first start: FOYER_ENV=development, as the demo seed needs, which changes
+ * nothing the hosted UI serves but its source maps.
+ */
+export async function startProductionServer(dataDir: string): Promise<ProductionServer> {
+  const { args, env, urls, firstAnswerUrl } = await productionServerSetup(dataDir);
+  const spawned = await spawnUntilAnswering(args, env, firstAnswerUrl);
   return { ...spawned, urls, env };
 }

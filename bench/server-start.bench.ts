@@ -7,10 +7,10 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { buildServer, productionNodeArguments } from '../scripts/build-server.ts';
+import { buildServer } from '../scripts/build-server.ts';
 import { freePort } from '../server/testing.ts';
 import { median, spreadOf } from './measure.ts';
-import { spawnUntilAnswering } from './processes.ts';
+import { productionServerSetup, spawnUntilAnswering } from './processes.ts';
 import type { BenchEntry } from './types.ts';
 
 const RUNS = 5;
@@ -61,20 +61,8 @@ const entry: BenchEntry = {
     await buildServer();
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'foyer-bench-start-'));
     try {
-      const ports = { auth: await freePort(), api: await freePort(), ui: await freePort() };
-      const env = {
-        FOYER_ENV: 'development',
-        NODE_ENV: '',
-        DATABASE_URL: '',
-        FOYER_DATA_DIR: dataDir,
-        FOYER_AUTH_PORT: String(ports.auth),
-        FOYER_API_PORT: String(ports.api),
-        FOYER_UI_PORT: String(ports.ui),
-        LOG_LEVEL: 'error',
-      };
-      // The UI listener is the last to listen (server/app.ts).
-      const foyerUrl = `http://127.0.0.1:${ports.ui}/`;
-      const start = () => startToFirstAnswer(productionNodeArguments(), env, foyerUrl);
+      const { args, env, firstAnswerUrl: foyerUrl } = await productionServerSetup(dataDir);
+      const start = () => startToFirstAnswer(args, env, foyerUrl);
       const barePort = await freePort();
       const bare = () =>
         startToFirstAnswer(['--input-type=module', '-e', BARE_FASTIFY], { PORT: String(barePort) }, `http://127.0.0.1:${barePort}/`);
@@ -97,7 +85,7 @@ const entry: BenchEntry = {
         },
         {
           name: `resident memory ${IDLE_MS / 1000} s after start, idle`,
-          value: (await startToFirstAnswer(productionNodeArguments(), env, foyerUrl, IDLE_MS)) / 1024,
+          value: (await startToFirstAnswer(args, env, foyerUrl, IDLE_MS)) / 1024,
           unit: 'MiB',
           floor: {
             name: 'Node with PGlite alone on the same data folder',
