@@ -50,6 +50,14 @@ afterAll(async () => {
 
 const decode: Record<string, (body: Buffer) => Buffer> = { br: brotliDecompressSync, gzip: gunzipSync };
 
+/** An accept-encoding header and the encoding the answer must come in. */
+const ENCODING_CHOICES = [
+  ['br', 'br'],
+  ['gzip', 'gzip'],
+  ['gzip, deflate, br', 'br'],
+  ['gzip;q=1, br;q=0.5', 'gzip'],
+] as const;
+
 /** The answer to `request` for each accept-encoding: each compressed as asked, all with the same text. */
 async function expectCompressed(
   listener: FastifyInstance,
@@ -59,12 +67,7 @@ async function expectCompressed(
   expect(plain.statusCode, request.url).toBe(200);
   expect(plain.headers['content-encoding'], request.url).toBeUndefined();
   expect(plain.rawPayload.length, `${request.url} is big enough to compress`).toBeGreaterThan(1024);
-  for (const [accepted, expected] of [
-    ['br', 'br'],
-    ['gzip', 'gzip'],
-    ['gzip, deflate, br', 'br'],
-    ['gzip;q=1, br;q=0.5', 'gzip'],
-  ] as const) {
+  for (const [accepted, expected] of ENCODING_CHOICES) {
     const response = await listener.inject({ ...request, headers: { ...request.headers, 'accept-encoding': accepted } });
     expect(response.statusCode, `${request.url} ${accepted}`).toBe(200);
     expect(response.headers['content-encoding'], `${request.url} ${accepted}`).toBe(expected);
@@ -109,12 +112,7 @@ describe('compressed answers', () => {
         br: await readFile(path.join(dist, `.${url}.br`)),
         gzip: await readFile(path.join(dist, `.${url}.gz`)),
       };
-      for (const [accepted, expected] of [
-        ['br', 'br'],
-        ['gzip', 'gzip'],
-        ['gzip, deflate, br', 'br'],
-        ['gzip;q=1, br;q=0.5', 'gzip'],
-      ] as const) {
+      for (const [accepted, expected] of ENCODING_CHOICES) {
         const response = await foyer.foyer.ui.inject({ url, headers: { 'accept-encoding': accepted } });
         expect(response.statusCode, `${url} ${accepted}`).toBe(200);
         expect(response.headers['content-encoding'], `${url} ${accepted}`).toBe(expected);

@@ -173,6 +173,34 @@ describe('password policy list', () => {
   });
 });
 
+/** The signup flow's screen at its form, whatever steps a deployment puts before it (./walk.ts). */
+async function renderSignupScreen(runtime: React.ComponentProps<typeof RuntimeContext>['value']) {
+  const flow = signupFlow as unknown as Flow;
+  const atForm = { ...flow, initial: Object.keys(flow.steps).find((name) => flow.steps[name] === stepShowing(flow, 'signup'))! };
+  const router = createMemoryRouter(
+    [
+      {
+        path: '/auth/signup',
+        element: (
+          <RouterNavigation>
+            <FlowScreen flow={atForm} />
+          </RouterNavigation>
+        ),
+      },
+    ],
+    { initialEntries: ['/auth/signup'] },
+  );
+  await act(async () => {
+    render(
+      withI18n(
+        <RuntimeContext value={runtime}>
+          <RouterProvider router={router} />
+        </RuntimeContext>,
+      ),
+    );
+  });
+}
+
 describe('signup screen', () => {
   function app(values: Partial<PublicAppConfig>): AppConfigState {
     return { status: 'ready', app: values as PublicAppConfig };
@@ -204,33 +232,7 @@ describe('signup screen', () => {
         });
       },
     });
-    // The signup form's screen, whatever steps a deployment puts before it (./walk.ts).
-    const flow = signupFlow as unknown as Flow;
-    const atForm = { ...flow, initial: Object.keys(flow.steps).find((name) => flow.steps[name] === stepShowing(flow, 'signup'))! };
-    const router = createMemoryRouter(
-      [
-        {
-          path: '/auth/signup',
-          element: (
-            <RouterNavigation>
-              <FlowScreen flow={atForm} />
-            </RouterNavigation>
-          ),
-        },
-      ],
-      {
-        initialEntries: ['/auth/signup'],
-      },
-    );
-    await act(async () => {
-      render(
-        withI18n(
-          <RuntimeContext value={{ config, auth, api, appConfig: app({ name: 'Demo app', tenantSelfSignup: true }) }}>
-            <RouterProvider router={router} />
-          </RuntimeContext>,
-        ),
-      );
-    });
+    await renderSignupScreen({ config, auth, api, appConfig: app({ name: 'Demo app', tenantSelfSignup: true }) });
     const seats = await screen.findByLabelText('Seats');
     fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'new@b.test' } });
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'Correct-Horse-9' } });
@@ -269,35 +271,7 @@ describe('signup screen', () => {
         return graphql({ data: { createTenantAnonymous: { id: 't1' } } });
       },
     });
-    // The signup form's screen, whatever steps a deployment puts before it (./walk.ts).
-    const flow = signupFlow as unknown as Flow;
-    const atForm = { ...flow, initial: Object.keys(flow.steps).find((name) => flow.steps[name] === stepShowing(flow, 'signup'))! };
-    const router = createMemoryRouter(
-      [
-        {
-          path: '/auth/signup',
-          element: (
-            <RouterNavigation>
-              <FlowScreen flow={atForm} />
-            </RouterNavigation>
-          ),
-        },
-      ],
-      {
-        initialEntries: ['/auth/signup'],
-      },
-    );
-    await act(async () => {
-      render(
-        withI18n(
-          <RuntimeContext
-            value={{ config, auth, api, appConfig: app({ name: 'Demo app', tenantSelfSignup: true, passwordEnabled: false }) }}
-          >
-            <RouterProvider router={router} />
-          </RuntimeContext>,
-        ),
-      );
-    });
+    await renderSignupScreen({ config, auth, api, appConfig: app({ name: 'Demo app', tenantSelfSignup: true, passwordEnabled: false }) });
     const email = await screen.findByLabelText('Email');
     expect(screen.queryByLabelText('Password')).toBeNull();
     expect(document.querySelector('input[type="password"]')).toBeNull();
