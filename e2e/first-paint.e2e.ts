@@ -77,16 +77,19 @@ function collectErrors(page: Page): string[] {
   return errors;
 }
 
-/** Holds the runtime's entry chunk until the returned function is called. */
-async function holdRuntime(page: Page): Promise<() => void> {
+/** Holds the requests for `address` until the returned function is called. */
+async function holdBack(page: Page, address: RegExp): Promise<() => void> {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/assets\/main-[\w-]+\.js$/, async (route: Route) => {
+  await page.route(address, async (route: Route) => {
     await released;
     await route.continue();
   });
   return release;
 }
+
+/** The runtime's entry chunk (src/main.tsx). */
+const RUNTIME_ENTRY = /\/assets\/main-[\w-]+\.js$/;
 
 describe('the first paint of the hosted screens', () => {
   it('draws the login step on the server, in the language the browser asks for, with the app config and texts inlined', async () => {
@@ -141,7 +144,7 @@ describe('the first paint of the hosted screens', () => {
 
   it('keeps what a person typed before the JavaScript ran and submits it', async () => {
     const errors = collectErrors(suite.page);
-    const release = await holdRuntime(suite.page);
+    const release = await holdBack(suite.page, RUNTIME_ENTRY);
     await suite.page.goto(loginUrl(), { waitUntil: 'commit' });
     const email = suite.page.getByLabel('Email');
     await email.waitFor();
@@ -233,6 +236,24 @@ describe('the first paint of the hosted screens', () => {
     expect(errors).toEqual([]);
   });
 
+  it('follows a drawn link clicked before the runtime started, on an address that names the app', async () => {
+    const errors = collectErrors(suite.page);
+    // The runtime's start is held back (the page preloads its chunk), and so is the next page, so that
+    // the runtime starts while the click's navigation waits for its answer.
+    const releaseStart = await holdBack(suite.page, /\/assets\/start-[\w-]+\.js$/);
+    const releaseSignup = await holdBack(suite.page, /\/auth\/signup$/);
+    // Asked for once the drawn step is hydrated.
+    const hydrated = suite.page.waitForRequest(/\/assets\/routed-screens-[\w-]+\.js$/);
+    await suite.page.goto(loginUrl(`?appId=${SIGNUP_APP_ID}`), { waitUntil: 'domcontentloaded' });
+    await suite.page.getByRole('link', { name: 'Sign up' }).click({ noWaitAfter: true });
+    releaseStart();
+    await hydrated;
+    releaseSignup();
+    await suite.page.waitForURL(`${suite.foyer.urls.ui}/auth/signup`);
+    await suite.page.getByRole('button', { name: 'Sign up' }).waitFor();
+    expect(errors).toEqual([]);
+  });
+
   it('draws a clear page for an unknown app id, never a 500', async () => {
     const { status, html } = await pageHtml(loginUrl('?appId=no-such-app'));
     expect(status).toBe(200);
@@ -313,7 +334,7 @@ describe('the first paint of the hosted screens', () => {
     const errors = collectErrors(suite.page);
     const requests: string[] = [];
     suite.page.on('request', (request) => requests.push(request.postData() ?? ''));
-    const release = await holdRuntime(suite.page);
+    const release = await holdBack(suite.page, RUNTIME_ENTRY);
     await suite.page.goto(`${suite.foyer.urls.ui}/auth/signup?appId=${SIGNUP_APP_ID}`, { waitUntil: 'commit' });
     const email = `drawn-${Date.now()}@signup.foyer.test`;
     await suite.page.getByLabel('Email').waitFor();
