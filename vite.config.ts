@@ -4,7 +4,6 @@ import { defineConfig, type Plugin } from 'vite';
 import { foyerFlows } from './src/flow/build/flowsPlugin.ts';
 import { foyerForms } from './src/flow/build/formsPlugin.ts';
 import { bundleBudget } from './scripts/bundle-budget.ts';
-import { entryPreload } from './scripts/entry-preload.ts';
 import { firstStepModules } from './scripts/first-step-modules.ts';
 import { precompress } from './scripts/precompress.ts';
 
@@ -43,7 +42,6 @@ export default defineConfig({
       },
       { entry: 'configurator', route: '/configurator', maxGzipKiB: 148 },
     ]),
-    entryPreload(['main']),
     precompress(),
     serverEntryBuild(),
   ],

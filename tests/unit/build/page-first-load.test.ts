@@ -1,10 +1,9 @@
-// What a page loads before it is interactive, as the build counts it (scripts/bundle-budget.ts) and
-// preloads it (scripts/entry-preload.ts), on a bundle shaped like the runtime page's: an entry that
+// What a page loads before it is interactive, as the build counts it (scripts/bundle-budget.ts), on a
+// bundle shaped like the runtime page's: an entry that
 // starts the runtime with an import() (src/main.tsx), the runtime's static imports, the first step's
 // lazy component, and a lazy screen.
 import { describe, expect, it } from 'vitest';
 import { firstLoadFiles } from '../../../scripts/bundle-budget.ts';
-import { startChunksOf } from '../../../scripts/entry-preload.ts';
 
 function chunk(
   fileName: string,
@@ -58,9 +57,5 @@ describe("a page's first load", () => {
     expect(() =>
       firstLoadFiles(bundle, { entry: 'main', route: '/auth/login', maxGzipKiB: 1, beforeInteractive: ['/src/Gone.tsx'] }),
     ).toThrow(/no chunk holds \/src\/Gone\.tsx/);
-  });
-
-  it("preloads what the entry's own import() loads, without what the page already loads or lazy screens", () => {
-    expect(startChunksOf(bundle, 'main.js').sort()).toEqual(['react.js', 'start.js']);
   });
 });
