@@ -2,7 +2,7 @@
 // mailbox, server/notify/mailbox-page.ts): plainly marked as test mode, plain forms posting back to
 // routes.ts, no script. Texts come from server/notify/locales (testPayments.*).
 import { escapeHtml as e } from '../../notify/render.ts';
-import { createTranslator } from '../../notify/texts.ts';
+import { createTranslator, type Translator } from '../../notify/texts.ts';
 import { currencySymbol, type Tax } from '../../../common/payments.ts';
 import type { Offer } from '../catalog.ts';
 import { TEST_CARDS, TEST_PROVIDER_PREFIX, type TestSession, type TestSubscription } from './provider.ts';
@@ -31,7 +31,9 @@ ul { margin: 0; padding-left: 20px; }
 code { overflow-wrap: anywhere; }
 `;
 
-const { t } = createTranslator('en');
+let english: Translator | undefined;
+/** English texts, made at the first page rather than at the server's start (an i18next instance and a number format). */
+const t: Translator['t'] = (key, values) => (english ??= createTranslator('en')).t(key, values);
 
 export function formatPrice(price: { amount: number; currency: string; recurrenceInterval: string }): string {
   return `${currencySymbol(price.currency)}${price.amount} / ${t(`testPayments.abbreviations.${price.recurrenceInterval}`)}`;
