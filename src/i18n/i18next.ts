@@ -4,7 +4,8 @@ import i18next, { type i18n as I18n } from 'i18next';
 import { applyDocumentLanguage } from './document.ts';
 import { hasShippedTexts, shipped, shippedTextsOf, type TranslationResources } from './index.ts';
 import { INTERPOLATION, intlFormatter } from './intl-formatter.ts';
-import type { Texts, TextsStore } from './texts.ts';
+import { i18nextTexts } from './i18next-texts.ts';
+import type { TextsStore } from './texts.ts';
 
 /**
  * An i18next instance showing `language`; `shippedTexts` are Foyer's texts of languages already at hand
@@ -66,38 +67,6 @@ export function replaceAppTranslations(instance: I18n, resources: TranslationRes
   applyTranslations(instance, resources);
 }
 
-/**
- * `instance`'s texts as the screens read them (./texts.ts): anew whenever its language or texts change
- * (a language switch, a preview's new overrides), so the screens re-render with them.
- */
-export function i18nextTexts(instance: I18n): TextsStore {
-  const show = (language: string) => showLanguage(instance, language);
-  const read = (): Texts => ({
-    language: instance.language,
-    t: (key, options) => instance.t(key, options ?? {}),
-    exists: (key, options) => instance.exists(key, options),
-    showLanguage: show,
-  });
-  let current = read();
-  return {
-    get: () => current,
-    subscribe(listener) {
-      const changed = () => {
-        current = read();
-        listener();
-      };
-      instance.on('languageChanged', changed);
-      instance.store.on('added', changed);
-      instance.store.on('removed', changed);
-      return () => {
-        instance.off('languageChanged', changed);
-        instance.store.off('added', changed);
-        instance.store.off('removed', changed);
-      };
-    },
-  };
-}
-
 /** An i18next instance and its texts as the screens read them. */
 export interface I18nextTexts {
   i18n: I18n;
@@ -109,5 +78,5 @@ export async function i18nextShowing(language: string, translations: Translation
   const instance = createI18n();
   applyTranslations(instance, translations);
   await showLanguage(instance, language);
-  return { i18n: instance, texts: i18nextTexts(instance) };
+  return { i18n: instance, texts: i18nextTexts(instance, (shown) => showLanguage(instance, shown)) };
 }

@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import SocialButtons from '../../../src/components/SocialButtons.tsx';
 import type { FlowComponentProps } from '../../../src/flow/component-types.ts';
 import { RuntimeContext, type Runtime } from '../../../src/runtime/context.tsx';
-import { createI18n, i18nextTexts } from '../../../src/i18n/i18next.ts';
+import { createI18n } from '../../../src/i18n/i18next.ts';
+import { i18nextTexts } from '../../../src/i18n/i18next-texts.ts';
 import { TextsProvider } from '../../../src/i18n/texts.ts';
 import en from '../../../src/i18n/locales/en.json';
 

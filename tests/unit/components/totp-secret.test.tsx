@@ -6,7 +6,8 @@ import { Suspense, type ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import TotpSecret, { groupSecret } from '../../../src/components/TotpSecret.tsx';
 import type { FlowComponentProps } from '../../../src/flow/component-types.ts';
-import { createI18n, i18nextTexts } from '../../../src/i18n/i18next.ts';
+import { createI18n } from '../../../src/i18n/i18next.ts';
+import { i18nextTexts } from '../../../src/i18n/i18next-texts.ts';
 import { TextsProvider } from '../../../src/i18n/texts.ts';
 import en from '../../../src/i18n/locales/en.json';
 
