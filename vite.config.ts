@@ -36,7 +36,7 @@ export default defineConfig({
       {
         entry: 'main',
         route: '/auth/login',
-        maxGzipKiB: 125,
+        maxGzipKiB: 106,
         // The runtime's start, which the entry imports once the page is painted (src/main.tsx), and the first step's parts.
         beforeInteractive: [path.resolve('src/start.tsx'), ...firstStepModules({ flowsDir, formsDir, route: '/auth/login' })],
       },

@@ -3,10 +3,11 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
 import { Suspense, use, useEffect, useState } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter } from 'react-router';
 import { createQueryClient } from '../src/api/react.tsx';
 import { ApiError } from '../src/http/errors.ts';
+import { i18nextTexts } from '../src/i18n/i18next-texts.ts';
+import { TextsProvider } from '../src/i18n/texts.ts';
 import { CONSOLE_BASE_PATH } from './config.ts';
 import { consoleLanguage, showConsoleLanguage } from './i18n/index.ts';
 import { ConsoleRoutes } from './router.tsx';
@@ -39,11 +40,13 @@ export function ConsoleApp({ session, i18n }: { session: ConsoleSession; i18n: I
       .then(() => showConsoleLanguage(i18n, consoleLanguage(session.auth)))
       .then(() => session),
   );
+  // The runtime's pieces it shows (src/theme/Table.tsx's pager) read the console's texts.
+  const [texts] = useState(() => i18nextTexts(i18n));
   return (
-    <I18nextProvider i18n={i18n}>
+    <TextsProvider store={texts}>
       <Suspense fallback={null}>
         <Started starting={starting} i18n={i18n} />
       </Suspense>
-    </I18nextProvider>
+    </TextsProvider>
   );
 }

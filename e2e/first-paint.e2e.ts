@@ -210,6 +210,30 @@ describe('the first paint of the hosted screens', () => {
     expect(errors).toEqual([]);
   });
 
+  it("hydrates the drawn step with the page's own texts, i18next loaded after, which then switches the language", async () => {
+    const errors = collectErrors(suite.page);
+    // i18next: held back, the drawn step hydrates and works in the drawn language all the same.
+    const release = await holdBack(suite.page, /\/assets\/i18next-[\w-]+\.js$/);
+    let i18nextAsked = false;
+    suite.page.on('request', (request) => {
+      if (/\/assets\/i18next-[\w-]+\.js$/.test(request.url())) i18nextAsked = true;
+    });
+    await suite.page.goto(loginUrl('?lng=de'));
+    const email = suite.page.getByLabel('E-Mail-Adresse');
+    await email.fill(suite.foyer.demo.users[0]!.email);
+    await expect.poll(() => suite.page.getByRole('button', { name: 'Weiter' }).isEnabled()).toBe(true);
+    expect(await suite.page.getByRole('heading', { level: 1 }).textContent()).toBe('Anmelden');
+    // Asked for once the step was hydrated: the page's texts drew it meanwhile.
+    await expect.poll(() => i18nextAsked).toBe(true);
+    release();
+
+    // Once i18next is in, the language switch shows the screen in another language, keeping what was typed.
+    await suite.page.getByLabel('Sprache').selectOption({ label: 'English' });
+    await expect.poll(() => suite.page.getByRole('heading', { level: 1 }).textContent()).toBe('Login');
+    expect(await suite.page.getByLabel('Email').inputValue()).toBe(suite.foyer.demo.users[0]!.email);
+    expect(errors).toEqual([]);
+  });
+
   it("follows the drawn step's links in the same document, and leaves a modified click to the browser", async () => {
     const errors = collectErrors(suite.page);
     await suite.page.goto(loginUrl(`?appId=${SIGNUP_APP_ID}`));

@@ -1,16 +1,16 @@
 // Start-up: the screens render only after the auth client's start-up check, the app config and the
 // app's translations are in (src/start.tsx; on the server, src/ssr/render.tsx draws the same screens). In preview mode the configurator's drafts then replace the app config,
-// translations and look (src/preview) through the same stores.
+// translations and look (src/preview) through the same stores. The texts' translator is set up by the
+// caller (src/i18n/i18next.ts, or src/i18n/carried-texts.ts for a drawn first step), in the language chosen here.
 import { useMemo, useSyncExternalStore, type ReactNode } from 'react';
-import type { i18n as I18n } from 'i18next';
-import { I18nextProvider } from 'react-i18next';
 import type { ApiClient } from '../api/client.ts';
 import { ApiClientProvider } from '../api/context.tsx';
 import type { AuthClient } from '../auth/types.ts';
 import type { ClientConfig } from '../config.ts';
 import { browserLanguages, createLanguageChoiceStore, screenLanguage, signedInLocale, type LanguageChoiceStore } from '../i18n/choice.ts';
 import { LanguageChoiceContext } from '../i18n/choice-context.ts';
-import { applyTranslations, loadAppTranslations, loadShippedTexts, showLanguage, type TranslationResources } from '../i18n/index.ts';
+import { loadAppTranslations, shippedTextsOf, type TranslationResources } from '../i18n/index.ts';
+import { TextsProvider, type TextsStore } from '../i18n/texts.ts';
 import { createAppConfigStore, withCapabilities, type AppConfigState, type AppConfigStore } from '../runtime/app-config.ts';
 import { RuntimeContext, type Runtime } from '../runtime/context.tsx';
 import { capabilitiesOf } from '../auth/capabilities.ts';
@@ -19,42 +19,45 @@ export interface AppProps {
   config: ClientConfig;
   auth: AuthClient;
   api: ApiClient;
-  i18n: I18n;
   /** Read before the auth client was created, since it names the auth mode (src/start.tsx). */
   appConfig: AppConfigState;
 }
 
 export interface StartedRuntime extends Omit<Runtime, 'appConfig'> {
   appConfig: AppConfigStore;
+  /** The language the first screen shows. */
+  language: string;
+  /** The app's text overrides, every language. */
+  translations: TranslationResources;
 }
 
 export async function startRuntime(
-  { config, auth, api, i18n, appConfig }: AppProps,
+  { config, auth, api, appConfig }: AppProps,
   languageChoice: LanguageChoiceStore = createLanguageChoiceStore(undefined),
   /** The app's translations when the page carried them (src/ssr/first-paint.ts); fetched otherwise. */
   appTranslations?: TranslationResources,
 ): Promise<StartedRuntime> {
   const app = appConfig.status === 'ready' ? appConfig.app : undefined;
-  await Promise.all([
+  const [, translations] = await Promise.all([
     // A failed start-up check means signed out (docs/SPEC.md section 4).
     auth.init().catch(() => undefined),
-    (appTranslations ? Promise.resolve(appTranslations) : loadAppTranslations(config.apiUrl, config.appId)).then((resources) =>
-      applyTranslations(i18n, resources),
-    ),
+    appTranslations ? Promise.resolve(appTranslations) : loadAppTranslations(config.apiUrl, config.appId),
     // The language the visitor will most likely see (the signed-in user's is known after init) is
     // fetched beside them rather than after.
-    loadShippedTexts(i18n, screenLanguage({ chosen: languageChoice.get(), preferred: browserLanguages(), app })),
+    shippedTextsOf(screenLanguage({ chosen: languageChoice.get(), preferred: browserLanguages(), app })),
   ]);
-  // The first screen shows in its language at once, never English first.
-  await showLanguage(
-    i18n,
-    screenLanguage({ userLocale: signedInLocale(auth), chosen: languageChoice.get(), preferred: browserLanguages(), app }),
-  );
-  return { config, auth, api, appConfig: createAppConfigStore(appConfig) };
+  const language = screenLanguage({ userLocale: signedInLocale(auth), chosen: languageChoice.get(), preferred: browserLanguages(), app });
+  return { config, auth, api, appConfig: createAppConfigStore(appConfig), language, translations };
 }
 
 /** The runtime context, re-rendered with the app config store's current state. */
-export function RuntimeProvider({ started, children }: { started: StartedRuntime; children: ReactNode }) {
+export function RuntimeProvider({
+  started,
+  children,
+}: {
+  started: Pick<StartedRuntime, 'config' | 'auth' | 'api' | 'appConfig'>;
+  children: ReactNode;
+}) {
   const appConfig = useSyncExternalStore(started.appConfig.subscribe, started.appConfig.get, started.appConfig.get);
   const runtime = useMemo<Runtime>(
     () => ({
@@ -71,23 +74,23 @@ export function RuntimeProvider({ started, children }: { started: StartedRuntime
 /** What every screen is drawn in: its texts, the language choice, the runtime and the API client. */
 export function RuntimeScreens({
   started,
-  i18n,
+  texts,
   languageChoice,
   children,
 }: {
   started: StartedRuntime;
-  i18n: I18n;
+  texts: TextsStore;
   languageChoice: LanguageChoiceStore;
   children: ReactNode;
 }) {
   return (
-    <I18nextProvider i18n={i18n}>
+    <TextsProvider store={texts}>
       <LanguageChoiceContext value={languageChoice}>
         <RuntimeProvider started={started}>
           <ApiClientProvider client={started.api}>{children}</ApiClientProvider>
         </RuntimeProvider>
       </LanguageChoiceContext>
-    </I18nextProvider>
+    </TextsProvider>
   );
 }
 

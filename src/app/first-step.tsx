@@ -3,11 +3,15 @@
 // src/ssr/render.tsx) but without the router. Its address and history are this file's own while the
 // visitor stays on the drawn flow (its steps' `?step=` entries, Back and Forward among them); the router
 // and every other screen load right after hydration and take over at the first move to another path.
+// Its texts likewise: the page's own (src/i18n/carried-texts.ts) until i18next, loaded right after
+// hydration with the same texts, takes their place.
 import { useCallback, useEffect, useMemo, useState, type ComponentType, type ReactNode } from 'react';
 import { ErrorBoundary } from 'react-error-boundary';
 import type { i18n as I18n } from 'i18next';
 import type { Flow } from '../flow/types.ts';
 import type { LanguageChoiceStore } from '../i18n/choice.ts';
+import type { I18nextTexts } from '../i18n/i18next.ts';
+import type { TextsStore } from '../i18n/texts.ts';
 import { RuntimeScreens, type StartedRuntime } from './App.tsx';
 import { NavigationContext, type AppLocation, type Navigation, type NavigateOptions, type To } from './navigation.tsx';
 import { FlowScreen } from './screens/FlowScreen.tsx';
@@ -77,22 +81,30 @@ function FirstStepNavigation({ paths, onLeave, children }: { paths: readonly str
 }
 
 /** The drawn screen under the first step's own navigation, until the visitor moves to another path. */
-function FirstStepScreens({ flow, started, i18n }: { flow: Flow | undefined; started: StartedRuntime; i18n: I18n }) {
-  const [Routed, setRouted] = useState<ComponentType<RoutedScreensProps>>();
+function FirstStepScreens({
+  flow,
+  started,
+  loadI18next,
+}: {
+  flow: Flow | undefined;
+  started: StartedRuntime;
+  loadI18next: () => Promise<I18nextTexts>;
+}) {
+  const [routed, setRouted] = useState<{ Routed: ComponentType<RoutedScreensProps>; i18n: I18n }>();
   const leave = useCallback(() => {
-    // The address is already the next one: should the router's chunk fail to load, the server serves it.
-    loadRoutedScreens().then(
-      ({ RoutedScreens }) => setRouted(() => RoutedScreens),
+    // The address is already the next one: should the router's chunk or i18next's fail to load, the server serves it.
+    Promise.all([loadRoutedScreens(), loadI18next()]).then(
+      ([{ RoutedScreens }, { i18n }]) => setRouted({ Routed: RoutedScreens, i18n }),
       () => globalThis.location.reload(),
     );
-  }, []);
+  }, [loadI18next]);
   useEffect(() => {
     // Fetched once the drawn screen is hydrated, so the next screen does not wait for it.
     void loadRoutedScreens();
   }, []);
   const [pathname] = useState(() => globalThis.location.pathname);
   const paths = useMemo(() => flow?.routes ?? [pathname], [flow, pathname]);
-  if (Routed) return <Routed started={started} i18n={i18n} />;
+  if (routed) return <routed.Routed started={started} i18n={routed.i18n} />;
   return (
     <FirstStepNavigation paths={paths} onLeave={leave}>
       <ErrorBoundary FallbackComponent={RouteError} resetKeys={[pathname]}>
@@ -105,19 +117,28 @@ function FirstStepScreens({ flow, started, i18n }: { flow: Flow | undefined; sta
 
 export function FirstStepApp({
   started,
-  i18n,
+  texts,
+  loadI18next,
   languageChoice,
   flow,
 }: {
   started: StartedRuntime;
-  i18n: I18n;
+  /** The texts the drawn screen hydrates with. */
+  texts: TextsStore;
+  /** i18next with the same texts, to take their place: loaded once, however often asked. */
+  loadI18next: () => Promise<I18nextTexts>;
   languageChoice: LanguageChoiceStore;
   /** The drawn flow; none when the drawing is the Unknown App screen. */
   flow: Flow | undefined;
 }) {
+  const [i18next, setI18next] = useState<I18nextTexts>();
+  useEffect(() => {
+    // Should its chunk fail to load, the drawn screen keeps the page's texts in the drawn language.
+    loadI18next().then(setI18next, () => undefined);
+  }, [loadI18next]);
   return (
-    <RuntimeScreens started={started} i18n={i18n} languageChoice={languageChoice}>
-      <FirstStepScreens flow={flow} started={started} i18n={i18n} />
+    <RuntimeScreens started={started} texts={i18next?.texts ?? texts} languageChoice={languageChoice}>
+      <FirstStepScreens flow={flow} started={started} loadI18next={loadI18next} />
     </RuntimeScreens>
   );
 }

@@ -5,6 +5,7 @@ import { useEffect, useRef } from 'react';
 import type { i18n as I18n } from 'i18next';
 import { BrowserRouter, useNavigate } from 'react-router';
 import type { LanguageChoiceStore } from '../i18n/choice.ts';
+import type { TextsStore } from '../i18n/texts.ts';
 import { CUSTOM_CSS_LINK_ID } from '../i18n/index.ts';
 import { RuntimeScreens, type StartedRuntime } from './App.tsx';
 import { AppRoutes } from './router.tsx';
@@ -58,9 +59,14 @@ export function RoutedScreens({ started, i18n }: RoutedScreensProps) {
 }
 
 /** The started runtime in the browser, drawn afresh. */
-export function App({ started, i18n, languageChoice }: RoutedScreensProps & { languageChoice: LanguageChoiceStore }) {
+export function App({
+  started,
+  i18n,
+  texts,
+  languageChoice,
+}: RoutedScreensProps & { texts: TextsStore; languageChoice: LanguageChoiceStore }) {
   return (
-    <RuntimeScreens started={started} i18n={i18n} languageChoice={languageChoice}>
+    <RuntimeScreens started={started} texts={texts} languageChoice={languageChoice}>
       <RoutedScreens started={started} i18n={i18n} />
     </RuntimeScreens>
   );

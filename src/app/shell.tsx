@@ -2,16 +2,15 @@
 // hydrated first step (src/app/first-step.tsx): the screen's language, the session check and the
 // unknown-app gate (each screen sets its page title).
 import { Suspense, useEffect, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../i18n/texts.ts';
 import { browserLanguages, screenLanguage, signedInLocale } from '../i18n/choice.ts';
 import { useLanguageChoice } from '../i18n/choice-context.ts';
-import { showLanguage } from '../i18n/index.ts';
 import { useAppConfig, useAuthChanges, useRuntime } from '../runtime/context.tsx';
 import { useSessionCheck } from './session-check.ts';
 import { UnknownApp } from './screens/UnknownApp.tsx';
 
 export function ScreenShell({ pathname, children }: { pathname: string; children: ReactNode }) {
-  const { i18n } = useTranslation();
+  const { showLanguage } = useTexts().texts;
   const { appConfig, config } = useRuntime();
   const app = useAppConfig();
   const auth = useAuthChanges();
@@ -21,8 +20,9 @@ export function ScreenShell({ pathname, children }: { pathname: string; children
 
   useEffect(() => {
     // The configurator picks the preview's language (src/preview/listener.ts).
-    if (!config.preview) void showLanguage(i18n, language);
-  }, [i18n, language, config.preview]);
+    // Until i18next has loaded (src/app/first-step.tsx) the drawn language shows, then this runs again.
+    if (!config.preview) void showLanguage?.(language);
+  }, [showLanguage, language, config.preview]);
 
   if (appConfig.status === 'unknown-app' && !pathname.startsWith('/handover')) return <UnknownApp />;
   return <Suspense fallback={null}>{children}</Suspense>;

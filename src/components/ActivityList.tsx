@@ -1,6 +1,6 @@
 // The profile's recent account activity: sign-ins (with how), failed attempts, sign-outs and passkey or
 // two-factor changes, each with when, on which device and from which address, newest first (GraphQL myActivity).
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../i18n/texts.ts';
 import { useGraphQL } from '../api/react.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import { auditEventKey, deviceLabel, formatDateTime } from '../i18n/index.ts';
@@ -8,7 +8,7 @@ import { MyActivityDocument } from '../gql/graphql.ts';
 import { Alert } from '../theme/Alert.tsx';
 
 export default function ActivityList(_props: FlowComponentProps) {
-  const { t, i18n } = useTranslation();
+  const { t, texts } = useTexts();
   const activity = useGraphQL(MyActivityDocument, { limit: 20 });
   const what = (type: string, method: string | null | undefined) =>
     type === 'login.success' && method
@@ -29,7 +29,7 @@ export default function ActivityList(_props: FlowComponentProps) {
             <li key={`${event.at}-${event.type}`} className="foyer-activity">
               <p className="foyer-activity__what">{what(event.type, event.method)}</p>
               <p className="foyer-activity__when">
-                <time dateTime={event.at}>{formatDateTime(event.at, i18n.language)}</time>
+                <time dateTime={event.at}>{formatDateTime(event.at, texts.language)}</time>
                 {deviceLabel(t, event.browser, event.os) && ` · ${deviceLabel(t, event.browser, event.os)}`}
                 {event.ip && ` · ${t('activity.from', { ip: event.ip })}`}
               </p>

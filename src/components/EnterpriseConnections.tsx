@@ -3,7 +3,7 @@
 // server decides who may (server/graphql/enterprise/resolvers.ts); the flow shows this to owners only.
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../i18n/texts.ts';
 import { graphQLQueryKey, useGraphQL, useGraphQLMutation } from '../api/react.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import {
@@ -71,7 +71,7 @@ function fieldsAtFault(error: unknown): FieldName[] {
 }
 
 function ConnectionForm({ editing, onDone }: { editing?: Connection; onDone: (saved: boolean) => void }) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const formId = useId();
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<Draft>(editing ? draftOf(editing) : emptyDraft);
@@ -221,7 +221,7 @@ function Registration({ label, value }: { label: string; value: string }) {
 
 /** The other proof of a domain: a single-use link mailed to an address at it, which whoever reads it confirms. */
 function DomainMailProof({ connectionId, domain }: { connectionId: string; domain: string }) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const id = useId();
   const [address, setAddress] = useState(`postmaster@${domain}`);
   const send = useGraphQLMutation(SendEnterpriseDomainMailDocument);
@@ -270,7 +270,7 @@ function DomainMailProof({ connectionId, domain }: { connectionId: string; domai
 }
 
 function ConnectionCard({ connection, onEdit }: { connection: Connection; onEdit: () => void }) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const queryClient = useQueryClient();
   const headingId = useId();
   const verify = useGraphQLMutation(VerifyEnterpriseDomainDocument);
@@ -339,7 +339,7 @@ function ConnectionCard({ connection, onEdit }: { connection: Connection; onEdit
 }
 
 export default function EnterpriseConnections(_props: FlowComponentProps) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const titleId = useId();
   const connections = useGraphQL(EnterpriseConnectionsDocument);
   const [editing, setEditing] = useState<Connection | 'new' | null>(null);

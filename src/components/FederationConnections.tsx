@@ -1,5 +1,5 @@
 // The e-mail's enterprise sign-in connections (SAML / OIDC), one button each.
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../i18n/texts.ts';
 import type { FederationConnection } from '../auth/types.ts';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import { Button } from '../theme/Button.tsx';
@@ -9,7 +9,7 @@ function connectionsOf(value: unknown): FederationConnection[] {
 }
 
 export default function FederationConnections({ props, status, submit, form }: FlowComponentProps) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const connections = connectionsOf(props.connections);
   return (
     <ul className="foyer-stack foyer-plain-list" aria-label={t('login.federation.connectionsLabel')}>

@@ -4,7 +4,7 @@
 import { translateServerMessage } from '../i18n/index.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../i18n/texts.ts';
 import { ApiError } from '../http/errors.ts';
 import { useGraphQLMutation } from '../api/react.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
@@ -69,7 +69,7 @@ interface Entry {
 }
 
 export default function InviteUsers(_props: FlowComponentProps) {
-  const { t, i18n } = useTranslation();
+  const { t, texts } = useTexts();
   const queryClient = useQueryClient();
   const formId = useId();
   const nextKey = useRef(1);
@@ -132,7 +132,7 @@ export default function InviteUsers(_props: FlowComponentProps) {
     );
   };
 
-  const message = (text: string) => translateServerMessage(i18n, text);
+  const message = (text: string) => translateServerMessage(texts, text);
 
   return (
     <section className="foyer-stack foyer-panel-section" aria-labelledby={`${formId}-title`}>

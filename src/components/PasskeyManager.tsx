@@ -2,7 +2,7 @@
 // used; rename one in place; delete one after a confirmation; add one with this browser's authenticator.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../i18n/texts.ts';
 import { useRuntime } from '../runtime/context.tsx';
 import { required } from '../auth/capabilities.ts';
 import type { PasskeySummary } from '../auth/types.ts';
@@ -17,7 +17,7 @@ import { ConfirmDialog } from '../theme/Dialog.tsx';
 const PASSKEYS_KEY = ['auth', 'passkeys'];
 
 export default function PasskeyManager(_props: FlowComponentProps) {
-  const { t, i18n } = useTranslation();
+  const { t, texts } = useTexts();
   const passkeys = required(useRuntime().auth.passkeys, 'passkeys');
   const queryClient = useQueryClient();
   const list = useQuery({ queryKey: PASSKEYS_KEY, queryFn: () => passkeys.list() });
@@ -28,7 +28,7 @@ export default function PasskeyManager(_props: FlowComponentProps) {
 
   useEffect(() => cancelCeremony, []);
 
-  const date = (value: string | null) => (value ? formatDateTime(value, i18n.language) : t('passkeys.neverUsed'));
+  const date = (value: string | null) => (value ? formatDateTime(value, texts.language) : t('passkeys.neverUsed'));
 
   const add = async () => {
     setAdding('busy');
@@ -106,7 +106,7 @@ interface PasskeyRowProps {
 
 /** One passkey: its name and dates with Rename and Delete, or the rename form (Escape cancels). */
 function PasskeyRow({ passkey, dates, onRenamed, onDelete }: PasskeyRowProps) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const passkeys = required(useRuntime().auth.passkeys, 'passkeys');
   const fieldId = useId();
   const [name, setName] = useState<string | null>(null);

@@ -2,7 +2,7 @@
 // (props.token authorises it). Success is confirmed; failures are only logged, except a browser
 // without WebAuthn.
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../i18n/texts.ts';
 import { useRuntime } from '../runtime/context.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import { cancelCeremony, registerPasskey } from '../passkeys/ceremonies.ts';
@@ -11,7 +11,7 @@ import { Button } from '../theme/Button.tsx';
 import { required } from '../auth/capabilities.ts';
 
 export default function PasskeyRegistration({ props, status }: FlowComponentProps) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const { auth } = useRuntime();
   const [state, setState] = useState<'idle' | 'busy' | 'created'>('idle');
   const [problem, setProblem] = useState<string | null>(null);

@@ -5,7 +5,7 @@
 // The WebAuthn library loads after the screen is drawn (on mount), not with it: a server-drawn login
 // page loads this component before it hydrates (src/start.tsx), and the ceremony waits anyway.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../i18n/texts.ts';
 import { useRuntime } from '../runtime/context.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import type { Target } from '../flow/types.ts';
@@ -34,7 +34,7 @@ function webauthnInput(signal: AbortSignal): Promise<void> {
 }
 
 export default function PasskeySignIn({ props, status, setForm, follow }: FlowComponentProps) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const { auth, config } = useRuntime();
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);

@@ -2,7 +2,7 @@
 // computes the problems ({"passwordProblems": [...]}) and uses the same answer to disable its button;
 // with a `repeat` prop, a repeat that differs from the password is listed too.
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../i18n/texts.ts';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import { Alert } from '../theme/Alert.tsx';
 
@@ -11,7 +11,7 @@ function keysOf(value: unknown): string[] {
 }
 
 export default function PasswordPolicy({ props }: FlowComponentProps) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const typing = typeof props.password === 'string' && props.password !== '';
   // Nothing to warn about before the first key; afterwards an emptied field says so too.
   const [typed, setTyped] = useState(typing);

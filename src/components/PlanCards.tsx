@@ -4,7 +4,7 @@
 // submits the flow step (flows/tenant-plan.json), which sets the plan and leads on. Members who may
 // not change the plan (common/payments.ts) see the cards without buttons and a sentence why.
 import { useEffect, useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../i18n/texts.ts';
 import { useGraphQL } from '../api/react.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import type { Target } from '../flow/types.ts';
@@ -68,9 +68,9 @@ function Segmented({ legend, name, options, value, onChange }: SwitchProps) {
 }
 
 export default function PlanCards({ props, status, submit, follow }: FlowComponentProps) {
-  const { t, i18n } = useTranslation();
+  const { t, texts } = useTexts();
   // The symbol follows docs/SPEC.md section 9; the number is written as the screen's language writes it.
-  const amountFormat = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 2 });
+  const amountFormat = new Intl.NumberFormat(texts.language, { maximumFractionDigits: 2 });
   const readOnlyId = useId();
   const options = useGraphQL(GetPaymentOptionsAnonymousDocument);
   const payment = useGraphQL(GetTenantPaymentDetailsDocument);

@@ -1,12 +1,12 @@
 // Beside the recovery code shown once at the end of two-factor setup: copy it, or download it as a
 // text file, so it is kept somewhere other than the screen.
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../i18n/texts.ts';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import { Button } from '../theme/Button.tsx';
 import { useCopyToClipboard } from './copy-to-clipboard.ts';
 
 export default function RecoveryCodeActions({ props }: FlowComponentProps) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const [copied, copy] = useCopyToClipboard();
   const code = typeof props.code === 'string' ? props.code : '';
   if (!code) return null;

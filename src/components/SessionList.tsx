@@ -3,7 +3,7 @@
 // The auth service does the revoking (server/auth/sessions); this only asks and shows the outcome.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../i18n/texts.ts';
 import { useRuntime } from '../runtime/context.tsx';
 import type { SessionSummary, SignInSessionCalls } from '../auth/types.ts';
 import type { FlowComponentProps } from '../flow/component-types.ts';
@@ -23,7 +23,7 @@ export default function SessionList(props: FlowComponentProps) {
 }
 
 function Sessions({ calls }: FlowComponentProps & { calls: SignInSessionCalls }) {
-  const { t, i18n } = useTranslation();
+  const { t, texts } = useTexts();
   const queryClient = useQueryClient();
   const list = useQuery({ queryKey: SESSIONS_KEY, queryFn: () => calls.list() });
   const [ending, setEnding] = useState<string | null>(null);
@@ -93,11 +93,11 @@ function Sessions({ calls }: FlowComponentProps & { calls: SignInSessionCalls })
                   {session.current && <span className="foyer-badge">{t('sessions.thisDevice')}</span>}
                 </p>
                 <p className="foyer-passkey__dates">
-                  {t('sessions.details', { workspace: session.workspace, date: formatDateTime(session.lastActiveAt, i18n.language) })}
+                  {t('sessions.details', { workspace: session.workspace, date: formatDateTime(session.lastActiveAt, texts.language) })}
                   {session.ip && ` · ${t('activity.from', { ip: session.ip })}`}
                 </p>
                 <p className="foyer-passkey__dates">
-                  {t('sessions.signedInAt', { date: formatDateTime(session.signedInAt, i18n.language) })}
+                  {t('sessions.signedInAt', { date: formatDateTime(session.signedInAt, texts.language) })}
                 </p>
               </div>
               {!session.current && (

@@ -4,7 +4,7 @@
 // Each leads to the auth service's /federated/{type}/login or /signup, naming the app so the answer
 // works without a pending authorization.
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../i18n/texts.ts';
 import { useRuntime } from '../runtime/context.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import { federationTypeOf, socialProviderOf, socialProviders, type SocialProvider } from '../../common/app-config.ts';
@@ -27,7 +27,7 @@ export function socialLoginUrl(authUrl: string, provider: SocialProvider, appId:
 }
 
 export default function SocialButtons({ props }: FlowComponentProps) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const { config } = useRuntime();
   // The clicked link shows the busy state while the browser leaves for the provider.
   const [leavingFor, setLeavingFor] = useState<SocialProvider | null>(null);

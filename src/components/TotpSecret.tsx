@@ -1,6 +1,6 @@
 // The authenticator-app setup's secret: the QR code to scan and, for apps that cannot scan, the secret
 // as text in groups of four with a copy button. Renders nothing until the step's load answered.
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../i18n/texts.ts';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import { Button } from '../theme/Button.tsx';
 import { useCopyToClipboard } from './copy-to-clipboard.ts';
@@ -9,7 +9,7 @@ import { useCopyToClipboard } from './copy-to-clipboard.ts';
 export const groupSecret = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? '';
 
 export default function TotpSecret({ props }: FlowComponentProps) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const [copied, copy] = useCopyToClipboard();
   const secret = typeof props.secret === 'string' ? props.secret : '';
   const qrCodeDataUrl =

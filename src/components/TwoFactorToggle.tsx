@@ -3,7 +3,7 @@
 // MFA available.
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../i18n/texts.ts';
 import { graphQLQueryKey, useGraphQL, useGraphQLMutation } from '../api/react.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import { GetTenantDocument, UpdateTenantDocument, type GetTenantQuery } from '../gql/graphql.ts';
@@ -11,7 +11,7 @@ import { Alert } from '../theme/Alert.tsx';
 import { Switch } from '../theme/Switch.tsx';
 
 export default function TwoFactorToggle(_props: FlowComponentProps) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const queryClient = useQueryClient();
   const errorId = useId();
   const tenant = useGraphQL(GetTenantDocument);

@@ -5,7 +5,7 @@
 // jump, a reload or a new sort, size or search asks for the page at its offset.
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../i18n/texts.ts';
 import { useGraphQL, useGraphQLMutation } from '../api/react.tsx';
 import { grantableRoles, mayManage } from '../../common/roles.ts';
 import { useHasPrivilege } from '../access/useAccess.ts';
@@ -61,7 +61,7 @@ interface PendingAction {
 }
 
 export default function UsersTable({ props }: FlowComponentProps) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const auth = useAuthChanges();
   const queryClient = useQueryClient();
   const me = auth.currentUser();

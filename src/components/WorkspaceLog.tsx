@@ -2,7 +2,7 @@
 // and workspace changes, newest first; filtered by who acted and by event type, paged on the server
 // (GraphQL workspaceLog).
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../i18n/texts.ts';
 import { useGraphQL } from '../api/react.tsx';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 import { ListUsersDocument, WorkspaceLogDocument } from '../gql/graphql.ts';
@@ -15,7 +15,7 @@ import { pageCount } from '../theme/table-paging.ts';
 const eventKey = (type: string) => auditEventKey('workspaceLog.events', type);
 
 export default function WorkspaceLog(_props: FlowComponentProps) {
-  const { t, i18n } = useTranslation();
+  const { t, texts } = useTexts();
   const id = useId();
   const [actor, setActor] = useState('');
   const [type, setType] = useState('');
@@ -90,7 +90,7 @@ export default function WorkspaceLog(_props: FlowComponentProps) {
               log.data?.workspaceLog.entries.map((entry, index) => (
                 <tr key={`${entry.at}-${index}`}>
                   <td>
-                    <time dateTime={entry.at}>{formatDateTime(entry.at, i18n.language)}</time>
+                    <time dateTime={entry.at}>{formatDateTime(entry.at, texts.language)}</time>
                   </td>
                   <td>{entry.actorEmail}</td>
                   <td>{t(eventKey(entry.type), { defaultValue: entry.type })}</td>

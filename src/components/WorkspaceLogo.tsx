@@ -3,7 +3,7 @@
 // the configurator's app logo (POST /workspace/logo, server/branding/workspace-logo.ts), and the
 // tokens are renewed so the header and the picker show it too.
 import { useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../i18n/texts.ts';
 import { useRuntime } from '../runtime/context.tsx';
 import { ApiError } from '../http/errors.ts';
 import type { FlowComponentProps } from '../flow/component-types.ts';
@@ -16,7 +16,7 @@ const UPLOAD_ERRORS = ['UNSUPPORTED_IMAGE', 'FILE_TOO_LARGE', 'TOO_MANY_UPLOADS'
 type Upload = { state: 'idle' | 'done' } | { state: 'busy'; name: string } | { state: 'failed'; code: string };
 
 export default function WorkspaceLogo({ props }: FlowComponentProps) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const { api, auth } = useRuntime();
   const inputId = useId();
   const input = useRef<HTMLInputElement>(null);

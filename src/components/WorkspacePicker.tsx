@@ -1,5 +1,5 @@
 // The workspace list of /auth/choose-user: one radio per workspace the user belongs to.
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../i18n/texts.ts';
 import type { WorkspaceUser } from '../auth/types.ts';
 import type { FlowComponentProps } from '../flow/component-types.ts';
 
@@ -8,7 +8,7 @@ function workspacesOf(value: unknown): WorkspaceUser[] {
 }
 
 export default function WorkspacePicker({ props, form, setForm, status }: FlowComponentProps) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const workspaces = workspacesOf(props.workspaces);
   return (
     <fieldset className="foyer-choices" disabled={status === 'submitting' || status === 'leaving'}>

@@ -1,7 +1,7 @@
 // A server field issue (server/http/field-issues.ts: a stable code, the values its text names and the
 // English text) in the screens' language: the code picks the text, the values fill it, a count picks
 // the plural form and a list is written the way the language writes lists.
-import type { i18n as I18n } from 'i18next';
+import type { Texts } from './texts.ts';
 import type { ServerFieldIssue } from '../flow/errors.ts';
 
 /** ajv's keywords whose text names no value, by the runtime's key for them. */
@@ -26,7 +26,7 @@ function valuesOf(params: Record<string, unknown>, language: string): Record<str
 }
 
 /** The issue's text in the screens' language, or undefined for a code this runtime has no text for. */
-export function fieldIssueText(instance: Pick<I18n, 'exists' | 't' | 'language'>, issue: ServerFieldIssue): string | undefined {
+export function fieldIssueText(instance: Pick<Texts, 'exists' | 't' | 'language'>, issue: ServerFieldIssue): string | undefined {
   const values = valuesOf(issue.params ?? {}, instance.language);
   const key = [`fieldIssues.${issue.code}`, `serverMessages.${issue.code}`, keywordKeys[issue.code], issue.code].find(
     (candidate) => candidate !== undefined && instance.exists(candidate, values),

@@ -1,40 +1,14 @@
-// i18next set-up: each shipped language, `en` (docs/SPEC.md texts, every other language's fallback)
-// included, is a chunk of its own, fetched only when shown (showLanguage), so a page carries no texts
-// but its visitor's language. An app's translations.json overrides or adds texts at start-up (a
-// preview replaces them with its draft's); src/i18n/choice.ts decides the language.
-import i18next, { type i18n as I18n } from 'i18next';
-import { initReactI18next } from 'react-i18next';
+// The runtime's texts without i18next (./i18next.ts sets i18next up): each shipped language, `en`
+// (docs/SPEC.md texts, every other language's fallback) included, is a chunk of its own, fetched only
+// when shown, so a page carries no texts but its visitor's language. An app's translations.json
+// overrides or adds texts at start-up (a preview replaces them with its draft's); src/i18n/choice.ts
+// decides the language.
 import { APP_STYLESHEET_ELEMENT_ID } from '../../common/first-paint.ts';
-import { applyDocumentLanguage } from './document.ts';
-import { INTERPOLATION, intlFormatter } from './intl-formatter.ts';
 import { fieldIssueText } from './field-issues.ts';
 import type { FieldMessage } from '../flow/errors.ts';
+import type { Texts } from './texts.ts';
 
 export type TranslationResources = Record<string, Record<string, unknown>>;
-
-/**
- * An i18next instance showing `language`; `shippedTexts` are Foyer's texts of languages already at hand
- * (else showLanguage fetches them), kept as fetched ones are.
- */
-export function createI18n(language = 'en', shippedTexts: TranslationResources = {}): I18n {
-  for (const [code, texts] of Object.entries(shippedTexts)) shipped.set(code, texts);
-  const instance = i18next.createInstance();
-  void instance
-    .use(initReactI18next)
-    .use(intlFormatter)
-    .init({
-      // Copies: overrides merge into the store in place and must never reach the shipped texts.
-      resources: Object.fromEntries(Object.entries(shippedTexts).map(([code, texts]) => [code, { translation: structuredClone(texts) }])),
-      lng: language,
-      fallbackLng: 'en',
-      initAsync: false,
-      interpolation: INTERPOLATION,
-      returnNull: false,
-      // Screens re-render when texts change under them (a preview's new overrides).
-      react: { bindI18nStore: 'added removed' },
-    });
-  return instance;
-}
 
 /** Per-app texts from the branding storage; any failure means the app has none. */
 export async function loadAppTranslations(apiUrl: string, appId: string): Promise<TranslationResources> {
@@ -58,17 +32,11 @@ function isResources(value: unknown): value is TranslationResources {
   );
 }
 
-export function applyTranslations(instance: I18n, resources: TranslationResources): void {
-  for (const [language, texts] of Object.entries(resources)) {
-    instance.addResourceBundle(language, 'translation', texts, true, true);
-  }
-}
-
 /** Every shipped language, one lazy chunk per file. */
 const shippedFiles = import.meta.glob<Record<string, unknown>>('./locales/*.json', { import: 'default' });
 
-/** The shipped texts of languages fetched so far: fetched once, re-added when overrides are replaced. */
-const shipped = new Map<string, Record<string, unknown>>();
+/** The shipped texts of languages fetched so far: fetched once, re-added when overrides are replaced (./i18next.ts). */
+export const shipped = new Map<string, Record<string, unknown>>();
 
 /** Whether Foyer ships texts for `language` (a file in ./locales). */
 export function hasShippedTexts(language: string): boolean {
@@ -78,15 +46,6 @@ export function hasShippedTexts(language: string): boolean {
 /** Takes `language`'s shipped texts from the page (src/ssr/first-paint.ts), so showLanguage need not fetch them. */
 export function adoptShippedTexts(language: string, texts: Record<string, unknown>): void {
   if (hasShippedTexts(language)) shipped.set(language, texts);
-}
-
-/**
- * Fetches `language`'s shipped texts once and adds them beneath any app override already in the
- * store (overwrite off), so an override applied earlier keeps winning.
- */
-export async function loadShippedTexts(instance: I18n, language: string): Promise<void> {
-  const texts = await shippedTextsOf(language);
-  if (texts) instance.addResourceBundle(language, 'translation', structuredClone(texts), true, false);
 }
 
 /** `language`'s shipped texts, fetched once; undefined for a language Foyer does not ship. */
@@ -99,32 +58,6 @@ export async function shippedTextsOf(language: string): Promise<Record<string, u
     shipped.set(language, texts);
   }
   return texts;
-}
-
-/**
- * Shows the screens in `language`: its texts fetched first, so nothing shows half in English. A shipped
- * language has every key, so English (the fallback of the others, and the key of the server's English
- * messages, translateServerMessage) follows in the background rather than before the first screen.
- */
-export async function showLanguage(instance: I18n, language: string): Promise<void> {
-  const english = loadShippedTexts(instance, 'en');
-  if (language !== 'en' && hasShippedTexts(language)) {
-    // Failing, it leaves the server's English messages as written.
-    english.catch(() => undefined);
-    await loadShippedTexts(instance, language);
-  } else await english;
-  if (instance.language !== language) await instance.changeLanguage(language);
-  applyDocumentLanguage(language);
-}
-
-/**
- * Replaces every app override with `resources`: the store goes back to the shipped texts, then
- * takes the new overrides, so an override left out of `resources` is gone rather than kept.
- */
-export function replaceAppTranslations(instance: I18n, resources: TranslationResources): void {
-  for (const language of Object.keys(instance.store.data)) instance.removeResourceBundle(language, 'translation');
-  for (const [language, texts] of shipped) instance.addResourceBundle(language, 'translation', structuredClone(texts), true, true);
-  applyTranslations(instance, resources);
 }
 
 /** The app's custom stylesheet comes after Foyer's own so its token overrides win; a failing load leaves none. */
@@ -173,7 +106,7 @@ function keyOfEnglish(text: string): string | undefined {
  * translation key, or one of Foyer's English texts (the password rules SPEC.md words, which the
  * server answers as written), else as the server wrote it.
  */
-export function translateServerMessage(instance: Pick<I18n, 'exists' | 't' | 'language'>, message: FieldMessage): string {
+export function translateServerMessage(instance: Pick<Texts, 'exists' | 't' | 'language'>, message: FieldMessage): string {
   if (typeof message === 'object') return fieldIssueText(instance, message) ?? translateServerMessage(instance, message.message);
   if (instance.exists(message)) return instance.t(message);
   const key = keyOfEnglish(message);

@@ -1,5 +1,6 @@
 // Numbers in texts ({{count}}, {{total}}) are written the way the text's language writes them
-// (12 345 in Swedish, 12.345 in German, ١٢٬٣٤٥ in Arabic) by Intl, in the runtime and the configurator.
+// (12 345 in Swedish, 12.345 in German, ١٢٬٣٤٥ in Arabic) by Intl, in the runtime and the configurator,
+// and by ./carried-texts.ts before i18next has loaded.
 // Digits are grouped from five on ('min2'), so a year or a version number reads 2026, never 2,026.
 import type { FormatterModule, InitOptions } from 'i18next';
 
@@ -10,11 +11,16 @@ export const intlFormatter: FormatterModule = {
   addCached() {},
   // i18next types the result as a string, yet hands back whatever it gets for non-numbers.
   format(value: unknown, _format: string | undefined, language: string | undefined): string {
-    return (
-      typeof value === 'number' && Number.isFinite(value) ? new Intl.NumberFormat(language, { useGrouping: 'min2' }).format(value) : value
-    ) as string;
+    return formatInterpolated(value, language) as string;
   },
 };
+
+/** A value put into a text: a number written as `language` writes it, anything else as it is. */
+export function formatInterpolated(value: unknown, language: string | undefined): unknown {
+  return typeof value === 'number' && Number.isFinite(value)
+    ? new Intl.NumberFormat(language, { useGrouping: 'min2' }).format(value)
+    : value;
+}
 
 /** Every interpolated value passes the formatter; values are text, React escapes them. */
 export const INTERPOLATION: InitOptions['interpolation'] = { escapeValue: false, alwaysFormat: true };

@@ -3,7 +3,7 @@
 // the language, the router, and the document's stylesheet.
 import type { i18n as I18n } from 'i18next';
 import type { AppConfigStore } from '../runtime/app-config.ts';
-import { replaceAppTranslations, showLanguage } from '../i18n/index.ts';
+import { replaceAppTranslations, showLanguage } from '../i18n/i18next.ts';
 import type { AppConfig } from '../../common/app-config.ts';
 import { publicConfigOf, translationsOf } from './draft.ts';
 import { loadOwnerPatterns } from '../flow/logic.ts';

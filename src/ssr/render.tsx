@@ -22,7 +22,9 @@ import { holds } from '../flow/logic.ts';
 import type { Flow } from '../flow/types.ts';
 import type { CustomSignupField } from '../../common/app-config.ts';
 import { createLanguageChoiceStore, screenLanguage } from '../i18n/choice.ts';
-import { applyTranslations, createI18n, customCssUrl, shippedTextsOf, showLanguage } from '../i18n/index.ts';
+import { customCssUrl, shippedTextsOf } from '../i18n/index.ts';
+import { applyTranslations, createI18n, showLanguage } from '../i18n/i18next.ts';
+import { i18nextTexts } from '../i18n/i18next-texts.ts';
 import { previewBrowserRuntime } from '../preview/storage.ts';
 import { createAppConfigStore, withAuthMode, type AppConfigState, type PublicAppConfig } from '../runtime/app-config.ts';
 import { publicAppConfigOf } from './app-config.ts';
@@ -115,15 +117,16 @@ export async function renderFirstPaint(request: FirstPaintRequest): Promise<Firs
 
   // As src/start.tsx starts the runtime: the auth client in the app's auth mode, here with nothing stored.
   const auth = await createAuthClient(withAuthMode(config, appConfig), previewBrowserRuntime());
-  const started = { config, auth, api: createApiClient(config, auth), appConfig: createAppConfigStore(appConfig) };
+  const started = { config, auth, api: createApiClient(config, auth), appConfig: createAppConfigStore(appConfig), language, translations };
   // Prerendering waits for every lazy part (the screen, the form, the slots' components), so the markup is whole.
+  const texts = i18nextTexts(i18n);
   const { prelude } = await prerenderToNodeStream(
-    <RuntimeScreens started={started} i18n={i18n} languageChoice={createLanguageChoiceStore(undefined)}>
+    <RuntimeScreens started={started} texts={texts} languageChoice={createLanguageChoiceStore(undefined)}>
       <StaticRouter location={`${address.pathname}${address.search}`}>
         <AppRoutes />
       </StaticRouter>
     </RuntimeScreens>,
   );
   const appName = appConfig.status === 'ready' ? appConfig.app.name : undefined;
-  return { ...page, markup: await text(prelude), title: pageTitle(i18n.t, i18n.t(drawn), appName) };
+  return { ...page, markup: await text(prelude), title: pageTitle(texts.get().t, texts.get().t(drawn), appName) };
 }

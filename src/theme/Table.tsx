@@ -1,6 +1,6 @@
 // Table pieces: sortable column headers (aria-sort) and the pager (page size, previous/next, page jump).
 import { useEffect, useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../i18n/texts.ts';
 import { PAGE_SIZES, parsePageJump } from './table-paging.ts';
 
 export type SortDirection = 'ASC' | 'DESC';
@@ -44,7 +44,7 @@ export interface PaginationProps {
 }
 
 export function Pagination({ pageIndex, pages, pageSize, total, onPageIndex, onPageSize, onStep, hasPrevious, hasNext }: PaginationProps) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const sizeId = useId();
   const jumpId = useId();
   const [jump, setJump] = useState(String(pageIndex + 1));

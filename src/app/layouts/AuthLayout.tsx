@@ -1,6 +1,6 @@
 // The layout every /auth screen shares: logo, heading, sub-heading, card, footer.
 import type { ReactNode, Ref } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../../i18n/texts.ts';
 import { offeredLocales } from '../../../common/locales.ts';
 import { useLanguageChoice } from '../../i18n/choice-context.ts';
 import { BrandMark } from '../../theme/BrandMark.tsx';
@@ -15,7 +15,7 @@ export interface AuthLayoutProps {
 }
 
 export function AuthLayout({ heading, subheading, headingRef, children }: AuthLayoutProps) {
-  const { t, i18n } = useTranslation();
+  const { t, texts } = useTexts();
   const { config } = useRuntime();
   const app = useAppConfig();
   const auth = useAuthChanges();
@@ -40,7 +40,7 @@ export function AuthLayout({ heading, subheading, headingRef, children }: AuthLa
         <span>{app?.copyrightFooter || config.copyrightFooter || t('footer.copyright', { year })}</span>
         {app?.privacyPolicyUrl && <a href={app.privacyPolicyUrl}>{t('footer.privacyPolicy')}</a>}
         {languages.length > 1 && (
-          <LanguageSwitch label={t('fields.locale')} languages={languages} value={i18n.language} onChange={choose} />
+          <LanguageSwitch label={t('fields.locale')} languages={languages} value={texts.language} onChange={choose} />
         )}
       </footer>
     </div>

@@ -3,7 +3,7 @@
 // only a redirect notice while the browser leaves for the login (coming back here afterwards), never
 // the management content. The runtime renders after the start-up auth check, so the answer is final.
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../../i18n/texts.ts';
 import { Link, Outlet, useLocation } from 'react-router';
 import { useAppConfig, useAuthChanges } from '../../runtime/context.tsx';
 import { BrandMark } from '../../theme/BrandMark.tsx';
@@ -25,7 +25,7 @@ function isCurrentPage(page: (typeof MANAGEMENT_PAGES)[number], pathname: string
 }
 
 export function WorkspaceLayout() {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const auth = useAuthChanges();
   const app = useAppConfig();
   const location = useLocation();

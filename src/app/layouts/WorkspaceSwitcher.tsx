@@ -1,7 +1,7 @@
 // The signed-in header's workspace switcher: a disclosure listing the user's workspaces; choosing one
 // gets tokens for it in one move (AuthClient.switchWorkspace), and the page comes back showing it.
 import { useEffect, useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../../i18n/texts.ts';
 import { Link } from 'react-router';
 import type { WorkspaceUser } from '../../auth/types.ts';
 import { Button } from '../../theme/Button.tsx';
@@ -10,7 +10,7 @@ import { useAuthChanges } from '../../runtime/context.tsx';
 type Listing = { status: 'closed' | 'loading' | 'failed' } | { status: 'ready'; workspaces: WorkspaceUser[] };
 
 export function WorkspaceSwitcher() {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const auth = useAuthChanges();
   const listId = useId();
   const [listing, setListing] = useState<Listing>({ status: 'closed' });

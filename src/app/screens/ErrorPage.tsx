@@ -1,6 +1,6 @@
 // /auth/error: where a failed page load on the auth service or the hosted UI lands (server/http/errors.ts),
 // so a person sees what went wrong in their language and a way back, never a server's raw answer.
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../../i18n/texts.ts';
 import { Link, useLocation } from 'react-router';
 import { Alert } from '../../theme/Alert.tsx';
 import { AuthLayout } from '../layouts/AuthLayout.tsx';
@@ -24,7 +24,7 @@ const MESSAGES: Record<string, string> = {
 };
 
 export default function ErrorPage() {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   usePageTitle(t('errorPage.heading'));
   const { search } = useLocation();
   const code = new URLSearchParams(search).get('error') ?? '';

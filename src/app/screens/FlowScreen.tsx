@@ -2,7 +2,7 @@
 // (./flow-screen/SlotView.tsx), and keeps keyboard focus where a step opens. All decisions come from
 // the flow file through FlowRunner; these files only draw.
 import { useCallback, useEffect, useMemo, useRef, type ComponentType } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../../i18n/texts.ts';
 import { createActionRunner } from '../../flow/actions.ts';
 import { stepOf, type UnmappedError } from '../../flow/engine.ts';
 import { holds, resolveText } from '../../flow/logic.ts';
@@ -49,7 +49,7 @@ export function FlowScreen({ flow, layout }: FlowScreenProps) {
 }
 
 function FlowView({ flow, layout: Layout = AuthLayout }: FlowScreenProps) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   usePageTitle(t(flow.title));
   const { auth, api, config } = useRuntime();
   const navigate = useAppNavigate();

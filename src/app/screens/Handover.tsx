@@ -3,7 +3,7 @@
 // the flow and its args decide (src/app/handover.ts): sign out first, or exchange the handover code
 // for a session, then go to the flow's screen. A failed exchange shows its error, never a blank page.
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../../i18n/texts.ts';
 import { useLocation, useNavigate } from 'react-router';
 import { AuthError } from '../../auth/index.ts';
 import { Alert } from '../../theme/Alert.tsx';
@@ -13,7 +13,7 @@ import { usePageTitle } from '../page-title.ts';
 import { parseHandoverArgs, planHandover } from '../handover.ts';
 
 export default function Handover() {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   usePageTitle(t('handover.redirecting'));
   const { auth } = useRuntime();
   const location = useLocation();

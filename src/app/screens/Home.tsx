@@ -1,6 +1,6 @@
 // "/" host content: the demo customer app. Signed-in users see who they are and in which workspace;
 // everyone else is sent to the login, coming back here afterwards.
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../../i18n/texts.ts';
 import { Link, useLocation } from 'react-router';
 import { Alert } from '../../theme/Alert.tsx';
 import { AuthLayout } from '../layouts/AuthLayout.tsx';
@@ -10,7 +10,7 @@ import { useSignInGuard } from '../sign-in-guard.ts';
 import { useAuthChanges } from '../../runtime/context.tsx';
 
 export default function Home() {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const auth = useAuthChanges();
   const location = useLocation();
   const authenticated = useSignInGuard();

@@ -1,12 +1,12 @@
 // /auth/logout: clears everything and leaves for the auth service's logout URL.
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../../i18n/texts.ts';
 import { AuthLayout } from '../layouts/AuthLayout.tsx';
 import { useRuntime } from '../../runtime/context.tsx';
 import { usePageTitle } from '../page-title.ts';
 
 export default function Logout() {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   usePageTitle(t('logout.loggingOut'));
   const { auth } = useRuntime();
   const started = useRef(false);

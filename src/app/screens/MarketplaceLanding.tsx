@@ -1,13 +1,13 @@
 // /ms-marketplace-landing (SPEC.md section 2): where the Azure Marketplace handover lands after a
 // purchase. 'Continue' signs in through Microsoft (the forced federation ms-azure-ad).
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../../i18n/texts.ts';
 import { AuthLayout } from '../layouts/AuthLayout.tsx';
 import { useRuntime } from '../../runtime/context.tsx';
 import { usePageTitle } from '../page-title.ts';
 import { socialLoginUrl } from '../../components/SocialButtons.tsx';
 
 export default function MarketplaceLanding() {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   usePageTitle(t('marketplace.heading'));
   const { config } = useRuntime();
   return (

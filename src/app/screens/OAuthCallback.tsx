@@ -1,6 +1,6 @@
 // /auth/oauth-callback: finishes the OAuth sign-in, then continues to the onboarding start carrying the
 // return path. Failures show in the danger alert with a way to start again, never a stuck spinner.
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../../i18n/texts.ts';
 import { useNavigate } from 'react-router';
 import { useOAuthCallback } from '../../auth/use-oauth-callback.ts';
 import { Alert } from '../../theme/Alert.tsx';
@@ -12,7 +12,7 @@ import { usePageTitle } from '../page-title.ts';
 export const ONBOARDING_START = '/onboard';
 
 export default function OAuthCallback() {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   usePageTitle(t('callback.loggingIn'));
   const { auth } = useRuntime();
   const navigate = useNavigate();

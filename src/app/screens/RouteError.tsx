@@ -1,9 +1,9 @@
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../../i18n/texts.ts';
 import { AppLink } from '../navigation.tsx';
 
 /** The screen of any render failure under the routes (src/app/router.tsx): free of the runtime context so it renders whatever broke. */
 export function RouteError() {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   return (
     <div className="foyer-auth">
       <main className="foyer-card" aria-labelledby="foyer-route-error">

@@ -2,7 +2,7 @@
 // to confirm (server/auth/oidc/logout.ts). The form posts the confirmation to the auth service; when the app
 // proved whom it signs out (`confirmed`), it is sent at once. This browser's tokens for the app go too.
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../../i18n/texts.ts';
 import { useLocation } from 'react-router';
 import { Button } from '../../theme/Button.tsx';
 import { AuthLayout } from '../layouts/AuthLayout.tsx';
@@ -10,7 +10,7 @@ import { useAppConfig, useRuntime } from '../../runtime/context.tsx';
 import { usePageTitle } from '../page-title.ts';
 
 export default function SignOut() {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   usePageTitle(t('signOut.heading'));
   const { config, auth } = useRuntime();
   const app = useAppConfig();

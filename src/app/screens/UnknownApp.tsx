@@ -1,10 +1,10 @@
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../../i18n/texts.ts';
 import { AuthLayout } from '../layouts/AuthLayout.tsx';
 import { usePageTitle } from '../page-title.ts';
 
 /** Shown on every path but /handover when the configured app id names no app. */
 export function UnknownApp() {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   usePageTitle(t('errors.unknownApp.title'));
   return (
     <AuthLayout heading={t('errors.unknownApp.title')}>

@@ -1,6 +1,6 @@
 // One row of the users table: view mode, or edit mode with a role selector and an enabled switch.
 import { useEffect, useId, useRef, useState, type MouseEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../../i18n/texts.ts';
 import { useGraphQLMutation } from '../../api/react.tsx';
 import { UpdateUserDocument } from '../../gql/graphql.ts';
 import { Button } from '../../theme/Button.tsx';
@@ -32,7 +32,7 @@ export interface UserRowProps {
 const INTERACTIVE = 'button, a, input, select, textarea, label';
 
 export function UserRow({ user, own, withActions, manageable, roles, onAction, onResend, resending, onSaved }: UserRowProps) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const [editing, setEditing] = useState(false);
   const [role, setRole] = useState(user.role ?? '');
   const [enabled, setEnabled] = useState(user.enabled !== false);

@@ -1,4 +1,4 @@
-import type { TFunction } from 'i18next';
+import type { Translate } from '../../i18n/texts.ts';
 
 export interface ListedUser {
   id: string;
@@ -11,7 +11,7 @@ export interface ListedUser {
 }
 
 /** The name cell: the full name, or 'Invited user' while it is blank. */
-export function shownName(user: ListedUser, t: TFunction): string {
+export function shownName(user: ListedUser, t: Translate): string {
   return user.fullName?.trim() || t('users.invitedUser');
 }
 

@@ -3,7 +3,8 @@
 // the form file, so the form stays plain data with a build-time compiled validator.
 import { translateServerMessage } from '../../i18n/index.ts';
 import type { ReactNode } from 'react';
-import { Trans, useTranslation } from 'react-i18next';
+import { TaggedText } from '../../i18n/tagged-text.tsx';
+import { useTexts } from '../../i18n/texts.ts';
 import { errorId, type FieldProps, type WidgetProps } from '@rjsf/utils';
 import type { FormFieldName, FormWidgetName } from '../../flow/registry-names.ts';
 import { customSignupOptionKey } from '../../../common/app-config.ts';
@@ -65,7 +66,7 @@ const AUTOCOMPLETE: Partial<Record<string, string>> = { email: 'email', tel: 'te
  * Server field errors arrive in the error schema by label.
  */
 export function CustomParamsField({ formData, onChange, fieldPathId, registry, errorSchema, disabled, readonly }: FieldProps) {
-  const { i18n } = useTranslation();
+  const { texts } = useTexts();
   const params = paramConfigs(formProps(registry).customParams);
   if (params.length === 0) return null;
   const values: CustomParamValue[] = Array.isArray(formData) ? (formData as CustomParamValue[]) : [];
@@ -80,7 +81,7 @@ export function CustomParamsField({ formData, onChange, fieldPathId, registry, e
     const node = (errorSchema as Record<string, { __errors?: string[] }> | undefined)?.[label];
     return node?.__errors ?? [];
   };
-  const translated = (message: string) => translateServerMessage(i18n, message);
+  const translated = (message: string) => translateServerMessage(texts, message);
 
   return (
     <div className="foyer-stack">
@@ -117,7 +118,7 @@ export function CustomParamsField({ formData, onChange, fieldPathId, registry, e
                 <option value="" />
                 {(param.options ?? []).map((option) => (
                   <option key={option.value} value={option.value}>
-                    {i18n.t(customSignupOptionKey(param.label, option.value), { defaultValue: option.label })}
+                    {texts.t(customSignupOptionKey(param.label, option.value), { defaultValue: option.label })}
                   </option>
                 ))}
               </select>
@@ -191,6 +192,7 @@ function ExternalLink({ href, children }: { href?: unknown; children?: ReactNode
  * which link to props.privacyPolicyUrl and props.termsOfServiceUrl.
  */
 export function ConsentWidget(props: WidgetProps) {
+  const { t } = useTexts();
   const { id, htmlName, value, disabled, readonly, autofocus, label, required, onChange, onBlur, onFocus, rawErrors, registry } = props;
   const links = formProps(registry);
   return (
@@ -210,11 +212,11 @@ export function ConsentWidget(props: WidgetProps) {
         onFocus={(event) => onFocus(id, event.target.checked)}
       />
       <label htmlFor={id}>
-        <Trans
-          i18nKey={label}
-          components={{
-            privacy: <ExternalLink href={links.privacyPolicyUrl} />,
-            terms: <ExternalLink href={links.termsOfServiceUrl} />,
+        <TaggedText
+          text={t(label)}
+          parts={{
+            privacy: (words) => <ExternalLink href={links.privacyPolicyUrl}>{words}</ExternalLink>,
+            terms: (words) => <ExternalLink href={links.termsOfServiceUrl}>{words}</ExternalLink>,
           }}
         />
       </label>

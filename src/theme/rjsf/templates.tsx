@@ -1,7 +1,7 @@
 // Foyer's RJSF templates and widgets: plain semantic markup, translated labels (schema titles are
 // translation keys), and errors/help tied to their input through aria-describedby.
 import type { ChangeEvent, FocusEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../../i18n/texts.ts';
 import {
   descriptionId,
   enumOptionsIndexForValue,
@@ -32,7 +32,7 @@ function describedBy(
 }
 
 export function FieldTemplate(props: FieldTemplateProps) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const { id, label, children, errors, help, description, hidden, displayLabel, schema, uiSchema } = props;
   if (hidden) return <div hidden>{children}</div>;
   const isCheckbox = schema.type === 'boolean' || uiSchema?.['ui:widget'] === 'checkbox';
@@ -53,7 +53,7 @@ export function FieldTemplate(props: FieldTemplateProps) {
 }
 
 export function BaseInputTemplate(props: BaseInputTemplateProps) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const {
     id,
     htmlName,
@@ -100,7 +100,7 @@ export function BaseInputTemplate(props: BaseInputTemplateProps) {
 }
 
 export function CheckboxWidget(props: WidgetProps) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const { id, htmlName, value, disabled, readonly, autofocus, label, required, onChange, onBlur, onFocus, rawErrors, options, uiSchema } =
     props;
   return (
@@ -125,7 +125,7 @@ export function CheckboxWidget(props: WidgetProps) {
 }
 
 export function SelectWidget(props: WidgetProps) {
-  const { t, i18n } = useTranslation();
+  const { t, texts } = useTexts();
   const {
     id,
     htmlName,
@@ -143,7 +143,7 @@ export function SelectWidget(props: WidgetProps) {
     uiSchema,
   } = props;
   // An option's title is a translation key, or a name that reads the same in every language (a language's own name).
-  const labelOf = (label: string) => (i18n.exists(label) ? t(label) : label);
+  const labelOf = (label: string) => (texts.exists(label) ? t(label) : label);
   const enumOptions = options.enumOptions ?? [];
   const selected = enumOptionsIndexForValue(value, enumOptions, false);
   const emptyValue = options.emptyValue;
@@ -185,7 +185,7 @@ export function FieldErrorTemplate({ errors, fieldPathId }: FieldErrorProps) {
 }
 
 export function FieldHelpTemplate({ help, fieldPathId }: FieldHelpProps) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   if (!help) return null;
   return (
     <p id={helpId(fieldPathId)} className="foyer-help">
@@ -195,7 +195,7 @@ export function FieldHelpTemplate({ help, fieldPathId }: FieldHelpProps) {
 }
 
 export function DescriptionFieldTemplate({ id, description }: DescriptionFieldProps) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   if (!description) return null;
   return (
     <p id={id} className="foyer-help">
@@ -205,7 +205,7 @@ export function DescriptionFieldTemplate({ id, description }: DescriptionFieldPr
 }
 
 export function TitleFieldTemplate({ id, title }: TitleFieldProps) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   return (
     <p id={id} className="foyer-label">
       {t(title)}
@@ -214,7 +214,7 @@ export function TitleFieldTemplate({ id, title }: TitleFieldProps) {
 }
 
 export function ObjectFieldTemplate({ properties, title, description, fieldPathId }: ObjectFieldTemplateProps) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   return (
     <div className="foyer-stack">
       {title && <p className="foyer-label">{t(title)}</p>}

@@ -5,10 +5,11 @@
 import { cleanup, render } from '@testing-library/react';
 import type { RJSFSchema } from '@rjsf/utils';
 import validator from '@rjsf/validator-ajv8';
-import { I18nextProvider } from 'react-i18next';
 import { afterEach, describe, expect, it } from 'vitest';
 import { typedBefore } from '../../../src/app/screens/flow-screen/RjsfStepForm.tsx';
-import { createI18n } from '../../../src/i18n/index.ts';
+import { createI18n } from '../../../src/i18n/i18next.ts';
+import { i18nextTexts } from '../../../src/i18n/i18next-texts.ts';
+import { TextsProvider } from '../../../src/i18n/texts.ts';
 import en from '../../../src/i18n/locales/en.json';
 import { FoyerForm } from '../../../src/theme/rjsf/index.ts';
 
@@ -27,9 +28,9 @@ const SCHEMA: RJSFSchema = {
 /** The form as the theme draws it from `values`, and its element. */
 function drawn(values: Record<string, unknown>): HTMLFormElement {
   const { container } = render(
-    <I18nextProvider i18n={createI18n('en', { en })}>
+    <TextsProvider store={i18nextTexts(createI18n('en', { en }))}>
       <FoyerForm schema={SCHEMA} validator={validator} formData={values} />
-    </I18nextProvider>,
+    </TextsProvider>,
   );
   return container.querySelector('form')!;
 }

@@ -4,12 +4,13 @@
 // as ms-azure-ad, only the forced provider on the continue screen, and the busy state after a click.
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { Suspense } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import { afterEach, describe, expect, it } from 'vitest';
 import SocialButtons from '../../../src/components/SocialButtons.tsx';
 import type { FlowComponentProps } from '../../../src/flow/component-types.ts';
 import { RuntimeContext, type Runtime } from '../../../src/runtime/context.tsx';
-import { createI18n } from '../../../src/i18n/index.ts';
+import { createI18n } from '../../../src/i18n/i18next.ts';
+import { i18nextTexts } from '../../../src/i18n/i18next-texts.ts';
+import { TextsProvider } from '../../../src/i18n/texts.ts';
 import en from '../../../src/i18n/locales/en.json';
 
 afterEach(cleanup);
@@ -27,13 +28,13 @@ function show(props: Record<string, unknown>) {
   // Only the config's auth URL and app id are read.
   const runtime = { config: { authUrl: AUTH, appId: 'app-1' } } as unknown as Runtime;
   return render(
-    <I18nextProvider i18n={createI18n('en', { en })}>
+    <TextsProvider store={i18nextTexts(createI18n('en', { en }))}>
       <RuntimeContext.Provider value={runtime}>
         <Suspense fallback={null}>
           <SocialButtons {...componentProps} />
         </Suspense>
       </RuntimeContext.Provider>
-    </I18nextProvider>,
+    </TextsProvider>,
   );
 }
 

@@ -3,11 +3,12 @@
 // with its text alternative, the key in groups of four, and a copy button that says what happened.
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { Suspense, type ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import TotpSecret, { groupSecret } from '../../../src/components/TotpSecret.tsx';
 import type { FlowComponentProps } from '../../../src/flow/component-types.ts';
-import { createI18n } from '../../../src/i18n/index.ts';
+import { createI18n } from '../../../src/i18n/i18next.ts';
+import { i18nextTexts } from '../../../src/i18n/i18next-texts.ts';
+import { TextsProvider } from '../../../src/i18n/texts.ts';
 import en from '../../../src/i18n/locales/en.json';
 
 afterEach(() => {
@@ -28,9 +29,9 @@ function show(props: Record<string, unknown>) {
     submit: () => undefined,
   } as unknown as FlowComponentProps;
   const wrap = (node: ReactNode) => (
-    <I18nextProvider i18n={createI18n('en', { en })}>
+    <TextsProvider store={i18nextTexts(createI18n('en', { en }))}>
       <Suspense fallback={null}>{node}</Suspense>
-    </I18nextProvider>
+    </TextsProvider>
   );
   return render(wrap(<TotpSecret {...componentProps} />));
 }

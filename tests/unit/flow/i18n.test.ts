@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../../src/i18n/locales/en.json';
 import sv from '../../../src/i18n/locales/sv.json';
-import { applyTranslations, createI18n, loadAppTranslations, showLanguage } from '../../../src/i18n/index.ts';
+import { loadAppTranslations } from '../../../src/i18n/index.ts';
+import { applyTranslations, createI18n, showLanguage } from '../../../src/i18n/i18next.ts';
 import { passwordProblemTexts } from '../../../common/password-policy.ts';
 
 let server: Server;

@@ -1,7 +1,6 @@
 // The renderer with Foyer's theme, on the real login flow, real form schemas and their build-time
 // compiled validators. Nothing here reaches a server: these screens make no call before a submit.
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import loginFlow from '../../../flows/login.json';
@@ -17,7 +16,9 @@ import { loadForm } from '../../../src/flow/forms.ts';
 import { plainFieldsOf } from '../../../src/flow/plain-form.ts';
 import { rjsfValidatorOf } from '../../../src/app/screens/flow-screen/RjsfStepForm.tsx';
 import type { Flow } from '../../../src/flow/types.ts';
-import { createI18n } from '../../../src/i18n/index.ts';
+import { createI18n } from '../../../src/i18n/i18next.ts';
+import { i18nextTexts } from '../../../src/i18n/i18next-texts.ts';
+import { TextsProvider } from '../../../src/i18n/texts.ts';
 import en from '../../../src/i18n/locales/en.json';
 import { FoyerForm } from '../../../src/theme/rjsf/index.ts';
 
@@ -77,11 +78,11 @@ function renderLogin(path: string, appConfig: AppConfigState = app({ name: 'Demo
     { initialEntries: [path] },
   );
   return render(
-    <I18nextProvider i18n={createI18n('en', { en })}>
+    <TextsProvider store={i18nextTexts(createI18n('en', { en }))}>
       <RuntimeContext value={{ config, auth, api, appConfig }}>
         <RouterProvider router={router} />
       </RuntimeContext>
-    </I18nextProvider>,
+    </TextsProvider>,
   );
 }
 
@@ -179,7 +180,7 @@ describe('Foyer RJSF theme', () => {
   it('ties a field error to its input with aria-describedby, using the precompiled validator', async () => {
     const form = await loadForm('signup');
     render(
-      <I18nextProvider i18n={createI18n('en', { en })}>
+      <TextsProvider store={i18nextTexts(createI18n('en', { en }))}>
         <FoyerForm
           schema={form.schema}
           uiSchema={form.uiSchema}
@@ -190,7 +191,7 @@ describe('Foyer RJSF theme', () => {
         >
           <button type="submit">Send</button>
         </FoyerForm>
-      </I18nextProvider>,
+      </TextsProvider>,
     );
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Send' }));

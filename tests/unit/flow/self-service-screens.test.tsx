@@ -1,7 +1,6 @@
 // Foyer's custom signup field, the consent widget, the password policy list and server field errors,
 // rendered with the theme, the real form files and their build-time compiled validators.
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import signupFlow from '../../../flows/signup.json';
@@ -17,7 +16,9 @@ import { loadConfig } from '../../../src/config.ts';
 import { loadForm } from '../../../src/flow/forms.ts';
 import { rjsfValidatorOf } from '../../../src/app/screens/flow-screen/RjsfStepForm.tsx';
 import type { Flow } from '../../../src/flow/types.ts';
-import { applyTranslations, createI18n } from '../../../src/i18n/index.ts';
+import { applyTranslations, createI18n } from '../../../src/i18n/i18next.ts';
+import { i18nextTexts } from '../../../src/i18n/i18next-texts.ts';
+import { TextsProvider } from '../../../src/i18n/texts.ts';
 import en from '../../../src/i18n/locales/en.json';
 import { FoyerForm } from '../../../src/theme/rjsf/index.ts';
 import { stepShowing } from './walk.ts';
@@ -39,7 +40,7 @@ const params = [
 ];
 
 function withI18n(children: React.ReactNode) {
-  return <I18nextProvider i18n={createI18n('en', { en })}>{children}</I18nextProvider>;
+  return <TextsProvider store={i18nextTexts(createI18n('en', { en }))}>{children}</TextsProvider>;
 }
 
 describe('signup form', () => {
@@ -95,7 +96,7 @@ describe('signup form', () => {
       { value: '200+', label: 'More than 200' },
     ];
     render(
-      <I18nextProvider i18n={i18n}>
+      <TextsProvider store={i18nextTexts(i18n)}>
         <FoyerForm
           schema={form.schema}
           uiSchema={form.uiSchema}
@@ -107,7 +108,7 @@ describe('signup form', () => {
           }}
           onChange={(event) => (latest = event.formData as Record<string, unknown>)}
         />
-      </I18nextProvider>,
+      </TextsProvider>,
     );
     const select = screen.getByLabelText('Company size') as HTMLSelectElement;
     expect(select.tagName).toBe('SELECT');
@@ -133,9 +134,9 @@ describe('signup form', () => {
 
 describe('password policy list', () => {
   const draw = (password: string | undefined, problems: string[]) => (
-    <I18nextProvider i18n={createI18n('en', { en })}>
+    <TextsProvider store={i18nextTexts(createI18n('en', { en }))}>
       <PasswordPolicy props={{ password, problems }} form={{}} status="idle" setForm={() => undefined} submit={() => undefined} />
-    </I18nextProvider>
+    </TextsProvider>
   );
 
   it('stays away before the first key, then lists the problems as a warning', () => {
@@ -156,7 +157,7 @@ describe('password policy list', () => {
 
   it('lists a repeat that differs from the password', () => {
     const drawRepeat = (password: string, repeat: string) => (
-      <I18nextProvider i18n={createI18n('en', { en })}>
+      <TextsProvider store={i18nextTexts(createI18n('en', { en }))}>
         <PasswordPolicy
           props={{ password, repeat, problems: [] }}
           form={{}}
@@ -164,7 +165,7 @@ describe('password policy list', () => {
           setForm={() => undefined}
           submit={() => undefined}
         />
-      </I18nextProvider>
+      </TextsProvider>
     );
     const { rerender } = render(drawRepeat('Correct-Horse-9', 'Correct-Horse-'));
     expect(screen.getByRole('listitem').textContent).toBe('The passwords do not match.');

@@ -12,7 +12,8 @@ import {
 import { createLanguageChoiceStore, LANGUAGE_CHOICE_KEY, screenLanguage } from '../../../src/i18n/choice.ts';
 import { applyDocumentLanguage } from '../../../src/i18n/document.ts';
 import { passwordProblemTexts } from '../../../common/password-policy.ts';
-import { createI18n, showLanguage, translateServerMessage } from '../../../src/i18n/index.ts';
+import { translateServerMessage } from '../../../src/i18n/index.ts';
+import { createI18n, showLanguage } from '../../../src/i18n/i18next.ts';
 import en from '../../../src/i18n/locales/en.json';
 import sv from '../../../src/i18n/locales/sv.json';
 

@@ -12,7 +12,8 @@ import { checkListArguments } from '../../../server/graphql/users/list.ts';
 import type { AppSettings } from '../../../server/db/app-settings.ts';
 import { serverFieldErrors } from '../../../src/flow/errors.ts';
 import { ApiError } from '../../../src/http/errors.ts';
-import { createI18n, showLanguage, translateServerMessage } from '../../../src/i18n/index.ts';
+import { translateServerMessage } from '../../../src/i18n/index.ts';
+import { createI18n, showLanguage } from '../../../src/i18n/i18next.ts';
 import en from '../../../src/i18n/locales/en.json';
 
 /** The refusal `check` throws (a GraphQL error), as the runtime's GraphQL client hands it on. */

@@ -2,7 +2,6 @@
 // the app config, texts, look and screen at once; messages from anywhere else change nothing. The
 // API host is a scripted fetch that answers the published signup fields.
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
-import { I18nextProvider } from 'react-i18next';
 import { useEffect } from 'react';
 import { MemoryRouter, useNavigate, type NavigateFunction } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +12,9 @@ import { AppRoutes } from '../../../src/app/router.tsx';
 import { OAuthClient } from '../../../src/auth/oauth/oauth-client.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { loadForm } from '../../../src/flow/forms.ts';
-import { createI18n } from '../../../src/i18n/index.ts';
+import { createI18n } from '../../../src/i18n/i18next.ts';
+import { i18nextTexts } from '../../../src/i18n/i18next-texts.ts';
+import { TextsProvider } from '../../../src/i18n/texts.ts';
 import en from '../../../src/i18n/locales/en.json';
 import sv from '../../../src/i18n/locales/sv.json';
 import type { AppConfig } from '../../../common/app-config.ts';
@@ -87,14 +88,14 @@ function previewed({ preview = true } = {}) {
     : () => undefined;
 
   render(
-    <I18nextProvider i18n={i18n}>
+    <TextsProvider store={i18nextTexts(i18n)}>
       <RuntimeProvider started={{ config, auth, api, appConfig: store }}>
         <MemoryRouter initialEntries={['/auth/login']}>
           <HandOverNavigate />
           <AppRoutes />
         </MemoryRouter>
       </RuntimeProvider>
-    </I18nextProvider>,
+    </TextsProvider>,
   );
 
   /** Delivers a message the way the browser does, from `source` (the parent by default). */

@@ -4,7 +4,7 @@
 // then becomes the values, as if typed afterwards (as src/theme/PlainForm.tsx does).
 import { useEffect, useEffectEvent, useMemo, useRef } from 'react';
 import type Form from '@rjsf/core';
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../../../i18n/texts.ts';
 import {
   enumOptionsValueForIndex,
   optionsList,
@@ -114,13 +114,13 @@ export function typedBefore(
 }
 
 export default function RjsfStepForm(props: StepFormProps) {
-  const { t, i18n } = useTranslation();
+  const { t, texts } = useTexts();
   const { runner, state, form, step, context } = props;
   const transformErrors = (errors: RJSFValidationError[]) => errors.map((error) => ({ ...error, message: t(validationMessageKey(error)) }));
   // Server messages are translation keys, Foyer's English texts (the password policy's) or texts the server wrote.
   const extraErrors = useMemo(
-    () => errorSchemaOf(state.fieldErrors, (message) => translateServerMessage(i18n, message)),
-    [state.fieldErrors, i18n],
+    () => errorSchemaOf(state.fieldErrors, (message) => translateServerMessage(texts, message)),
+    [state.fieldErrors, texts],
   );
   const stepProps = evaluateMapping(step.props, context);
   const propsKey = JSON.stringify(stepProps);

@@ -2,7 +2,7 @@
 // slots placed above the main button and the button itself. Plain forms (src/flow/plain-form.ts) are
 // drawn by the theme's PlainForm; RJSF loads only with a form that needs it (./RjsfStepForm.tsx).
 import { Suspense, use, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTexts } from '../../../i18n/texts.ts';
 import { componentRegistry } from '../../../components/registry.ts';
 import { loadForm, plainFormIssues } from '../../../flow/forms.ts';
 import type { PlainField } from '../../../flow/plain-form.ts';
@@ -21,7 +21,7 @@ function Mounted({ onMounted }: { onMounted: () => void }) {
 }
 
 export function StepBody(props: StepViewProps & { aboveSubmit: ReactNode; onMounted: () => void }) {
-  const { t } = useTranslation();
+  const { t } = useTexts();
   const { step, runner, state, context, onMounted } = props;
   const fallback = <p role="status">{t('app.loading')}</p>;
   if (step.form) {
@@ -76,7 +76,7 @@ function StepForm({ formName, ...props }: StepViewProps & { formName: string; ab
  * the next submit, and the server's field messages show beside them.
  */
 function PlainStepForm(props: StepFormProps & { fields: PlainField[] }) {
-  const { t, i18n } = useTranslation();
+  const { t, texts } = useTexts();
   const { runner, state, form, fields } = props;
   const [checked, setChecked] = useState<Record<string, string[]>>({});
   const errors = useMemo(() => {
@@ -84,9 +84,9 @@ function PlainStepForm(props: StepFormProps & { fields: PlainField[] }) {
     for (const [field, keys] of Object.entries(checked)) shown[field] = keys.map((key) => t(key));
     // Server messages are translation keys, Foyer's English texts (the password policy's) or texts the server wrote.
     for (const [field, messages] of Object.entries(state.fieldErrors))
-      (shown[field] ??= []).push(...messages.map((message) => translateServerMessage(i18n, message)));
+      (shown[field] ??= []).push(...messages.map((message) => translateServerMessage(texts, message)));
     return shown;
-  }, [checked, state.fieldErrors, t, i18n]);
+  }, [checked, state.fieldErrors, t, texts]);
   return (
     <PlainForm
       className="foyer-stack"
