@@ -262,8 +262,8 @@ describe('the first paint of the hosted screens', () => {
 
   it('follows a drawn link clicked before the runtime started, on an address that names the app', async () => {
     const errors = collectErrors(suite.page);
-    // The runtime's start is held back, and so is the next page, so that
-    // the runtime starts while the click's navigation waits for its answer.
+    // The runtime's start is held back, and so is the next page, so that the runtime starts while the
+    // click's navigation waits for its answer.
     const releaseStart = await holdBack(suite.page, /\/assets\/start-[\w-]+\.js$/);
     const releaseSignup = await holdBack(suite.page, /\/auth\/signup$/);
     // Asked for once the drawn step is hydrated.

@@ -6,7 +6,7 @@ import { initReactI18next } from 'react-i18next';
 import type { AuthSession } from '../../src/auth/types.ts';
 import { browserLanguages, screenLanguage, signedInLocale } from '../../src/i18n/choice.ts';
 import { applyDocumentLanguage } from '../../src/i18n/document.ts';
-import { INTERPOLATION, intlFormatter } from '../../src/i18n/intl-formatter.ts';
+import { I18NEXT_OPTIONS, intlFormatter } from '../../src/i18n/intl-formatter.ts';
 import en from './en.json';
 
 const shippedFiles = import.meta.glob<Record<string, unknown>>(['./*.json', '!./en.json'], { import: 'default' });
@@ -19,10 +19,7 @@ export function createConsoleI18n(language = 'en'): I18n {
     .init({
       resources: { en: { translation: en } },
       lng: language,
-      fallbackLng: 'en',
-      initAsync: false,
-      interpolation: INTERPOLATION,
-      returnNull: false,
+      ...I18NEXT_OPTIONS,
     });
   return instance;
 }

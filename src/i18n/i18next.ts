@@ -3,7 +3,7 @@
 import i18next, { type i18n as I18n } from 'i18next';
 import { applyDocumentLanguage } from './document.ts';
 import { hasShippedTexts, shipped, shippedTextsOf, type TranslationResources } from './index.ts';
-import { INTERPOLATION, intlFormatter } from './intl-formatter.ts';
+import { I18NEXT_OPTIONS, intlFormatter } from './intl-formatter.ts';
 import { i18nextTexts } from './i18next-texts.ts';
 import type { TextsStore } from './texts.ts';
 
@@ -18,10 +18,7 @@ export function createI18n(language = 'en', shippedTexts: TranslationResources =
     // Copies: overrides merge into the store in place and must never reach the shipped texts.
     resources: Object.fromEntries(Object.entries(shippedTexts).map(([code, texts]) => [code, { translation: structuredClone(texts) }])),
     lng: language,
-    fallbackLng: 'en',
-    initAsync: false,
-    interpolation: INTERPOLATION,
-    returnNull: false,
+    ...I18NEXT_OPTIONS,
   });
   return instance;
 }

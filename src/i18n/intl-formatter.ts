@@ -22,5 +22,13 @@ export function formatInterpolated(value: unknown, language: string | undefined)
     : value;
 }
 
-/** Every interpolated value passes the formatter; values are text, React escapes them. */
-export const INTERPOLATION: InitOptions['interpolation'] = { escapeValue: false, alwaysFormat: true };
+/**
+ * How the runtime's and the configurator's i18next read texts: English the fallback, set up at once,
+ * and every interpolated value through the formatter (values are text, React escapes them).
+ */
+export const I18NEXT_OPTIONS = {
+  fallbackLng: 'en',
+  initAsync: false,
+  interpolation: { escapeValue: false, alwaysFormat: true },
+  returnNull: false,
+} as const satisfies InitOptions;
