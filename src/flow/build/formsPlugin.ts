@@ -19,8 +19,18 @@ function formNames(formsDir: string): string[] {
     .sort();
 }
 
-/** ESM source of the validators of one form schema, keyed the way createPrecompiledValidator looks them up. */
-export function validatorModuleCode(schema: RJSFSchema): string {
+function readForm(formsDir: string, name: string): { schema: RJSFSchema; uiSchema?: Record<string, unknown> } {
+  return JSON.parse(readFileSync(path.join(formsDir, `${name}.json`), 'utf8')) as {
+    schema: RJSFSchema;
+    uiSchema?: Record<string, unknown>;
+  };
+}
+
+/**
+ * ESM source of the validators of one form schema, keyed the way createPrecompiledValidator looks them up,
+ * and the ajv runtime helpers it imports.
+ */
+function validatorModule(schema: RJSFSchema): { code: string; runtimeImports: string[] } {
   const schemaMap = schemaParser(schema);
   const ajv = createAjvInstance(undefined, undefined, {
     code: { source: true, esm: true, lines: false },
@@ -40,19 +50,28 @@ export function validatorModuleCode(schema: RJSFSchema): string {
   const functions = Object.entries(exportNames)
     .map(([exportName, id]) => `${JSON.stringify(id)}: ${exportName}`)
     .join(', ');
-  return [
+  const code = [
     ...imports,
     `const __deps = { ${table} };`,
     'function __foyerRequire(specifier) { const ns = __deps[specifier]; return ns.default && ns.default.__esModule ? ns.default : ns; }',
     body.replace(/^"use strict";/, ''),
     `export const validateFns = { ${functions} };`,
   ].join('\n');
+  return { code, runtimeImports: requires };
 }
 
 export function foyerForms(options: { formsDir: string }): Plugin {
   const formsDir = path.resolve(options.formsDir);
   return {
     name: 'foyer-forms',
+    // Vite's dev server pre-bundles what its scan of the pages finds, and the scan does not load these
+    // virtual modules: the helpers they import would be found at the first form and bundled again,
+    // reloading the page (two copies of React meanwhile).
+    config(_config, env) {
+      if (env.command !== 'serve') return undefined;
+      const include = new Set(formNames(formsDir).flatMap((name) => validatorModule(readForm(formsDir, name).schema).runtimeImports));
+      return { optimizeDeps: { include: [...include] } };
+    },
     resolveId(id) {
       if (id === INDEX_ID || id.startsWith(`${INDEX_ID}/`)) return RESOLVED_PREFIX + id;
       return undefined;
@@ -66,11 +85,10 @@ export function foyerForms(options: { formsDir: string }): Plugin {
           .join('\n');
         return `export const formLoaders = {\n${loaders}\n};\n`;
       }
-      const file = path.join(formsDir, `${name}.json`);
-      this.addWatchFile(file);
-      const form = JSON.parse(readFileSync(file, 'utf8')) as { schema: RJSFSchema; uiSchema?: Record<string, unknown> };
+      this.addWatchFile(path.join(formsDir, `${name}.json`));
+      const form = readForm(formsDir, name);
       return [
-        validatorModuleCode(form.schema),
+        validatorModule(form.schema).code,
         // The key RJSF's precompiled validator looks the whole form's function up by (its getValidator).
         `const rootValidatorKey = ${JSON.stringify(typeof form.schema[ID_KEY] === 'string' ? form.schema[ID_KEY] : hashForSchema(form.schema))};`,
         `export default { schema: ${JSON.stringify(form.schema)}, uiSchema: ${JSON.stringify(form.uiSchema ?? {})}, validateFns, rootValidatorKey };`,
