@@ -278,6 +278,53 @@ describe('the first paint of the hosted screens', () => {
     expect(errors).toEqual([]);
   });
 
+  it('leaves a person who scrolled the drawn page, or moved focus in it, where they are once the runtime starts', async () => {
+    const errors = collectErrors(suite.page);
+    await suite.page.setViewportSize({ width: 320, height: 480 });
+    const signupUrl = `${suite.foyer.urls.ui}/auth/signup?appId=${SIGNUP_APP_ID}`;
+    // The form hydrates in a boundary of its own, once its chunk is in: React then keeps its node in the
+    // drawn field, and the step's effects have run by the frame after next.
+    const formHydrated = async () => {
+      await expect
+        .poll(() =>
+          suite.page.evaluate(() => Object.keys(document.querySelector('#root_email') ?? {}).some((key) => key.startsWith('__reactFiber'))),
+        )
+        .toBe(true);
+      await suite.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    };
+    const drawnAndHeldBack = async () => {
+      const release = await holdBack(suite.page, RUNTIME_ENTRY);
+      await suite.page.goto(signupUrl, { waitUntil: 'commit' });
+      await suite.page.getByRole('link', { name: 'Log in' }).waitFor();
+      return release;
+    };
+
+    // Scrolled down to the link under the form: taking focus to the first field would scroll back up.
+    let release = await drawnAndHeldBack();
+    await suite.page.getByRole('link', { name: 'Log in' }).scrollIntoViewIfNeeded();
+    const scrolled = await suite.page.evaluate(() => globalThis.scrollY);
+    expect(scrolled).toBeGreaterThan(0);
+    release();
+    await formHydrated();
+    expect(await suite.page.evaluate(() => [globalThis.scrollY, document.activeElement?.tagName])).toEqual([scrolled, 'BODY']);
+
+    // Tabbed to a link: it keeps the focus.
+    release = await drawnAndHeldBack();
+    for (let press = 0; press < 40 && !(await suite.page.evaluate(() => document.activeElement?.textContent === 'Log in')); press++) {
+      await suite.page.keyboard.press('Tab');
+    }
+    release();
+    await formHydrated();
+    expect(await suite.page.evaluate(() => document.activeElement?.textContent)).toBe('Log in');
+
+    // Nothing done before it started: the first field has the focus, at the top of the page.
+    await suite.page.goto(signupUrl);
+    await formHydrated();
+    await expect.poll(() => suite.page.evaluate(() => document.activeElement?.id)).toBe('root_email');
+    expect(await suite.page.evaluate(() => globalThis.scrollY)).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
   it('draws a clear page for an unknown app id, never a 500', async () => {
     const { status, html } = await pageHtml(loginUrl('?appId=no-such-app'));
     expect(status).toBe(200);

@@ -109,7 +109,7 @@ function FirstStepScreens({
     <FirstStepNavigation paths={paths} onLeave={leave}>
       <ErrorBoundary FallbackComponent={RouteError} resetKeys={[pathname]}>
         {/* Without a flow the drawing is the Unknown App screen, which ScreenShell draws on any path. */}
-        <ScreenShell pathname={pathname}>{flow && <FlowScreen flow={flow} />}</ScreenShell>
+        <ScreenShell pathname={pathname}>{flow && <FlowScreen flow={flow} drawn />}</ScreenShell>
       </ErrorBoundary>
     </FirstStepNavigation>
   );

@@ -33,22 +33,24 @@ export interface FlowScreenProps {
   flow: Flow;
   /** What frames the step: the /auth card by default, the signed-in page for management screens. */
   layout?: ComponentType<AuthLayoutProps>;
+  /** The server drew the step the page opened with (src/app/first-step.tsx). */
+  drawn?: boolean;
 }
 
 /**
  * In preview mode a screen switch (src/preview/screens.ts) opens the flow afresh, at the step it names
  * when the flow has it; elsewhere navigation state never picks a step.
  */
-export function FlowScreen({ flow, layout }: FlowScreenProps) {
+export function FlowScreen({ flow, layout, drawn }: FlowScreenProps) {
   const { config } = useRuntime();
   const location = useAppLocation();
   const switched = config.preview ? previewNavigationOf(location.state) : undefined;
   const step = switched?.step;
   const opened = useMemo(() => (step && Object.hasOwn(flow.steps, step) ? { ...flow, initial: step } : flow), [flow, step]);
-  return <FlowView key={switched ? location.key : undefined} flow={opened} layout={layout} />;
+  return <FlowView key={switched ? location.key : undefined} flow={opened} layout={layout} drawn={drawn} />;
 }
 
-function FlowView({ flow, layout: Layout = AuthLayout }: FlowScreenProps) {
+function FlowView({ flow, layout: Layout = AuthLayout, drawn = false }: FlowScreenProps) {
   const { t } = useTexts();
   usePageTitle(t(flow.title));
   const { auth, api, config } = useRuntime();
@@ -81,31 +83,36 @@ function FlowView({ flow, layout: Layout = AuthLayout }: FlowScreenProps) {
   // the owner's focus out of the editor at every load and screen switch.
   const autoFocus = !config.preview;
   const focusPending = useRef(autoFocus);
+  // The drawn step opens with the flow's start and its entry into that step (focus keys 0 and 1,
+  // src/flow/engine.ts); later keys are the person's own moves.
+  const openingDrawnStep = drawn && state.focusKey <= 1;
+  /** Takes focus to `target` (none: leaves it), unless the person already placed it. */
+  const placeFocus = useCallback(
+    (target: HTMLElement | null | undefined) => {
+      const active = document.activeElement;
+      // A person already in one of the step's fields (typing into the server's drawing) stays there; so does
+      // one who scrolled the drawn page or moved focus in it before the runtime started: taking focus would
+      // scroll the page back to the field, under their pointer or from their keyboard.
+      const placed =
+        (active instanceof HTMLElement && active.matches(FOCUSABLE_FIELD) && cardRef.current?.contains(active)) ||
+        (openingDrawnStep && (globalThis.scrollY > 0 || (active !== null && active !== document.body)));
+      if (!placed && !target) return;
+      if (!placed) target?.focus();
+      focusPending.current = false;
+    },
+    [openingDrawnStep],
+  );
   const focusFirstField = useCallback(() => {
-    if (!focusPending.current) return;
-    // A person already in one of the step's fields (typing into the server's drawing) stays there.
-    const active = document.activeElement;
-    if (active instanceof HTMLElement && active.matches(FOCUSABLE_FIELD) && cardRef.current?.contains(active)) {
-      focusPending.current = false;
-      return;
-    }
-    const field = cardRef.current?.querySelector<HTMLElement>(FOCUSABLE_FIELD);
-    if (field) {
-      field.focus();
-      focusPending.current = false;
-    }
-  }, []);
+    if (focusPending.current) placeFocus(cardRef.current?.querySelector<HTMLElement>(FOCUSABLE_FIELD));
+  }, [placeFocus]);
   useEffect(() => {
     focusPending.current = autoFocus;
     focusFirstField();
   }, [state.focusKey, focusFirstField, autoFocus]);
   useEffect(() => {
     // A step without fields: the heading takes focus so the new content is read from the top.
-    if (focusPending.current && state.status === 'idle' && !step.form && !step.component) {
-      headingRef.current?.focus();
-      focusPending.current = false;
-    }
-  }, [state.status, state.focusKey, step]);
+    if (focusPending.current && state.status === 'idle' && !step.form && !step.component) placeFocus(headingRef.current);
+  }, [state.status, state.focusKey, step, placeFocus]);
 
   const slots = (step.slots ?? []).filter((slot) => holds(slot.if, context));
   const before = slots.filter((slot) => slot.placement === 'before');
