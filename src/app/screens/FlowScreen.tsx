@@ -96,9 +96,11 @@ function FlowView({ flow, layout: Layout = AuthLayout, drawn = false }: FlowScre
       const placed =
         (active instanceof HTMLElement && active.matches(FOCUSABLE_FIELD) && cardRef.current?.contains(active)) ||
         (openingDrawnStep && (globalThis.scrollY > 0 || (active !== null && active !== document.body)));
-      if (!placed && !target) return;
-      if (!placed) target?.focus();
-      focusPending.current = false;
+      if (placed) focusPending.current = false;
+      else if (target) {
+        target.focus();
+        focusPending.current = false;
+      }
     },
     [openingDrawnStep],
   );

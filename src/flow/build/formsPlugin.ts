@@ -19,11 +19,13 @@ function formNames(formsDir: string): string[] {
     .sort();
 }
 
-function readForm(formsDir: string, name: string): { schema: RJSFSchema; uiSchema?: Record<string, unknown> } {
-  return JSON.parse(readFileSync(path.join(formsDir, `${name}.json`), 'utf8')) as {
-    schema: RJSFSchema;
-    uiSchema?: Record<string, unknown>;
-  };
+interface FormFile {
+  schema: RJSFSchema;
+  uiSchema?: Record<string, unknown>;
+}
+
+function readForm(formsDir: string, name: string): FormFile {
+  return JSON.parse(readFileSync(path.join(formsDir, `${name}.json`), 'utf8')) as FormFile;
 }
 
 /**
