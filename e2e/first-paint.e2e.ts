@@ -5,6 +5,7 @@
 import { eq } from 'drizzle-orm';
 import type { ConsoleMessage, Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { SUPPORTED_LOCALES } from '../common/locales.ts';
 import { apps } from '../server/db/schema.ts';
 import { expectNoAxeViolations } from './support/browser.ts';
 import { browserSuite } from './support/suite.ts';
@@ -104,7 +105,9 @@ describe('the first paint of the hosted screens', () => {
     const nonce = /style-src [^;]*'nonce-([0-9a-f]+)'/.exec(response.headers.get('content-security-policy') ?? '')?.[1];
     expect(html).toMatch(new RegExp(`<style nonce="${nonce}">[^<]*\\.foyer-card`));
     expect(html).toContain(`<style id="foyer-custom-css" nonce="${nonce}">`);
-    expect(html).not.toMatch(/<link rel="stylesheet"(?! href="[^"]+" disabled>)/);
+    expect(html).not.toMatch(/<link rel="stylesheet"(?! href="[^"]+" type="text\/plain">)/);
+    // The language switch is off until the runtime hydrates it, so it is drawn with the page's language only.
+    expect(html.match(/<option [^>]*>[^<]*<\/option>/g)).toEqual(['<option value="de" lang="de" dir="ltr" selected="">Deutsch</option>']);
     const data = firstPaintOf(html);
     expect(data).toMatchObject({
       appId: suite.foyer.demo.appId,
@@ -129,10 +132,18 @@ describe('the first paint of the hosted screens', () => {
     await email.fill('');
     await expect.poll(() => submit.isDisabled()).toBe(true);
     await expectNoAxeViolations(suite.page);
-    // Nothing was fetched that the page carried: not the config, the overrides or the English texts.
+    // Nothing was fetched that the page carried: not the config, the overrides, the English texts or the stylesheet.
     expect(
-      requests.filter((url) => url.includes('/graphql') || url.endsWith('/translations.json') || /\/assets\/en-[\w-]+\.js$/.test(url)),
+      requests.filter(
+        (url) =>
+          url.includes('/graphql') ||
+          url.endsWith('/translations.json') ||
+          /\/assets\/en-[\w-]+\.js$/.test(url) ||
+          /\/assets\/[\w-]+\.css$/.test(url),
+      ),
     ).toEqual([]);
+    // Hydrated, the language switch offers every language.
+    expect(await suite.page.getByLabel('Language').locator('option').count()).toBe(SUPPORTED_LOCALES.length);
     expect(errors).toEqual([]);
 
     await email.focus();

@@ -172,9 +172,10 @@ export function withFirstPaint(
   if (inline) {
     page = page.replace(STYLESHEET_LINK, (link, address: string) => {
       const css = inline.readAsset(address);
-      // The link stays, disabled (never fetched): Vite's preload helper adds a lazy chunk's stylesheet
+      // The link stays, of a type no browser fetches: Vite's preload helper adds a lazy chunk's stylesheet
       // unless a link to it is in the page, and one added now would come after the app's styles.
-      return css === undefined ? link : `${style(css)}<link rel="stylesheet" href="${address}" disabled>`;
+      // (`disabled` is fetched all the same by Chromium, competing with the page's first paint.)
+      return css === undefined ? link : `${style(css)}<link rel="stylesheet" href="${address}" type="text/plain">`;
     });
   }
   const head: string[] = [];

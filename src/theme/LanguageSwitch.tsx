@@ -15,11 +15,14 @@ const subscribeToNothing = () => () => undefined;
 export function LanguageSwitch({ label, languages, value, onChange }: LanguageSwitchProps) {
   const id = useId();
   // Off in the server's drawing until the runtime hydrates it: a choice made before would be lost.
+  // Drawn off, it lists the page's language only: laying out every language's name (in its own script,
+  // each font looked up) would delay the page's first paint for a list nobody can open yet.
   const interactive = useSyncExternalStore(
     subscribeToNothing,
     () => true,
     () => false,
   );
+  const listed = interactive ? languages : languages.filter((locale) => locale === value);
   return (
     <span className="foyer-language-switch">
       <label htmlFor={id}>{label}</label>
@@ -30,7 +33,7 @@ export function LanguageSwitch({ label, languages, value, onChange }: LanguageSw
         disabled={!interactive}
         onChange={(event) => onChange(event.target.value as SupportedLocale)}
       >
-        {languages.map((locale) => (
+        {listed.map((locale) => (
           <option key={locale} value={locale} lang={locale} dir={LOCALES[locale].dir}>
             {LOCALES[locale].endonym}
           </option>

@@ -89,7 +89,7 @@ describe("the runtime page's first paint", () => {
     expect(styleNonce).not.toBe(nonce);
     const own = drawn.html.indexOf(
       `<style nonce="${styleNonce}">.foyer-card{color:red}.x::after{content:"<\\/style><script>alert(2)</script>"}</style>` +
-        '<link rel="stylesheet" href="/assets/foyer.css" disabled>',
+        '<link rel="stylesheet" href="/assets/foyer.css" type="text/plain">',
     );
     const app = drawn.html.indexOf(`<style id="foyer-custom-css" nonce="${styleNonce}">`);
     expect(own).toBeGreaterThan(0);
