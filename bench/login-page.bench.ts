@@ -1,7 +1,8 @@
 // The hosted login page in the Chromium the browser tests use: from navigation until its e-mail field
 // is visible and typeable, in a fresh browser context each time (a first visit: nothing cached),
 // beside its floor, a static HTML page with the same form served by a bare Node HTTP server on the
-// same machine. Both are timed in turns, unthrottled, at 4× CPU throttling and on a 40 ms / 10 Mbit/s
+// same machine, and beside the same page sent with the header that isolates Foyer's pages
+// (ISOLATED_PATH). All are timed in turns, unthrottled, at 4× CPU throttling and on a 40 ms / 10 Mbit/s
 // network (Chromium's own emulation through the DevTools protocol). The hosted UI is the build in
 // dist/ui, made by `npm run build` when it is missing, served by the production server as
 // `npm run start:prod` runs it, in a process of its own (bench/processes.ts): inside the bench's
@@ -45,6 +46,13 @@ const STATIC_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign in</title></head>
 <body><main><h1>Sign in</h1><form><label for="email">Email</label><input id="email" type="email" autocomplete="email" required><button>Continue</button></form></main></body></html>`;
 
+/**
+ * The static page's address sent with the header Foyer's pages carry (server/ui/plugin.ts), which
+ * puts them in a browsing context group of their own: a first visit in a fresh tab then starts a new
+ * renderer process, which the bare page's visit does not (README "Benchmarks").
+ */
+const ISOLATED_PATH = '/isolated';
+
 interface Conditions {
   name: string;
   cpuRate?: number;
@@ -86,12 +94,16 @@ const entry: BenchEntry = {
   title: 'login page',
   async run() {
     if (!existsSync(path.join(ROOT, 'dist/ui/index.html'))) execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
-    const staticServer = createServer((_request, response) => {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    const staticServer = createServer((request, response) => {
+      response.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        ...(request.url === ISOLATED_PATH ? { 'cross-origin-opener-policy': 'same-origin' } : {}),
+      });
       response.end(STATIC_PAGE);
     });
     await new Promise<void>((resolve) => staticServer.listen(0, '127.0.0.1', resolve));
     const staticUrl = `http://127.0.0.1:${(staticServer.address() as AddressInfo).port}/`;
+    const isolatedStaticUrl = new URL(ISOLATED_PATH, staticUrl).href;
     await buildServer();
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'foyer-bench-login-'));
     const [foyer, browser] = await Promise.all([startProductionServer(dataDir), launchBrowser()]);
@@ -99,21 +111,29 @@ const entry: BenchEntry = {
       const loginUrl = `${foyer.urls.ui}/auth/login`;
       const figures: Figure[] = [];
       for (const conditions of CONDITIONS) {
-        await untilTypeable(browser, loginUrl, conditions);
-        await untilTypeable(browser, staticUrl, conditions);
+        const urls = [loginUrl, staticUrl, isolatedStaticUrl];
+        for (const url of urls) await untilTypeable(browser, url, conditions);
         const values: number[] = [];
         const floors: number[] = [];
+        const isolatedFloors: number[] = [];
         for (let i = 0; i < RUNS; i += 1) {
           values.push(await untilTypeable(browser, loginUrl, conditions));
           floors.push(await untilTypeable(browser, staticUrl, conditions));
+          isolatedFloors.push(await untilTypeable(browser, isolatedStaticUrl, conditions));
         }
-        figures.push({
-          name: `/auth/login e-mail field typeable, first visit, ${conditions.name}`,
-          value: median(values),
-          unit: 'ms',
-          spread: spreadOf(values),
-          floor: { name: 'static HTML page with the same form', value: median(floors) },
-        });
+        const figure = { value: median(values), unit: 'ms', spread: spreadOf(values) } as const;
+        figures.push(
+          {
+            name: `/auth/login e-mail field typeable, first visit, ${conditions.name}`,
+            ...figure,
+            floor: { name: 'static HTML page with the same form', value: median(floors) },
+          },
+          {
+            name: `/auth/login e-mail field typeable, first visit, ${conditions.name}, against a floor isolated alike`,
+            ...figure,
+            floor: { name: 'the same static page, sent with Cross-Origin-Opener-Policy: same-origin', value: median(isolatedFloors) },
+          },
+        );
       }
       return figures;
     } finally {
