@@ -3,11 +3,13 @@
 // port. Both are new processes timed from spawn until a request to their last listener answers;
 // they take turns. The data folder is made once, by a first start that migrates and seeds. Then the
 // resident memory of the started server after a few idle seconds, beside a Node process that holds
-// Foyer's database (the data folder's pgdata/) open in PGlite and answers HTTP (Linux: read from /proc).
+// Foyer's database (the data folder's pgdata/) open in PGlite, started as Foyer starts it
+// (server/db/client.ts pgliteOptions), and answers HTTP (Linux: read from /proc).
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildServer } from '../scripts/build-server.ts';
+import { pgliteOptions } from '../server/db/client.ts';
 import { freePort } from '../server/testing.ts';
 import { median, spreadOf } from './measure.ts';
 import { productionServerSetup, spawnUntilAnswering } from './processes.ts';
@@ -26,7 +28,10 @@ const PGLITE_ALONE = `
 import { createServer } from 'node:http';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-const db = await PGlite.create(process.env.FOYER_DATA_DIR + '/pgdata', { extensions: { pg_trgm } });
+const db = await PGlite.create(process.env.FOYER_DATA_DIR + '/pgdata', {
+  extensions: { pg_trgm },
+  startParams: JSON.parse(process.env.PGLITE_START_PARAMS),
+});
 await db.query('select count(*) from apps');
 createServer((_request, response) => response.end('ok')).listen(Number(process.env.PORT), '127.0.0.1');
 `;
@@ -92,7 +97,7 @@ const entry: BenchEntry = {
             value:
               (await startToFirstAnswer(
                 ['--input-type=module', '-e', PGLITE_ALONE],
-                { PORT: String(barePort), FOYER_DATA_DIR: dataDir },
+                { PORT: String(barePort), FOYER_DATA_DIR: dataDir, PGLITE_START_PARAMS: JSON.stringify(pgliteOptions.startParams) },
                 `http://127.0.0.1:${barePort}/`,
                 IDLE_MS,
               )) / 1024,
