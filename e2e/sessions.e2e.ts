@@ -64,6 +64,27 @@ describe('the sessions list', () => {
     await third.close();
   });
 
+  it('leaves for the sign-out alone after "Sign out everywhere", however slow the token revocation', async () => {
+    const page = suite.page;
+    await signInToWorkspace(page, ui());
+    await page.goto(`${ui()}/user-management/profile`);
+    // A slow network: the page is still revoking its refresh token when its session is already gone.
+    await page.route('**/token/revocation', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await route.continue();
+    });
+    const visited: string[] = [];
+    page.on('request', (request) => {
+      if (request.isNavigationRequest()) visited.push(new URL(request.url()).pathname);
+    });
+    await press(page, page.getByRole('button', { name: 'Sign out everywhere' }));
+    await press(page, page.getByRole('dialog', { name: 'Sign out everywhere' }).getByRole('button', { name: 'Sign out everywhere' }));
+    await page.waitForURL((url) => url.pathname === '/auth/login');
+    await page.getByLabel('Email').waitFor();
+    // One way out, through the auth service's sign-out; no sign-in started alongside it to race it.
+    expect(visited.filter((path) => path.startsWith('/url/'))).toEqual([expect.stringMatching(/^\/url\/logout\//)]);
+  });
+
   it('fits a 320 px wide screen', async () => {
     const page = suite.page;
     const elsewhere = await signInElsewhere(suite.browser);
