@@ -141,6 +141,27 @@ describe('sign-in routing in the browser', () => {
     expect((await accessClaims()).tid).toBe(await demoWorkspaceId(suite.foyer, 'Globex'));
   });
 
+  it('switches workspace however slow the token revocation, with no sign-in started before the switch', async () => {
+    await suite.page.goto(ui());
+    await enterCredentials(owner().email, owner().password);
+    await suite.page.getByRole('radio', { name: 'Globex' }).check();
+    await suite.page.getByRole('button', { name: 'Continue' }).click();
+    await expectSignedInHome('Globex');
+    await suite.page.goto(`${ui()}/user-management/profile`);
+    // A slow network: the page is still revoking the old refresh token when its tokens are already gone.
+    await suite.page.route('**/token/revocation', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await route.continue();
+    });
+    const loads = recordLoads(suite.page);
+    await suite.page.getByRole('button', { name: 'Switch workspace' }).click();
+    await suite.page.getByRole('list', { name: 'Your workspaces' }).getByRole('button', { name: 'Acme' }).click();
+    await expectSignedInHome('Acme');
+    expect((await accessClaims()).tid).toBe(await demoWorkspaceId(suite.foyer, 'Acme'));
+    // The switch is the page's first move: no sign-in of the workspace being left went before it.
+    expect(loads[0]).toContain(`${suite.foyer.urls.auth}/auth/chooseTenantUser/`);
+  });
+
   it('fits a 320 px wide screen: the open switcher in the header and on the home page, and the error page', async () => {
     await suite.page.setViewportSize({ width: 320, height: 640 });
     const fits = () => suite.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);

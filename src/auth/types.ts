@@ -94,7 +94,11 @@ export interface AuthSession {
   apiHeaders(): Record<string, string>;
   /** Renews an access token about to expire before a call; signs out when that fails. */
   ensureFresh(): Promise<void>;
-  /** Starts a sign-in that comes back to `returnPath`. */
+  /**
+   * Starts a sign-in that comes back to `returnPath`; none once the page is leaving for a sign-out or
+   * a workspace switch, which drop the tokens first: a signed-in screen's guard would otherwise start
+   * one that raced the move, and could win it.
+   */
   login(returnPath?: string): Promise<void>;
   /** Finishes the OAuth sign-in (the callback's query) and answers the path to continue to. */
   handleCallback(query: URLSearchParams): Promise<string>;

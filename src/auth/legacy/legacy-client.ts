@@ -47,6 +47,7 @@ export class LegacyClient implements AuthClient {
     tenantUsers: () => this.call<WorkspaceUser[]>('GET', '/auth-proxy/tenantUsers'),
     /** docs/SPEC.md section 2: the choice continues to /onboard, carrying the target address. */
     switchWorkspace: async (tenantUserId) => {
+      this.leaving = true;
       this.runtime.localStorage.setItem(StorageKeys.tenantUserId, tenantUserId);
       const target = this.runtime.sessionStorage.getItem(StorageKeys.legacyReturnPath);
       this.runtime.sessionStorage.removeItem(StorageKeys.legacyReturnPath);
@@ -107,6 +108,8 @@ export class LegacyClient implements AuthClient {
   private readonly listeners = new Set<AuthListener>();
   private user: CurrentUserData | undefined;
   private endReason: SignedOutReason | undefined;
+  /** Set by a sign-out or a workspace switch, which leave the page (login). */
+  private leaving = false;
   private watchingOtherTabs = false;
   /** The second factor the last sign-in still owes, until a code passes (where "continue" leads). */
   private owedFactor: MfaState = 'DISABLED';
@@ -158,6 +161,7 @@ export class LegacyClient implements AuthClient {
   async ensureFresh(): Promise<void> {}
 
   async login(returnPath?: string): Promise<void> {
+    if (this.leaving) return;
     const path = safeReturnPath(returnPath, this.config.uiUrl);
     if (path) this.runtime.sessionStorage.setItem(StorageKeys.legacyReturnPath, path);
     this.runtime.redirect(`${this.uiUrl()}/auth/login`);
@@ -174,6 +178,7 @@ export class LegacyClient implements AuthClient {
   }
 
   async logout(postLogoutRedirectUri?: string): Promise<void> {
+    this.leaving = true;
     await this.deauthenticate();
     this.runtime.redirect(postLogoutRedirectUri ?? `${this.uiUrl()}/auth/login`);
   }

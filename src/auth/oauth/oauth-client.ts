@@ -81,6 +81,8 @@ export class OAuthClient implements AuthClient {
   private endReason: SignedOutReason | undefined;
   private refreshInFlight: Promise<void> | undefined;
   private watchingOtherTabs = false;
+  /** Set by a sign-out or a workspace switch, which leave the page (login). */
+  private leaving = false;
 
   constructor(config: ClientConfig, runtime: BrowserRuntime) {
     this.config = config;
@@ -113,6 +115,7 @@ export class OAuthClient implements AuthClient {
       authenticate: async (username, password) => (await api()).authenticate(username, password),
       tenantUsers: async () => (await api()).tenantUsers(),
       switchWorkspace: async (tenantUserId) => {
+        this.leaving = true;
         // The tokens of the workspace being left must not outlive the switch.
         await this.dropTokens();
         runtime.localStorage.setItem(StorageKeys.tenantUserId, tenantUserId);
@@ -214,6 +217,7 @@ export class OAuthClient implements AuthClient {
   }
 
   async login(returnPath?: string): Promise<void> {
+    if (this.leaving) return;
     const state = randomToken(this.runtime);
     const codeVerifier = randomToken(this.runtime);
     const codeChallenge = await s256Challenge(this.runtime, codeVerifier);
@@ -292,6 +296,7 @@ export class OAuthClient implements AuthClient {
    * ID token proves whom it signs out, so the hosted sign-out screen does not need to ask.
    */
   async logout(postLogoutRedirectUri?: string): Promise<void> {
+    this.leaving = true;
     const idToken = this.runtime.localStorage.getItem(StorageKeys.idToken) ?? this.session?.tokens.idToken;
     await this.dropTokens();
     const query = new URLSearchParams();

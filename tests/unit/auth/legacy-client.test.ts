@@ -233,6 +233,18 @@ describe('sign-out', () => {
     expect(redirects.at(-1)).toBe(`${uiUrl}/auth/login`);
   });
 
+  it('starts no sign-in while leaving for the login after a sign-out (a guarded screen asks for one as the token goes)', async () => {
+    const before = redirects.length;
+    // As the signed-in screens' guard does when the token goes (src/app/sign-in-guard.ts).
+    const signIns: Promise<void>[] = [];
+    client.subscribe(() => signIns.push(client.login('/user-management/profile')));
+    await client.logout();
+    await Promise.all(signIns);
+    expect(signIns.length).toBeGreaterThan(0);
+    expect(redirects.slice(before)).toEqual([`${uiUrl}/auth/login`]);
+    expect(sessionStorage.getItem('NB_LEGACY_RETURN_PATH')).toBeNull();
+  });
+
   it('clear (a 401) forgets everything locally and keeps the reason', () => {
     client.clear('membershipEnded');
     expect(client.isAuthenticated()).toBe(false);

@@ -235,6 +235,18 @@ describe('current user', () => {
     expect(harness.redirects.at(-1)).toBe(`${service.authUrl}/auth/chooseTenantUser/tenant-user-acme`);
   });
 
+  it('starts no sign-in while a workspace switch leaves the page (a guarded screen asks for one as the tokens go)', async () => {
+    await harness.signIn();
+    const before = harness.redirects.length;
+    // As the signed-in screens' guard does when the tokens go (src/app/sign-in-guard.ts).
+    const signIns: Promise<void>[] = [];
+    harness.client.subscribe(() => signIns.push(harness.client.login('/user-management/profile')));
+    await harness.client.signIn.switchWorkspace('tenant-user-acme');
+    await Promise.all(signIns);
+    expect(signIns.length).toBeGreaterThan(0);
+    expect(harness.redirects.slice(before)).toEqual([`${service.authUrl}/auth/chooseTenantUser/tenant-user-acme`]);
+  });
+
   it('refresh() renews the tokens and re-reads the user, telling subscribers', async () => {
     const user = { ...defaultTestUser, onboarded: false, tenantName: '' };
     await harness.signIn('/', user);
@@ -363,6 +375,17 @@ describe('logout and clear', () => {
     expect(harness.redirects.at(-1)).toBe(
       `${service.authUrl}/url/logout/demo-app?${new URLSearchParams({ idTokenHint: idToken }).toString()}`,
     );
+  });
+
+  it('starts no sign-in while leaving for the logout URL', async () => {
+    await harness.signIn();
+    const before = harness.redirects.length;
+    const signIns: Promise<void>[] = [];
+    harness.client.subscribe(() => signIns.push(harness.client.login('/user-management/profile')));
+    await harness.client.logout();
+    await Promise.all(signIns);
+    expect(signIns.length).toBeGreaterThan(0);
+    expect(harness.redirects.slice(before)).toEqual([expect.stringMatching(`^${service.authUrl}/url/logout/demo-app\\?`)]);
   });
 
   it('still leaves for the logout URL when the server calls fail', async () => {
