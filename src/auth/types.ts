@@ -172,11 +172,8 @@ export interface SignInSessionCalls {
   revoke(id: string): Promise<void>;
   /** Answers how many other sessions ended. */
   revokeOthers(): Promise<number>;
-  /**
-   * Ends every session of the person, this one included. Leaving this page is the caller's: one way
-   * out, so no sign-in started by a guarded screen races the sign-out.
-   */
-  revokeAll(): Promise<void>;
+  /** Ends every session of the person, this one included, then signs out here. */
+  signOutEverywhere(): Promise<void>;
 }
 
 /**

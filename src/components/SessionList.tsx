@@ -7,7 +7,6 @@ import { useTexts } from '../i18n/texts.ts';
 import { useRuntime } from '../runtime/context.tsx';
 import type { SessionSummary, SignInSessionCalls } from '../auth/types.ts';
 import type { FlowComponentProps } from '../flow/component-types.ts';
-import type { Target } from '../flow/types.ts';
 import { deviceLabel, formatDateTime } from '../i18n/index.ts';
 import { Alert } from '../theme/Alert.tsx';
 import { Button } from '../theme/Button.tsx';
@@ -23,7 +22,7 @@ export default function SessionList(props: FlowComponentProps) {
   return auth.sessions ? <Sessions {...props} calls={auth.sessions} /> : null;
 }
 
-function Sessions({ props, follow, calls }: FlowComponentProps & { calls: SignInSessionCalls }) {
+function Sessions({ calls }: FlowComponentProps & { calls: SignInSessionCalls }) {
   const { t, texts } = useTexts();
   const queryClient = useQueryClient();
   const list = useQuery({ queryKey: SESSIONS_KEY, queryFn: () => calls.list() });
@@ -59,9 +58,8 @@ function Sessions({ props, follow, calls }: FlowComponentProps & { calls: SignIn
     setConfirmState('busy');
     try {
       if (confirming === 'everywhere') {
-        await calls.revokeAll();
-        // To the sign-out screen, outside the signed-in layout whose guard would start a sign-in.
-        follow?.(props.signedOutEverywhere as Target);
+        // Leaves the page: the sign-in screen comes next.
+        await calls.signOutEverywhere();
         return;
       }
       const count = await calls.revokeOthers();

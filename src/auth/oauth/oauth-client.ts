@@ -154,7 +154,10 @@ export class OAuthClient implements AuthClient {
       list: async () => (await api()).listSessions(await this.bearer()),
       revoke: async (id) => (await api()).revokeSession(id, await this.bearer()),
       revokeOthers: async () => (await api()).revokeOtherSessions(await this.bearer()),
-      revokeAll: async () => (await api()).revokeAllSessions(await this.bearer()),
+      signOutEverywhere: async () => {
+        await (await api()).revokeAllSessions(await this.bearer());
+        await this.logout();
+      },
     };
   }
 
