@@ -23,15 +23,38 @@ export interface TestFoyer {
 export const TEMPLATE_ENV = 'FOYER_TEST_TEMPLATE';
 export const POSTGRES_ENV = 'FOYER_TEST_POSTGRES_URL';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** The lowest port a free one is picked from: above the well-known and most services' ports. */
+const FREE_PORTS_FROM = 10_000;
+
+/**
+ * The first port the kernel hands to outgoing connections (Linux; elsewhere the IANA range's start,
+ * 49152). A port a test picks must lie below it.
+ */
+async function outgoingPortsStart(): Promise<number> {
+  const range = await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => '49152');
+  return Number(range.trim().split(/\s+/)[0]);
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/**
+ * A loopback port nothing listens on, picked at random below the ports the kernel hands to outgoing
+ * connections. One the kernel picked (listening on port 0) came from that range: between this check
+ * and the test's own listen, a connection the run opened (to PostgreSQL, between the test servers)
+ * could take it as its local end, and the listen then failed (EADDRINUSE).
+ */
+export async function freePort(): Promise<number> {
+  const below = await outgoingPortsStart();
+  for (;;) {
+    const port = FREE_PORTS_FROM + Math.floor(Math.random() * (below - FREE_PORTS_FROM));
+    if (await canListen(port)) return port;
+  }
 }
 
 /** A migrated, empty PostgreSQL database (a copy of the run's template) that several handles may open. */
