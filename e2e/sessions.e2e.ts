@@ -3,7 +3,7 @@
 // the recent activity. Keyboard only, axe-checked, within 320 px.
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectNoAxeViolations } from './support/browser.ts';
+import { expectNoAxeViolations, slowTokenRevocation } from './support/browser.ts';
 import { signInToWorkspace } from './support/sign-in.ts';
 import { browserSuite } from './support/suite.ts';
 
@@ -69,10 +69,7 @@ describe('the sessions list', () => {
     await signInToWorkspace(page, ui());
     await page.goto(`${ui()}/user-management/profile`);
     // A slow network: the page is still revoking its refresh token when its session is already gone.
-    await page.route('**/token/revocation', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-      await route.continue();
-    });
+    await slowTokenRevocation(page);
     const visited: string[] = [];
     page.on('request', (request) => {
       if (request.isNavigationRequest()) visited.push(new URL(request.url()).pathname);

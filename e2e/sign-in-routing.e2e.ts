@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { tenantUsers, users } from '../server/db/schema.ts';
 import { flows } from '../src/flow/flows.ts';
 import { demoWorkspaceId } from './support/workspaces.ts';
-import { expectNoAxeViolations } from './support/browser.ts';
+import { expectNoAxeViolations, slowTokenRevocation } from './support/browser.ts';
+import { signInToWorkspace } from './support/sign-in.ts';
 import { nextLink } from './support/mailbox.ts';
 import { browserSuite } from './support/suite.ts';
 
@@ -142,17 +143,10 @@ describe('sign-in routing in the browser', () => {
   });
 
   it('switches workspace however slow the token revocation, with no sign-in started before the switch', async () => {
-    await suite.page.goto(ui());
-    await enterCredentials(owner().email, owner().password);
-    await suite.page.getByRole('radio', { name: 'Globex' }).check();
-    await suite.page.getByRole('button', { name: 'Continue' }).click();
-    await expectSignedInHome('Globex');
+    await signInToWorkspace(suite.page, ui(), 'Globex');
     await suite.page.goto(`${ui()}/user-management/profile`);
     // A slow network: the page is still revoking the old refresh token when its tokens are already gone.
-    await suite.page.route('**/token/revocation', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-      await route.continue();
-    });
+    await slowTokenRevocation(suite.page);
     const loads = recordLoads(suite.page);
     await suite.page.getByRole('button', { name: 'Switch workspace' }).click();
     await suite.page.getByRole('list', { name: 'Your workspaces' }).getByRole('button', { name: 'Acme' }).click();

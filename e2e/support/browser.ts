@@ -25,3 +25,11 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
   const violations = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   expect(violations, `axe violations on ${page.url()}`).toEqual([]);
 }
+
+/** A slow network for `page`'s refresh-token revocations: each is held back 1.5 s. */
+export async function slowTokenRevocation(page: Page): Promise<void> {
+  await page.route('**/token/revocation', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await route.continue();
+  });
+}
