@@ -42,6 +42,9 @@ export default mergeConfig(
             globalSetup: ['tests/server/global-setup.ts'],
             // One Chromium at a time on a 2-core machine.
             fileParallelism: false,
+            // A browser step (a sign-up's argon2id hash, a page's hydration and first query) can take
+            // seconds on a busy 2-core machine; expect.poll's own default of 1 s failed them there.
+            expect: { poll: { timeout: 10_000 } },
             testTimeout: 60_000,
             hookTimeout: 60_000,
           },
