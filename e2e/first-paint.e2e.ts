@@ -395,6 +395,12 @@ describe('the first paint of the hosted screens', () => {
     expect(signup).toContain('<div id="root"></div>');
   });
 
+  it('draws the reset-password step with the e-mail its address hands over already in the field', async () => {
+    const { html } = await pageHtml(`${suite.foyer.urls.ui}/auth/reset-password?email=someone%40example.com`, { 'accept-language': 'en' });
+    expect(firstPaintOf(html)).toMatchObject({ rendered: true });
+    expect(html).toMatch(/<input[^>]*value="someone@example.com"/);
+  });
+
   it("draws the signup step on the server, with the app's own signup fields, in the visitor's language", async () => {
     const { html } = await pageHtml(`${suite.foyer.urls.ui}/auth/signup`, { 'accept-language': 'de' });
     expect(html).toMatch(/<h1 id="foyer-heading"[^>]*>Registrieren<\/h1>/);

@@ -58,6 +58,26 @@ export function collectingSteps(flow: Flow): Map<string, string> {
 
 const isEmpty = (value: unknown) => value === undefined || value === null || value === '';
 
+/** Whether the flow opens its first step with nothing run before it: no onEnter entry holds, no load. */
+export function opensAtOnce(flow: Flow, context: FlowContext): boolean {
+  const first = stepOf(flow, flow.initial);
+  return !(flow.onEnter ?? []).some((entry) => holds(entry.if, context)) && !(first.load && holds(first.load.if, context));
+}
+
+/** The form with a step's defaults in its empty fields, and the fields they filled. */
+function withDefaults(state: FlowState, step: Step, context: FlowContext): Pick<FlowState, 'form' | 'prefilled'> {
+  const defaults = evaluateMapping(step.defaults, context);
+  const form = { ...state.form };
+  const prefilled = new Set(state.prefilled);
+  for (const [field, value] of Object.entries(defaults)) {
+    if ((form[field] === undefined || form[field] === '') && !isEmpty(value)) {
+      form[field] = value;
+      prefilled.add(field);
+    }
+  }
+  return { form, prefilled: [...prefilled] };
+}
+
 /**
  * The entered values of the fields the flow collects. A field left empty is left out, unless it
  * showed a stored value (`prefilled`) that the person cleared: then it is sent empty, which the
@@ -202,6 +222,9 @@ export class FlowRunner {
     this.options = options;
     this.flow = options.flow;
     this.state = initialState(options.flow);
+    // The first frame, drawn by the server or not, already shows what the first step fills in.
+    const context = this.context();
+    if (opensAtOnce(this.flow, context)) this.state = { ...this.state, ...withDefaults(this.state, this.currentStep(), context) };
   }
 
   getState = (): FlowState => this.state;
@@ -361,16 +384,7 @@ export class FlowRunner {
   }
 
   private applyDefaults(step: Step): void {
-    const defaults = evaluateMapping(step.defaults, this.context());
-    const form = { ...this.state.form };
-    const prefilled = new Set(this.state.prefilled);
-    for (const [field, value] of Object.entries(defaults)) {
-      if ((form[field] === undefined || form[field] === '') && !isEmpty(value)) {
-        form[field] = value;
-        prefilled.add(field);
-      }
-    }
-    this.update({ form, prefilled: [...prefilled] });
+    this.update(withDefaults(this.state, step, this.context()));
   }
 
   /** A failed action: either the error map moves on (onError.goto), or the alert and field errors show. */

@@ -17,8 +17,7 @@ import { AppRoutes, isManagementRoute } from '../app/router.tsx';
 import { createAuthClient } from '../auth/index.ts';
 import { defaultConfig, type ClientConfig } from '../config.ts';
 import { flowAt } from '../flow/flows.ts';
-import { buildContext, initialState } from '../flow/engine.ts';
-import { holds } from '../flow/logic.ts';
+import { buildContext, initialState, opensAtOnce } from '../flow/engine.ts';
 import type { Flow } from '../flow/types.ts';
 import type { CustomSignupField } from '../../common/app-config.ts';
 import { createLanguageChoiceStore, screenLanguage } from '../i18n/choice.ts';
@@ -36,9 +35,9 @@ const ADDRESS_ORIGIN = 'http://ui.invalid';
 
 /**
  * The flow whose first step the server draws at `address`: a signed-out screen's flow (not a
- * management screen) opening on a form, where no onEnter entry applies and the step's `load` does
- * not run for this visitor (signed out, `app`, the address's query), so what the server draws is
- * what the runtime shows until the person acts.
+ * management screen) opening on a form at once for this visitor (signed out, `app`, the address's
+ * query; opensAtOnce), so what the server draws, defaults filled in, is what the runtime shows until
+ * the person acts.
  */
 async function flowDrawnAt(address: URL, app: PublicAppConfig | undefined, config: ClientConfig): Promise<Flow | undefined> {
   const flow = isManagementRoute(address.pathname) ? undefined : await flowAt(address.pathname);
@@ -59,8 +58,7 @@ async function flowDrawnAt(address: URL, app: PublicAppConfig | undefined, confi
     initialState(flow),
     flow,
   );
-  if ((flow.onEnter ?? []).some((entry) => holds(entry.if, context))) return undefined;
-  return step.load && holds(step.load.if, context) ? undefined : flow;
+  return opensAtOnce(flow, context) ? flow : undefined;
 }
 
 /** The app config the page carries: GetAppAnonymous's answer and the app's signup fields, when the server gave them. */

@@ -264,6 +264,32 @@ describe('FlowRunner on the login flow', () => {
   });
 });
 
+describe("a flow's first frame", () => {
+  // As flows/reset-password.json: the e-mail handed over by the login, unless the app has no passwords.
+  const handedOver = {
+    id: 'handed-over',
+    routes: ['/reset'],
+    title: 'resetPassword.title',
+    initial: 'FORM',
+    onEnter: [{ if: { '===': [{ var: 'app.passwordEnabled' }, false] }, goto: { route: '/auth/login', replace: true } }],
+    steps: { FORM: { form: 'reset-password', defaults: { email: { or: [{ var: 'state.email' }, { var: 'query.email' }, null] } } } },
+  } as unknown as Flow;
+  const opening = (flow: Flow, env: FlowEnvironment) => harness(flow, {}, env).runner.getState();
+
+  it('holds the first step’s defaults before the flow starts, when nothing has to run first', () => {
+    const state = opening(handedOver, environment({ state: { email: 'owner@demo.foyer.test' } }));
+    expect(state.form).toEqual({ email: 'owner@demo.foyer.test' });
+    expect(state.prefilled).toEqual(['email']);
+    expect(state.status).toBe('starting');
+  });
+
+  it('leaves them to the start when an onEnter entry holds or the step loads first', () => {
+    expect(opening(handedOver, environment({ app: { passwordEnabled: false }, state: { email: 'a@b.c' } })).form).toEqual({});
+    const loading = { ...handedOver, steps: { FORM: { ...handedOver.steps.FORM, load: { action: 'gql.GetMe' } } } } as Flow;
+    expect(opening(loading, environment({ state: { email: 'a@b.c' } })).form).toEqual({});
+  });
+});
+
 describe('FlowRunner on the choose-user flow', () => {
   const workspace = (id: string, name: string | null) => ({
     id,
