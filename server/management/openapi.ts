@@ -6,7 +6,6 @@
 // OAuth 2.0 / OpenID Connect endpoints oidc-provider serves are described by the discovery document.
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyCorsOptions } from '@fastify/cors';
 import type { ServerConfig } from '../config.ts';
 import { MANAGEMENT_TAG } from './plugin.ts';
@@ -98,6 +97,8 @@ export async function registerOpenApi(api: FastifyInstance, config: ServerConfig
   });
   api.get(OPENAPI_DOCUMENT_PATH, { schema: { hide: true } }, async () => withAuthService(api.swagger(), auth, config.urls.auth));
   if (config.env !== 'production') {
+    // Loaded only where it is served, so a production start does not load it (npm run bench -- server-start).
+    const { default: swaggerUi } = await import('@fastify/swagger-ui');
     await api.register(swaggerUi, { routePrefix: OPENAPI_REFERENCE_PATH, staticCSP: true });
   }
 }
