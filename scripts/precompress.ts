@@ -15,9 +15,6 @@ const gzipAsync = promisify(gzip);
 /** What compresses: the built scripts, stylesheets and text-based images and data. */
 const TEXT_FILE = /\.(js|mjs|css|svg|json|txt|webmanifest)$/i;
 
-/** Smaller answers go out as they are: @fastify/compress's own threshold (server/http/listener.ts). */
-export const PRECOMPRESS_MIN_BYTES = 1024;
-
 export const PRECOMPRESSED = { br: '.br', gzip: '.gz' } as const;
 
 async function filesUnder(folder: string): Promise<string[]> {
@@ -26,15 +23,15 @@ async function filesUnder(folder: string): Promise<string[]> {
 }
 
 /**
- * Writes `<file>.br` and `<file>.gz` beside every text file of `folder` of at least
- * PRECOMPRESS_MIN_BYTES, each only when smaller than the file. Returns the files compressed.
+ * Writes `<file>.br` and `<file>.gz` beside every text file of `folder`, however small: a file
+ * without them is streamed through @fastify/compress (server/http/listener.ts), which compresses a
+ * stream whatever its size, on every request. Returns the files compressed.
  */
 export async function precompressFolder(folder: string): Promise<string[]> {
   const files = (await filesUnder(folder)).filter((file) => TEXT_FILE.test(file));
-  const compressed = await Promise.all(
+  return Promise.all(
     files.map(async (file) => {
       const content = await readFile(file);
-      if (content.length < PRECOMPRESS_MIN_BYTES) return undefined;
       const [br, gz] = await Promise.all([
         brotli(content, {
           params: {
@@ -45,12 +42,10 @@ export async function precompressFolder(folder: string): Promise<string[]> {
         }),
         gzipAsync(content, { level: constants.Z_BEST_COMPRESSION }),
       ]);
-      if (br.length < content.length) await writeFile(`${file}${PRECOMPRESSED.br}`, br);
-      if (gz.length < content.length) await writeFile(`${file}${PRECOMPRESSED.gzip}`, gz);
+      await Promise.all([writeFile(`${file}${PRECOMPRESSED.br}`, br), writeFile(`${file}${PRECOMPRESSED.gzip}`, gz)]);
       return file;
     }),
   );
-  return compressed.filter((file): file is string => file !== undefined);
 }
 
 export function precompress(): Plugin {

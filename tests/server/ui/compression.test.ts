@@ -19,6 +19,9 @@ const SCRIPT = `export const words = ${JSON.stringify(Array.from({ length: 400 }
 const HASHED = '/assets/index-Bq3_x-9Z.js';
 const PRECOMPRESSED = '/assets/start-C4Vpc6gA.js';
 const STYLESHEET = '/assets/index-DmefDCpu.css';
+/** Below @fastify/compress's 1 KiB threshold, like the login page's entry script. */
+const SMALL_SCRIPT = '/assets/main-Ci480F-B.js';
+const SMALL = `import('./start-C4Vpc6gA.js').then((start) => start.run(document.getElementById('root')));\n`;
 const STYLES = Array.from({ length: 300 }, (_, index) => `.field-${index} { margin: ${index}px; }`).join('\n');
 
 beforeAll(async () => {
@@ -35,10 +38,11 @@ beforeAll(async () => {
   // As the build leaves them: written, then compressed.
   await writeFile(path.join(dist, `.${PRECOMPRESSED}`), SCRIPT);
   await writeFile(path.join(dist, `.${STYLESHEET}`), STYLES);
+  await writeFile(path.join(dist, `.${SMALL_SCRIPT}`), SMALL);
   const compressed = await precompressFolder(dist);
   // Not the source map (development only) nor the page (never served as a file).
   expect(compressed.map((file) => `/${path.relative(dist, file)}`).sort()).toEqual(
-    [STYLESHEET, PRECOMPRESSED, HASHED, '/assets/unhashed.js'].sort(),
+    [STYLESHEET, PRECOMPRESSED, HASHED, '/assets/unhashed.js', SMALL_SCRIPT].sort(),
   );
   foyer = await startFoyer({ uiDist: dist });
 });
@@ -107,6 +111,8 @@ describe('compressed answers', () => {
     for (const [url, text] of [
       [PRECOMPRESSED, SCRIPT],
       [STYLESHEET, STYLES],
+      // A file streamed to @fastify/compress is compressed whatever its size, on every request.
+      [SMALL_SCRIPT, SMALL],
     ] as const) {
       const copies = {
         br: await readFile(path.join(dist, `.${url}.br`)),
@@ -122,6 +128,10 @@ describe('compressed answers', () => {
         // The copy itself, byte for byte (not compressed again at the server's lower level), and the same text.
         expect(response.rawPayload.equals(copies[expected]), `${url} ${accepted}`).toBe(true);
         expect(decode[expected]!(response.rawPayload).toString('utf8'), `${url} ${accepted}`).toBe(text);
+      }
+      // A copy goes out only in place of its file, never by its own name.
+      for (const copy of [`${url}.br`, `${url}.gz`]) {
+        expect((await foyer.foyer.ui.inject({ url: copy, headers: { 'accept-encoding': 'br, gzip' } })).statusCode, copy).toBe(404);
       }
       for (const headers of [{}, { 'accept-encoding': 'identity' }]) {
         const plain = await foyer.foyer.ui.inject({ url, headers });
