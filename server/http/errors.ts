@@ -30,6 +30,8 @@ const frameworkCodes: Record<string, string> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: 'BAD_REQUEST',
   FST_ERR_CTP_INVALID_JSON_BODY: 'BAD_REQUEST',
   FST_ERR_VALIDATION: 'BAD_REQUEST',
+  // @fastify/static refusing a path no link names (a doubled slash, an aliased spelling: server/ui/plugin.ts).
+  FST_STATIC_FORBIDDEN_PATH: 'FORBIDDEN',
 };
 
 export function toErrorBody(error: FastifyError | HttpError | Error): ErrorBody {

@@ -45,9 +45,11 @@ describe('hosted UI in production', () => {
       '/assets/%2E%2E/assets/app.js.map',
     ]) {
       const response = await fetch(`${local.ui}${route}`);
-      // Not found, or refused as a path no link names (a doubled slash).
+      // Not found, or refused as a path no link names (a doubled slash), with a code that says which.
       expect([403, 404], route).toContain(response.status);
-      expect(await response.text(), route).not.toContain('secret.ts');
+      const body = await response.text();
+      expect(body, route).not.toContain('secret.ts');
+      expect(JSON.parse(body).error, route).toBe(response.status === 403 ? 'FORBIDDEN' : 'NOT_FOUND');
     }
     expect((await fetch(`${local.ui}/assets/app.js`)).status).toBe(200);
   });
