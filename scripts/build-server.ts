@@ -20,15 +20,16 @@ export const SERVER_ENTRY = path.join(SERVER_DIST, 'main.js');
 
 /**
  * Loaded from node_modules, not bundled: PGlite (its WebAssembly and file-system image beside its
- * code), argon2 (a native addon), @fastify/swagger and @fastify/swagger-ui (they read their own
- * package.json and static files), pino (its transports run worker files from its folder), and the
- * development-only Vite with @fastify/middie (server/ui/dev-pages.ts, dev dependencies).
+ * code), argon2 (a native addon), @fastify/swagger-ui (it serves the static files of its folder),
+ * pino (its transports run worker files from its folder), and the development-only Vite with
+ * @fastify/middie (server/ui/dev-pages.ts, dev dependencies). @fastify/swagger is bundled: it reads
+ * its package.json only for a title and version Foyer gives (server/management/openapi.ts), and as
+ * files its YAML library alone was some 80 modules to resolve and compile at every start.
  */
 const EXTERNAL_PACKAGES = [
   '@electric-sql/pglite',
   '@electric-sql/pglite/*',
   '@node-rs/argon2',
-  '@fastify/swagger',
   '@fastify/swagger-ui',
   'pino',
   'vite',

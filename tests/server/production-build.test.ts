@@ -1,8 +1,8 @@
 // The production server (`npm run build:server`, then `npm run start:prod`): the bundle runs under
 // plain node, without tsx, and behaves as server/main.ts does: a first start migrates and seeds, a
 // restart on the same data folder serves the same app, a password sign-in (argon2id, login session,
-// audit), the GraphQL API and a passkey sign-in's options answer (the last two from chunks loaded on
-// first use), and SIGTERM stops it cleanly.
+// audit), the OpenAPI document (@fastify/swagger, bundled), the GraphQL API and a passkey sign-in's
+// options answer (the last two from chunks loaded on first use), and SIGTERM stops it cleanly.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -55,6 +55,12 @@ describe('the built server', () => {
       body: JSON.stringify({ query: '{ getAppAnonymous { name tenantSelfSignup } }' }),
     });
     expect(await config.json()).toEqual({ data: { getAppAnonymous: { name: 'Demo app', tenantSelfSignup: true } } });
+
+    const openApi = await fetch(`${second.urls.api}/openapi.json`);
+    expect(openApi.status).toBe(200);
+    const document = await openApi.json();
+    expect(document.info.title).toBe('Foyer API');
+    expect(document.paths['/auth/authenticate'].servers).toEqual([{ url: second.urls.auth }]);
 
     const passkeyOptions = await fetch(`${second.urls.auth}/auth/passkeys/authentication-options`, {
       headers: { 'x-app-id': second.demo.appId },
