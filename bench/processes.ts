@@ -58,12 +58,23 @@ export interface ProductionServer extends Spawned {
   env: Record<string, string>;
 }
 
-/** How the built server is started on free ports and the data folder `dataDir`, to start it alike again. */
-export async function productionServerSetup(dataDir: string) {
+/**
+ * Seals the data folder's signing keys in every start the bench makes, development or production
+ * (which refuses the built-in development secret), so one folder serves both.
+ */
+const BENCH_SECRET = 'foyer-bench-secret-0123456789abcdef';
+
+/**
+ * How the built server is started on free ports and the data folder `dataDir`, to start it alike
+ * again: in development, or in production as `npm run start:prod` runs it, which serves the app
+ * a development start seeded on the same folder.
+ */
+export async function productionServerSetup(dataDir: string, mode: 'development' | 'production' = 'development') {
   const ports = { auth: await freePort(), api: await freePort(), ui: await freePort(), devIdp: await freePort() };
   const env = {
-    FOYER_ENV: 'development',
-    NODE_ENV: '',
+    FOYER_ENV: mode,
+    NODE_ENV: mode === 'production' ? 'production' : '',
+    FOYER_SECRET: BENCH_SECRET,
     DATABASE_URL: '',
     FOYER_DATA_DIR: dataDir,
     FOYER_AUTH_PORT: String(ports.auth),

@@ -1,7 +1,8 @@
 // Start to first answer of the production server (dist/server/main.js under plain node with the flags
-// `npm run start:prod` gives it) on an existing data folder, beside its floor, a bare Fastify process answering on one
-// port. Both are new processes timed from spawn until a request to their last listener answers;
-// they take turns. The data folder is made once, by a first start that migrates and seeds. Then the
+// `npm run start:prod` gives it, in production) on an existing data folder, beside its floor, a bare
+// Fastify process answering on one port. Both are new processes timed from spawn until a request to
+// their last listener answers; they take turns. The data folder is made once, by a first start in
+// development that migrates and seeds the demo app, whose page the first answer draws. Then the
 // resident memory of the started server after a few idle seconds, beside a Node process that holds
 // Foyer's database (the data folder's pgdata/) open in PGlite, started as Foyer starts it
 // (server/db/client.ts pgliteOptions), and answers HTTP (Linux: read from /proc).
@@ -66,13 +67,15 @@ const entry: BenchEntry = {
     await buildServer();
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'foyer-bench-start-'));
     try {
-      const { args, env, firstAnswerUrl: foyerUrl } = await productionServerSetup(dataDir);
+      const { args, env, firstAnswerUrl: foyerUrl } = await productionServerSetup(dataDir, 'production');
+      const seeding = { ...env, FOYER_ENV: 'development', NODE_ENV: '' };
       const start = () => startToFirstAnswer(args, env, foyerUrl);
       const barePort = await freePort();
       const bare = () =>
         startToFirstAnswer(['--input-type=module', '-e', BARE_FASTIFY], { PORT: String(barePort) }, `http://127.0.0.1:${barePort}/`);
 
-      await start(); // migrates and seeds: every timed start finds an existing data folder
+      // Migrates and seeds the demo app, which every timed start (in production) finds and serves.
+      await startToFirstAnswer(args, seeding, foyerUrl);
       await bare();
       const values: number[] = [];
       const floors: number[] = [];
