@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_DIST = path.join(ROOT, 'dist', 'server');
@@ -68,27 +68,30 @@ export function productionNodeArguments(): string[] {
   return words.slice(1);
 }
 
+/** The bundle's esbuild settings (tests/server/start-modules.test.ts reads what they load at start). */
+export const serverBuildOptions = {
+  entryPoints: [path.join(ROOT, 'server', 'main.ts')],
+  outdir: SERVER_DIST,
+  entryNames: '[name]',
+  // Beside main.js, so that every chunk finds the migrations and the schema as main.js does.
+  chunkNames: '[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external: EXTERNAL_PACKAGES,
+  banner: { js: REQUIRE_IN_ESM },
+  charset: 'ascii',
+  write: false,
+  // Readable stack traces without source maps.
+  keepNames: true,
+  logLevel: 'warning',
+} satisfies BuildOptions;
+
 export async function buildServer(): Promise<void> {
   await rm(SERVER_DIST, { recursive: true, force: true });
-  const { outputFiles } = await build({
-    entryPoints: [path.join(ROOT, 'server', 'main.ts')],
-    outdir: SERVER_DIST,
-    entryNames: '[name]',
-    // Beside main.js, so that every chunk finds the migrations and the schema as main.js does.
-    chunkNames: '[name]-[hash]',
-    bundle: true,
-    splitting: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: EXTERNAL_PACKAGES,
-    banner: { js: REQUIRE_IN_ESM },
-    charset: 'ascii',
-    write: false,
-    // Readable stack traces without source maps.
-    keepNames: true,
-    logLevel: 'warning',
-  });
+  const { outputFiles } = await build(serverBuildOptions);
   await mkdir(SERVER_DIST, { recursive: true });
   await Promise.all(outputFiles.map((file) => writeFile(file.path, asciiOnly(file.text))));
   await cp(path.join(ROOT, 'server', 'db', 'migrations'), path.join(SERVER_DIST, 'migrations'), { recursive: true });

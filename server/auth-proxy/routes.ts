@@ -5,7 +5,8 @@
 // login session cookie. Calls about a workspace resolve the caller where GraphQL does
 // (server/auth/callers.ts), so the headers prove the same things there and here.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { GraphQLError } from 'graphql';
+// The error class alone, as server/graphql/errors.ts imports it.
+import { GraphQLError } from 'graphql/error/GraphQLError.js';
 import type { FoyerContext } from '../context.ts';
 import { HttpError, unauthorized } from '../http/errors.ts';
 import { recordAudit } from '../audit/service.ts';

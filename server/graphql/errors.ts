@@ -2,7 +2,10 @@
 // code and extensions.response.statusCode the HTTP status the runtime maps (401 → sign out, 403 →
 // forbidden handler). The HTTP response carries the highest status among its errors, so plain HTTP
 // tooling sees the same answer.
-import { GraphQLError, type ExecutionResult } from 'graphql';
+import type { ExecutionResult } from 'graphql';
+// The error class alone: graphql's index is CommonJS, so the bundle cannot leave its engine out, and
+// the REST routes that throw these errors load at start (tests/server/start-modules.test.ts).
+import { GraphQLError } from 'graphql/error/GraphQLError.js';
 import type { Plugin } from 'graphql-yoga';
 import type { FieldIssue } from '../http/field-issues.ts';
 

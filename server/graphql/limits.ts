@@ -40,8 +40,6 @@ export const DATABASE_COSTS: Readonly<Record<string, number>> = {
 };
 /** The runtime's heaviest request, the users page (usersPage + countUsers + getTenant), costs 21. */
 export const MAX_DATABASE_COST = 25;
-/** Characters in a query document; the runtime's largest is under 1,000. */
-export const MAX_QUERY_LENGTH = 20_000;
 
 // Report a rejection as a validation error (400) instead of throwing out of the validator.
 const reject = [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)];

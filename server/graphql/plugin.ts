@@ -13,10 +13,15 @@ import type { FoyerContext } from '../context.ts';
 import { badRequest, HttpError, toErrorBody, type ErrorBody } from '../http/errors.ts';
 import type { GraphQLContext } from './context.ts';
 import { attributeCatalog } from './attributes/catalog.ts';
-import { MAX_QUERY_LENGTH } from './limits.ts';
 import type { ServerContext } from './yoga.ts';
 
 export const GRAPHQL_PATH = '/graphql';
+
+/**
+ * Characters in a query document; the runtime's largest is under 1,000. The other limits on what one
+ * request may ask for are Yoga's plugins (server/graphql/limits.ts), loaded with the engine.
+ */
+export const MAX_QUERY_LENGTH = 20_000;
 
 /**
  * Refuses (400) a body that is not a GraphQL request object before Yoga sees it: Yoga would try to

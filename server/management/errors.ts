@@ -7,7 +7,8 @@
 // admin errors; they are answered here with the same status, code and issues.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ErrorObject } from 'ajv';
-import { GraphQLError } from 'graphql';
+// The error class alone, as server/graphql/errors.ts imports it.
+import { GraphQLError } from 'graphql/error/GraphQLError.js';
 import { HttpError, toErrorBody } from '../http/errors.ts';
 import { ajvIssue, plainIssue, type FieldIssue } from '../http/field-issues.ts';
 import { AdminError, type ProblemDetail } from '../admin/errors.ts';
