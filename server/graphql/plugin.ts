@@ -21,7 +21,7 @@ export const GRAPHQL_PATH = '/graphql';
  * Characters in a query document; the runtime's largest is under 1,000. The other limits on what one
  * request may ask for are Yoga's plugins (server/graphql/limits.ts), loaded with the engine.
  */
-export const MAX_QUERY_LENGTH = 20_000;
+const MAX_QUERY_LENGTH = 20_000;
 
 /**
  * Refuses (400) a body that is not a GraphQL request object before Yoga sees it: Yoga would try to
