@@ -68,7 +68,7 @@ export function productionNodeArguments(): string[] {
   return words.slice(1);
 }
 
-/** The bundle's esbuild settings (tests/server/start-modules.test.ts reads what they load at start). */
+/** The bundle's esbuild settings (tests/unit/build/server-start-modules.test.ts reads what they load at start). */
 export const serverBuildOptions = {
   entryPoints: [path.join(ROOT, 'server', 'main.ts')],
   outdir: SERVER_DIST,

@@ -4,7 +4,7 @@
 // tooling sees the same answer.
 import type { ExecutionResult } from 'graphql';
 // The error class alone: graphql's index is CommonJS, so the bundle cannot leave its engine out, and
-// the REST routes that throw these errors load at start (tests/server/start-modules.test.ts).
+// the REST routes that throw these errors load at start (tests/unit/build/server-start-modules.test.ts).
 import { GraphQLError } from 'graphql/error/GraphQLError.js';
 import type { Plugin } from 'graphql-yoga';
 import type { FieldIssue } from '../http/field-issues.ts';
