@@ -64,6 +64,11 @@ export interface ProductionServer extends Spawned {
  */
 const BENCH_SECRET = 'foyer-bench-secret-0123456789abcdef';
 
+/** What makes a start of the built server a development or a production one. */
+export function modeEnvironment(mode: 'development' | 'production') {
+  return { FOYER_ENV: mode, NODE_ENV: mode === 'production' ? 'production' : '' };
+}
+
 /**
  * How the built server is started on free ports and the data folder `dataDir`, to start it alike
  * again: in development, or in production as `npm run start:prod` runs it, which serves the app
@@ -72,8 +77,7 @@ const BENCH_SECRET = 'foyer-bench-secret-0123456789abcdef';
 export async function productionServerSetup(dataDir: string, mode: 'development' | 'production' = 'development') {
   const ports = { auth: await freePort(), api: await freePort(), ui: await freePort(), devIdp: await freePort() };
   const env = {
-    FOYER_ENV: mode,
-    NODE_ENV: mode === 'production' ? 'production' : '',
+    ...modeEnvironment(mode),
     FOYER_SECRET: BENCH_SECRET,
     DATABASE_URL: '',
     FOYER_DATA_DIR: dataDir,

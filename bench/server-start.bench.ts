@@ -13,7 +13,7 @@ import { buildServer } from '../scripts/build-server.ts';
 import { pgliteOptions } from '../server/db/client.ts';
 import { freePort } from '../server/testing.ts';
 import { median, spreadOf } from './measure.ts';
-import { productionServerSetup, spawnUntilAnswering } from './processes.ts';
+import { modeEnvironment, productionServerSetup, spawnUntilAnswering } from './processes.ts';
 import type { BenchEntry } from './types.ts';
 
 const RUNS = 5;
@@ -68,7 +68,7 @@ const entry: BenchEntry = {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'foyer-bench-start-'));
     try {
       const { args, env, firstAnswerUrl: foyerUrl } = await productionServerSetup(dataDir, 'production');
-      const seeding = { ...env, FOYER_ENV: 'development', NODE_ENV: '' };
+      const seeding = { ...env, ...modeEnvironment('development') };
       const start = () => startToFirstAnswer(args, env, foyerUrl);
       const barePort = await freePort();
       const bare = () =>
