@@ -17,7 +17,10 @@ import { modeEnvironment, productionServerSetup, spawnUntilAnswering } from './p
 import type { BenchEntry } from './types.ts';
 
 const RUNS = 5;
-/** Resident memory moves by 15 to 30 MiB from one start of the same build to the next (README, Benchmarks). */
+/**
+ * Resident memory moves from one start to the next, the floor's most (173 to 200 MiB one evening):
+ * one sample of each moved their ratio by a tenth (README, Benchmarks).
+ */
 const MEMORY_RUNS = 3;
 
 const BARE_FASTIFY = `
