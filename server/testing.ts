@@ -43,18 +43,41 @@ function canListen(port: number): Promise<boolean> {
   });
 }
 
+/** How many slices the free ports are cut into, one for each test worker of a run. */
+const WORKER_SLICES = 16;
+
 /**
- * A loopback port nothing listens on, picked at random below the ports the kernel hands to outgoing
- * connections. One the kernel picked (listening on port 0) came from that range: between this check
- * and the test's own listen, a connection the run opened (to PostgreSQL, between the test servers)
- * could take it as its local end, and the listen then failed (EADDRINUSE).
+ * The ports a process may pick from: below the ports the kernel hands to outgoing connections, and,
+ * in a test worker (poolId, vitest's VITEST_POOL_ID, 1 to maxWorkers), a slice of its own, so two
+ * workers never pick one port between one's check and its listen.
+ */
+export function freePortRange(poolId: number | undefined, below: number): { from: number; to: number } {
+  if (!poolId) return { from: FREE_PORTS_FROM, to: below };
+  const size = Math.floor((below - FREE_PORTS_FROM) / WORKER_SLICES);
+  const from = FREE_PORTS_FROM + ((poolId - 1) % WORKER_SLICES) * size;
+  return { from, to: from + size };
+}
+
+/** Ports this process handed out: startFoyer takes four before it listens on any. */
+const handedOut = new Set<number>();
+
+/**
+ * A loopback port nothing listens on and this process has not handed out, picked at random from
+ * freePortRange. One the kernel picked (listening on port 0) came from the outgoing range: between
+ * this check and the test's own listen, a connection the run opened (to PostgreSQL, between the test
+ * servers) could take it as its local end, and the listen then failed (EADDRINUSE).
  */
 export async function freePort(): Promise<number> {
-  const below = await outgoingPortsStart();
-  for (;;) {
-    const port = FREE_PORTS_FROM + Math.floor(Math.random() * (below - FREE_PORTS_FROM));
-    if (await canListen(port)) return port;
+  const { from, to } = freePortRange(Number(process.env.VITEST_POOL_ID) || undefined, await outgoingPortsStart());
+  const start = Math.floor(Math.random() * (to - from));
+  for (let i = 0; i < to - from; i += 1) {
+    const port = from + ((start + i) % (to - from));
+    if (!handedOut.has(port) && (await canListen(port))) {
+      handedOut.add(port);
+      return port;
+    }
   }
+  throw new Error(`No free loopback port from ${from} to ${to}`);
 }
 
 /** A migrated, empty PostgreSQL database (a copy of the run's template) that several handles may open. */
