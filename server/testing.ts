@@ -23,8 +23,11 @@ export interface TestFoyer {
 export const TEMPLATE_ENV = 'FOYER_TEST_TEMPLATE';
 export const POSTGRES_ENV = 'FOYER_TEST_POSTGRES_URL';
 
-/** The lowest port a free one is picked from: above the well-known and most services' ports. */
-const FREE_PORTS_FROM = 10_000;
+/**
+ * The lowest port a free one is picked from: above the well-known and most services' ports, and
+ * above 10080, the last of the ports fetch refuses to connect to (the Fetch standard's bad ports).
+ */
+const FREE_PORTS_FROM = 11_000;
 
 /**
  * The first port the kernel hands to outgoing connections (Linux; elsewhere the IANA range's start,

@@ -38,7 +38,9 @@ describe('a free port for a test', () => {
     const below = await outgoingPortsStart();
     const ranges = Array.from({ length: 16 }, (_, i) => freePortRange(i + 1, below));
     for (const [i, range] of ranges.entries()) {
-      expect(range.from).toBeGreaterThanOrEqual(10_000);
+      // Above 10080, the last of the ports fetch refuses ("bad port", the Fetch standard's port
+      // blocking): users-list.test.ts failed a full run on it once workers' slices began at 10000.
+      expect(range.from).toBeGreaterThan(10_080);
       expect(range.to).toBeLessThanOrEqual(below);
       expect(range.to - range.from).toBeGreaterThan(1_000);
       for (const other of ranges.slice(i + 1)) expect(other.from >= range.to || other.to <= range.from).toBe(true);
