@@ -8,11 +8,11 @@
 // `npm run start:prod` runs it, in a process of its own (bench/processes.ts): inside the bench's
 // process, the server's work (its answers, their compression) and Playwright's client (whose
 // animation-frame poll answers through the same event loop) would wait for each other and count
-// as the page's time.
+// as the page's time. Last, that server's CPU time per drawn page (drawnPageCpu).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:http';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import http, { createServer } from 'node:http';
 import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -21,8 +21,9 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../e2e/support/browser.ts';
 import { buildServer } from '../scripts/build-server.ts';
-import { median, spreadOf } from './measure.ts';
-import { startProductionServer } from './processes.ts';
+import { freePort } from '../server/testing.ts';
+import { compareProcessCpuMs, median, spreadOf } from './measure.ts';
+import { spawnUntilAnswering, startProductionServer, type ProductionServer } from './processes.ts';
 import type { BenchEntry, Figure } from './types.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -90,6 +91,70 @@ async function untilTypeable(browser: Browser, url: string, conditions: Conditio
   }
 }
 
+/** A bare Node HTTP server answering every request with the file PAGE_FILE, sent as CONTENT_ENCODING. */
+const SAME_BYTES = `
+import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+const body = readFileSync(process.env.PAGE_FILE);
+const headers = { 'content-type': 'text/html; charset=utf-8', 'content-encoding': process.env.CONTENT_ENCODING, 'content-length': body.length };
+createServer((_request, response) => response.writeHead(200, headers).end(body)).listen(Number(process.env.PORT), '127.0.0.1');
+`;
+
+/** Chromium's accept-encoding, with which the hosted UI answers in brotli. */
+const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
+
+/**
+ * The production server's CPU time per drawn login page, asked for as Chromium asks (brotli), beside a
+ * bare Node HTTP server in a process of its own sending the same bytes: both over one kept-alive
+ * connection, the bytes read but not decoded.
+ */
+async function drawnPageCpu(foyer: ProductionServer, loginUrl: string): Promise<Figure> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const get = (url: string) =>
+    new Promise<{ encoding: string | undefined; body: Buffer }>((resolve, reject) => {
+      http
+        .get(url, { agent, headers: { accept: 'text/html', 'accept-encoding': BROWSER_ENCODINGS } }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () =>
+            response.statusCode === 200
+              ? resolve({ encoding: response.headers['content-encoding'], body: Buffer.concat(chunks) })
+              : reject(new Error(`${url} answered ${response.statusCode}`)),
+          );
+        })
+        .on('error', reject);
+    });
+  const page = await get(loginUrl);
+  if (page.encoding !== 'br') throw new Error(`the login page came ${page.encoding ?? 'uncompressed'}, not in brotli`);
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'foyer-bench-page-'));
+  const pageFile = path.join(folder, 'login.html.br');
+  await writeFile(pageFile, page.body);
+  const port = await freePort();
+  const bareUrl = `http://127.0.0.1:${port}/auth/login`;
+  const bare = await spawnUntilAnswering(
+    ['--input-type=module', '-e', SAME_BYTES],
+    { PORT: String(port), PAGE_FILE: pageFile, CONTENT_ENCODING: page.encoding },
+    bareUrl,
+  );
+  try {
+    const cpu = await compareProcessCpuMs(
+      { pid: foyer.child.pid!, call: () => get(loginUrl) },
+      { pid: bare.child.pid!, call: () => get(bareUrl) },
+    );
+    return {
+      name: '/auth/login drawn page, server CPU time per page (brotli)',
+      value: cpu.value,
+      unit: 'ms',
+      spread: cpu.spread,
+      floor: { name: 'bare Node HTTP server sending the same bytes', value: cpu.floor },
+    };
+  } finally {
+    agent.destroy();
+    await bare.stop();
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
 const entry: BenchEntry = {
   title: 'login page',
   async run() {
@@ -135,6 +200,7 @@ const entry: BenchEntry = {
           },
         );
       }
+      figures.push(await drawnPageCpu(foyer, loginUrl));
       return figures;
     } finally {
       await browser.close();

@@ -2,6 +2,7 @@
 // the odd garbage collection or scheduler hiccup that a mean would absorb) and their 95th percentile
 // (what the slowest one in twenty waits: a goal stated as p95 needs enough runs to mean something). A figure and its floor
 // are timed in alternation, so a busy machine slows both alike and the ratio stays meaningful.
+import { readdir, readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 
 export interface TimingOptions {
@@ -39,11 +40,13 @@ export const SERVER_WARM_UP = 300;
 
 type Comparison = { value: number; floor: number; spread: number; p95: number; floorP95: number };
 
+type Side = 'work' | 'floor';
+
 /** Warm-up runs, then `runs` samples of `work` and of `floor` taken in turns by `sample`: their medians and 95th percentiles, and `work`'s spread. */
 async function compareSamples(
   work: () => Promise<unknown>,
   floor: () => Promise<unknown>,
-  sample: (call: () => Promise<unknown>) => Promise<number>,
+  sample: (call: () => Promise<unknown>, side: Side) => Promise<number>,
   { runs, warmup }: Required<TimingOptions>,
 ): Promise<Comparison> {
   for (let i = 0; i < warmup; i += 1) {
@@ -53,8 +56,8 @@ async function compareSamples(
   const workSamples: number[] = [];
   const floorSamples: number[] = [];
   for (let i = 0; i < runs; i += 1) {
-    workSamples.push(await sample(work));
-    floorSamples.push(await sample(floor));
+    workSamples.push(await sample(work, 'work'));
+    floorSamples.push(await sample(floor, 'floor'));
   }
   return {
     value: median(workSamples),
@@ -93,6 +96,44 @@ export function compareCpuMs(
   { runs = 15, warmup = 3, batch = 5 }: TimingOptions & { batch?: number } = {},
 ): Promise<Comparison> {
   return compareSamples(work, floor, (call) => cpuMs(call, batch), { runs, warmup });
+}
+
+/** CPU milliseconds that process `pid` has used so far, every thread (Linux: each thread's schedstat, in nanoseconds). */
+export async function processCpuMs(pid: number): Promise<number> {
+  const threads = await readdir(`/proc/${pid}/task`);
+  // A thread that ended since the listing has no file left to read.
+  const nanoseconds = await Promise.all(
+    threads.map(async (thread) => Number((await readFile(`/proc/${pid}/task/${thread}/schedstat`, 'utf8').catch(() => '0')).split(' ')[0])),
+  );
+  return nanoseconds.reduce((sum, value) => sum + value, 0) / 1e6;
+}
+
+/** A call answered by another process, whose CPU time it costs. */
+export interface ProcessCall {
+  pid: number;
+  call: () => Promise<unknown>;
+}
+
+/**
+ * Like compareCpuMs for work that other processes do (servers of their own, bench/processes.ts): the
+ * CPU time per call of the process that answers it, over batches of `batch` calls.
+ */
+export function compareProcessCpuMs(
+  work: ProcessCall,
+  floor: ProcessCall,
+  { runs = 9, warmup = SERVER_WARM_UP, batch = 200 }: TimingOptions & { batch?: number } = {},
+): Promise<Comparison> {
+  const pids = { work: work.pid, floor: floor.pid };
+  return compareSamples(
+    work.call,
+    floor.call,
+    async (call, side) => {
+      const before = await processCpuMs(pids[side]);
+      for (let i = 0; i < batch; i += 1) await call();
+      return ((await processCpuMs(pids[side])) - before) / batch;
+    },
+    { runs, warmup },
+  );
 }
 
 /**

@@ -1,8 +1,8 @@
 // The runtime page's first paint: the runtime's server entry (src/ssr/render.tsx, built by `npm run
 // build` into `<the built UI's folder>-ssr/render.js`, dist/ui-ssr) draws a flow's first step and says what the page
 // carries for the runtime; this file reads the app for it and puts the result into the page. A drawn
-// page carries its stylesheets too (Foyer's and the app's, under the response's CSP nonce), so nothing
-// stands between its HTML and its first paint. The entry is imported on the first page served, not at
+// page carries its stylesheets too (Foyer's and the app's, allowed by their hashes in the CSP), so
+// nothing stands between its HTML and its first paint. The entry is imported on the first page served, not at
 // start, so the server answers as soon as before.
 //
 // The runtime drops ?appId from the address once it has stored the app (src/app/launch.ts), so a
@@ -11,6 +11,7 @@
 // the address names none. The cookie mirrors the runtime's stored app (set by the same addresses,
 // never by the preview), and the runtime hydrates only a page drawn for the app it serves
 // (src/ssr/first-paint.ts readFirstPaint), drawing afresh otherwise.
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -86,7 +87,8 @@ interface KeptDrawing {
  * A drawing is the same for every visitor asking for the same address in the same languages (the
  * visitor is drawn signed out), so it is kept and served again while the rows of the apps it read are
  * unchanged (their config, branding and texts): a page costs one read of its app instead of a
- * drawing (about 10 ms). The nonce is not in it: it is put in per response (withFirstPaint).
+ * drawing (about 10 ms). A kept drawing is answered as the same object each time, by which its sent
+ * page is kept too (server/ui/sent-page.ts).
  */
 export function firstPaintRenderer(entry: string, db: Database): FirstPaintOf | undefined {
   if (!existsSync(entry)) return undefined;
@@ -153,25 +155,37 @@ function escapeCssForHtml(css: string): string {
 
 const STYLESHEET_LINK = /<link rel="stylesheet"(?: crossorigin)? href="(\/assets\/[^"]+\.css)">/g;
 
+/** A runtime page with its first paint in it, and the CSP sources that allow its inline stylesheets. */
+export interface PaintedPage {
+  html: string;
+  /** `'sha256-…'` of each inline stylesheet, as the CSP's style-src names it. */
+  styleSources: string[];
+}
+
 /**
  * The built runtime page `html` with `paint` in it: language, title, the data, the app's stylesheet
- * and the markup. With `styles` (a drawn page and its CSP nonce), the page's own stylesheets and the
- * app's are inline, each under the nonce; `readAsset` reads a built file by its address.
+ * and the markup. With `readAsset` (which reads a built file by its address) and markup drawn, the
+ * page's own stylesheets and the app's are inline, each allowed by its hash: a drawing's page is then
+ * the same for every visitor (server/ui/sent-page.ts).
  */
 export function withFirstPaint(
   html: string,
   { paint, appStyles }: PagePaint,
-  styles?: { nonce: string; readAsset(address: string): string | undefined },
-): string {
+  readAsset?: (address: string) => string | undefined,
+): PaintedPage {
   let page = html;
+  const styleSources: string[] = [];
   if (paint.lang) page = page.replace(/<html lang="[^"]*">/, `<html lang="${escapeHtml(paint.lang)}" dir="${paint.dir ?? 'ltr'}">`);
   if (paint.title) page = page.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(paint.title)}</title>`);
-  const inline = styles && paint.markup ? styles : undefined;
-  const style = (css: string, id?: string) =>
-    `<style${id ? ` id="${id}"` : ''} nonce="${escapeHtml(inline!.nonce)}">${escapeCssForHtml(css)}</style>`;
+  const inline = paint.markup ? readAsset : undefined;
+  const style = (css: string, id?: string) => {
+    const text = escapeCssForHtml(css);
+    styleSources.push(`'sha256-${createHash('sha256').update(text).digest('base64')}'`);
+    return `<style${id ? ` id="${id}"` : ''}>${text}</style>`;
+  };
   if (inline) {
     page = page.replace(STYLESHEET_LINK, (link, address: string) => {
-      const css = inline.readAsset(address);
+      const css = inline(address);
       // The link stays, of a type no browser fetches: Vite's preload helper adds a lazy chunk's stylesheet
       // unless a link to it is in the page, and one added now would come after the app's styles.
       // (`disabled` is fetched all the same by Chromium, competing with the page's first paint.)
@@ -186,5 +200,5 @@ export function withFirstPaint(
   else if (paint.stylesheet) head.push(`<link rel="stylesheet" id="${APP_STYLESHEET_ELEMENT_ID}" href="${escapeHtml(paint.stylesheet)}">`);
   page = page.replace('</head>', `${head.join('')}</head>`);
   if (paint.markup) page = page.replace('<div id="root"></div>', `<div id="root">${paint.markup}</div>`);
-  return page;
+  return { html: page, styleSources };
 }

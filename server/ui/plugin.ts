@@ -14,7 +14,15 @@ import { isNavigation } from '../http/errors.ts';
 import { SIGN_OUT_SCREEN } from '../auth/oidc/logout.ts';
 import type { FoyerContext } from '../context.ts';
 import { builtPages, type PageFile, type PageSource } from './pages.ts';
-import { escapeJsonForHtml, firstPaintRenderer, rememberAddressedApp, serverEntryOf, withFirstPaint } from './first-paint.ts';
+import {
+  escapeJsonForHtml,
+  firstPaintRenderer,
+  rememberAddressedApp,
+  serverEntryOf,
+  withFirstPaint,
+  type PagePaint,
+} from './first-paint.ts';
+import { pageEncodingOf, sentPage, withStyleSources, type SentPage } from './sent-page.ts';
 
 export interface UiOptions extends FoyerContext {
   /** The app the hosted screens serve unless a handover names another. */
@@ -163,22 +171,21 @@ export async function uiPlugin(app: FastifyInstance, options: UiOptions): Promis
     }
     return assets.get(address);
   };
-  const pageHtml = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    page: { file: PageFile; clientConfig: Record<string, unknown> },
-    html: string,
-  ) => {
-    const configured = withClientConfig(html, page.clientConfig);
-    if (page.file !== 'index.html' || !firstPaintOf) return configured;
+  /** A drawn page as sent, by its drawing: a kept drawing is answered as the same object (first-paint.ts). */
+  const sentPages = new WeakMap<PagePaint, SentPage>();
+  /** The runtime page `configured` with its first paint, as sent; undefined when none is drawn. */
+  const drawnPage = async (request: FastifyRequest, reply: FastifyReply, configured: string): Promise<SentPage | undefined> => {
+    if (!firstPaintOf) return undefined;
     rememberAddressedApp(request, reply, config.urls.ui);
     try {
-      const nonce = reply.cspNonce?.style;
-      return withFirstPaint(configured, await firstPaintOf(request, page.clientConfig), nonce ? { nonce, readAsset } : undefined);
+      const drawing = await firstPaintOf(request, runtimePage.clientConfig);
+      let sent = sentPages.get(drawing);
+      if (!sent) sentPages.set(drawing, (sent = sentPage(withFirstPaint(configured, drawing, readAsset))));
+      return sent;
     } catch (error) {
       // The runtime draws the page itself, as without a server entry.
       request.log.error({ err: error }, 'the first paint failed');
-      return configured;
+      return undefined;
     }
   };
   const sendPage = async (
@@ -187,14 +194,20 @@ export async function uiPlugin(app: FastifyInstance, options: UiOptions): Promis
     page: { file: PageFile; title: string; clientConfig: Record<string, unknown> },
   ) => {
     const html = await pages.html(page.file, request.url);
-    return reply
-      .type('text/html; charset=utf-8')
-      .header('cache-control', 'no-cache')
-      .send(html === undefined ? notBuiltPage(page.title) : await pageHtml(request, reply, page, html));
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
+    if (html === undefined) return reply.send(notBuiltPage(page.title));
+    const configured = withClientConfig(html, page.clientConfig);
+    const sent = page.file === 'index.html' ? await drawnPage(request, reply, configured) : undefined;
+    if (!sent) return reply.send(configured);
+    const policy = reply.getHeader('content-security-policy');
+    if (typeof policy === 'string') reply.header('content-security-policy', withStyleSources(policy, sent.styleSources));
+    // Sent already encoded, which @fastify/compress leaves as it is.
+    const encoding = pageEncodingOf(request);
+    reply.header('vary', 'accept-encoding');
+    if (encoding) reply.header('content-encoding', encoding);
+    return reply.send(sent.body(encoding));
   };
-  // Runtime pages get a CSP nonce of their own: a drawn page carries its stylesheets under it (first-paint.ts).
-  const withNonce = { helmet: { enableCSPNonces: true } };
-  app.get('/', withNonce, (request, reply) => sendPage(request, reply, runtimePage));
+  app.get('/', (request, reply) => sendPage(request, reply, runtimePage));
   app.get(CONFIGURATOR_PATH, (request, reply) => sendPage(request, reply, configuratorPage));
   const fallback = (request: FastifyRequest, reply: FastifyReply) => {
     // Missing files keep a real 404; every other path, and any address a person opens, is a runtime
@@ -208,6 +221,6 @@ export async function uiPlugin(app: FastifyInstance, options: UiOptions): Promis
   // Pages as a route, not only as the not-found answer: @fastify/compress compresses routes only
   // (server/http/listener.ts). The built files' own routes (above) come before this wildcard.
   app.get(`${CONFIGURATOR_PATH}/*`, fallback);
-  app.get('/*', withNonce, fallback);
+  app.get('/*', fallback);
   app.setNotFoundHandler(fallback);
 }

@@ -1,10 +1,13 @@
 // How the hosted UI server puts a server entry's first paint into the runtime page
-// (server/ui/first-paint.ts): escaped, Foyer's stylesheet and then the app's inline under the
-// response's CSP nonce, the markup in #root;
+// (server/ui/first-paint.ts): escaped, Foyer's stylesheet and then the app's inline, each allowed by
+// its hash in the CSP, the markup in #root; a drawing's page made and compressed once
+// (server/ui/sent-page.ts);
 // the runtime page without it when the entry fails, never a 500; the configurator page untouched.
 // The entry here is a module of the test's own that answers what it is asked for (the real one, built
 // from src/ssr/render.tsx, is driven in e2e/first-paint.e2e.ts).
+import { createHash } from 'node:crypto';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,6 +62,15 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+/** The sources of a CSP's style-src. */
+const styleSourcesOf = (csp: string) => /(?:^|;)style-src ([^;]*)/.exec(csp)![1]!.split(' ');
+
+/** `'sha256-…'` of the text of each <style> element of `html`, as a CSP names it. */
+const hashesOfStyles = (html: string) =>
+  [...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map(
+    ([, text]) => `'sha256-${createHash('sha256').update(text!).digest('base64')}'`,
+  );
+
 async function page(address: string, headers: Record<string, string> = {}) {
   const response = await fetch(`${foyer.urls.ui}${address}`, { headers: { accept: 'text/html', ...headers } });
   return { status: response.status, html: await response.text(), csp: response.headers.get('content-security-policy') ?? '' };
@@ -80,20 +92,19 @@ describe("the runtime page's first paint", () => {
       app: 'Demo app',
       hostile: HOSTILE,
     });
-    // Both stylesheets inline under the response's nonce, the app's after Foyer's own so its tokens win.
-    const { csp } = await page('/auth/login');
-    const nonce = /style-src [^;]*'nonce-([0-9a-f]{32})'/.exec(csp)?.[1];
-    expect(nonce).toBeDefined();
+    // Both stylesheets inline, the app's after Foyer's own so its tokens win.
     const drawn = await page('/auth/login');
-    const styleNonce = /style-src [^;]*'nonce-([0-9a-f]{32})'/.exec(drawn.csp)![1]!;
-    expect(styleNonce).not.toBe(nonce);
     const own = drawn.html.indexOf(
-      `<style nonce="${styleNonce}">.foyer-card{color:red}.x::after{content:"<\\/style><script>alert(2)</script>"}</style>` +
+      '<style>.foyer-card{color:red}.x::after{content:"<\\/style><script>alert(2)</script>"}</style>' +
         '<link rel="stylesheet" href="/assets/foyer.css" type="text/plain">',
     );
-    const app = drawn.html.indexOf(`<style id="foyer-custom-css" nonce="${styleNonce}">`);
+    const app = drawn.html.indexOf('<style id="foyer-custom-css">');
     expect(own).toBeGreaterThan(0);
     expect(app).toBeGreaterThan(own);
+    // Each is allowed by the hash of its text in style-src, and nothing else inline is: no nonce.
+    expect(styleSourcesOf(drawn.csp)).toEqual(["'self'", foyer.urls.api, ...hashesOfStyles(drawn.html)]);
+    expect(hashesOfStyles(drawn.html)).toHaveLength(2);
+    expect(drawn.csp).not.toContain('nonce');
     // Inside <style> only `</style` ends the element, so the script stays text of the rule.
     expect(drawn.html).not.toContain('</style><script>alert(2)');
   });
@@ -139,15 +150,13 @@ describe("the runtime page's first paint", () => {
     }
   });
 
-  it("draws an address once per languages and serves it again, under each response's nonce, until its app changes", async () => {
+  it('draws an address once per languages and serves it again, the same page, until its app changes', async () => {
     const dataOf = (html: string) => JSON.parse(/<script id="foyer-first-paint" type="application\/json">(.*?)<\/script>/.exec(html)![1]!);
-    const nonceOf = (csp: string) => /style-src [^;]*'nonce-([0-9a-f]{32})'/.exec(csp)![1]!;
     const first = await page('/auth/login?kept=1', { 'accept-language': 'de' });
     const again = await page('/auth/login?kept=1', { 'accept-language': 'de' });
     expect(dataOf(again.html).drawing).toBe(dataOf(first.html).drawing);
-    expect(nonceOf(again.csp)).not.toBe(nonceOf(first.csp));
-    expect(again.html).toContain(`<style nonce="${nonceOf(again.csp)}">`);
-    expect(again.html).not.toContain(nonceOf(first.csp));
+    expect(again.html).toBe(first.html);
+    expect(again.csp).toBe(first.csp);
     // Other languages, another address: drawings of their own.
     const french = await page('/auth/login?kept=1', { 'accept-language': 'fr' });
     expect(dataOf(french.html).drawing).toBeGreaterThan(dataOf(first.html).drawing);
@@ -159,6 +168,25 @@ describe("the runtime page's first paint", () => {
     expect(dataOf(renamed.html)).toMatchObject({ app: 'Renamed app' });
     expect(dataOf(renamed.html).drawing).toBeGreaterThan(dataOf(other.html).drawing);
     await foyer.db.update(apps).set({ name: 'Demo app' }).where(eq(apps.id, foyer.demo.appId));
+  });
+
+  it('sends a drawn page in the encoding the browser prefers, brotli on a tie, each compressed once', async () => {
+    const { html } = await page('/auth/login?encoded=1');
+    const sent = (acceptEncoding?: string) =>
+      foyer.foyer.ui.inject({ url: '/auth/login?encoded=1', headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
+    const brotli = await sent('gzip, deflate, br, zstd');
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.headers.vary).toContain('accept-encoding');
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(html);
+    expect((await sent('gzip, deflate, br, zstd')).rawPayload.equals(brotli.rawPayload)).toBe(true);
+    const gzip = await sent('br;q=0.5, gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(html);
+    for (const plain of [undefined, 'identity', 'br;q=0, gzip;q=0']) {
+      const response = await sent(plain);
+      expect(response.headers['content-encoding'], plain).toBeUndefined();
+      expect(response.body, plain).toBe(html);
+    }
   });
 
   it('serves the page without a first paint when the entry fails, never a 500', async () => {

@@ -22,11 +22,11 @@ function injectedConfig(html: string): Record<string, unknown> {
 function expectOwnOriginsOnly(csp: string) {
   expect(csp).toContain(`img-src 'self' data: ${foyer.urls.api};`);
   expect(csp).toContain("default-src 'self';");
-  // A runtime page's own nonce (its inline stylesheets, server/ui/first-paint.ts) names no origin.
+  // A drawn runtime page's hashes of its inline stylesheets (server/ui/first-paint.ts) name no origin.
   const sources = csp
     .split(';')
     .flatMap((directive) => directive.trim().split(/\s+/).slice(1))
-    .filter((source) => !/^'nonce-[0-9a-f]{32}'$/.test(source));
+    .filter((source) => !/^'sha256-[A-Za-z0-9+/]{43}='$/.test(source));
   const allowed = new Set(["'self'", "'none'", 'data:', foyer.urls.api, foyer.urls.auth]);
   expect(sources.filter((source) => !allowed.has(source))).toEqual([]);
 }
