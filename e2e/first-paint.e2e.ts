@@ -342,6 +342,28 @@ describe('the first paint of the hosted screens', () => {
     expect(errors).toEqual([]);
   });
 
+  it('revalidates the drawn page on a reload: answered 304, the copy the browser kept is drawn and hydrated', async () => {
+    // A page of its own: the earlier tests' request routes would keep the browser's cache out of the way.
+    const page = await suite.context.newPage();
+    try {
+      const errors = collectErrors(page);
+      const first = await page.goto(loginUrl('?revalidated=1'));
+      expect(first!.status()).toBe(200);
+      await page.getByLabel('Email').waitFor();
+      const reloaded = await page.reload();
+      // Asked with the page's tag, answered with the 304's headers only (Chromium reports the copy it kept as 200).
+      expect(await reloaded!.request().headerValue('if-none-match')).toBe(await first!.headerValue('etag'));
+      expect(await reloaded!.headerValue('etag')).toBe(await first!.headerValue('etag'));
+      expect(await reloaded!.headerValue('content-type')).toBeNull();
+      await page.getByLabel('Email').fill('someone@example.com');
+      await expect.poll(() => page.getByRole('button', { name: 'Continue' }).isEnabled()).toBe(true);
+      expect(await page.locator('.foyer-card').evaluate((card) => getComputedStyle(card).borderTopLeftRadius)).not.toBe('0px');
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('draws a clear page for an unknown app id, never a 500', async () => {
     const { status, html } = await pageHtml(loginUrl('?appId=no-such-app'));
     expect(status).toBe(200);

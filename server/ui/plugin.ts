@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import cookie from '@fastify/cookie';
 import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import fastifyStatic, { type FastifyStaticOptions } from '@fastify/static';
+import fresh from 'fresh';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CONSOLE_APP_ID } from '../apps/console.ts';
 import { isNavigation } from '../http/errors.ts';
@@ -30,6 +31,8 @@ export interface UiOptions extends FoyerContext {
 }
 
 const CONFIG_MARKER = '<!--foyer-config-->';
+
+const HTML = 'text/html; charset=utf-8';
 
 export const CONFIGURATOR_PATH = '/configurator';
 
@@ -194,18 +197,19 @@ export async function uiPlugin(app: FastifyInstance, options: UiOptions): Promis
     page: { file: PageFile; title: string; clientConfig: Record<string, unknown> },
   ) => {
     const html = await pages.html(page.file, request.url);
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
-    if (html === undefined) return reply.send(notBuiltPage(page.title));
+    reply.header('cache-control', 'no-cache');
+    if (html === undefined) return reply.type(HTML).send(notBuiltPage(page.title));
     const configured = withClientConfig(html, page.clientConfig);
     const sent = page.file === 'index.html' ? await drawnPage(request, reply, configured) : undefined;
-    if (!sent) return reply.send(configured);
+    if (!sent) return reply.type(HTML).send(configured);
     const policy = reply.getHeader('content-security-policy');
     if (typeof policy === 'string') reply.header('content-security-policy', withStyleSources(policy, sent.styleSources));
-    // Sent already encoded, which @fastify/compress leaves as it is.
     const encoding = pageEncodingOf(request);
-    reply.header('vary', 'accept-encoding');
+    reply.header('vary', 'accept-encoding').header('etag', sent.etag(encoding));
+    if (fresh(request.headers, { etag: sent.etag(encoding) })) return reply.code(304).send();
+    // Sent already encoded, which @fastify/compress leaves as it is.
     if (encoding) reply.header('content-encoding', encoding);
-    return reply.send(sent.body(encoding));
+    return reply.type(HTML).send(sent.body(encoding));
   };
   app.get('/', (request, reply) => sendPage(request, reply, runtimePage));
   app.get(CONFIGURATOR_PATH, (request, reply) => sendPage(request, reply, configuratorPage));

@@ -1,7 +1,7 @@
 // How the hosted UI server puts a server entry's first paint into the runtime page
 // (server/ui/first-paint.ts): escaped, Foyer's stylesheet and then the app's inline, each allowed by
-// its hash in the CSP, the markup in #root; a drawing's page made and compressed once
-// (server/ui/sent-page.ts);
+// its hash in the CSP, the markup in #root; a drawing's page made and compressed once, and answered
+// 304 to a browser that has it (server/ui/sent-page.ts);
 // the runtime page without it when the entry fails, never a 500; the configurator page untouched.
 // The entry here is a module of the test's own that answers what it is asked for (the real one, built
 // from src/ssr/render.tsx, is driven in e2e/first-paint.e2e.ts).
@@ -186,6 +186,43 @@ describe("the runtime page's first paint", () => {
       const response = await sent(plain);
       expect(response.headers['content-encoding'], plain).toBeUndefined();
       expect(response.body, plain).toBe(html);
+    }
+  });
+
+  it('answers 304 without the page to a browser that has these bytes already, and the page to any other', async () => {
+    const sent = (headers: Record<string, string>) => foyer.foyer.ui.inject({ url: '/auth/login?tagged=1', headers });
+    const brotli = await sent({ 'accept-encoding': 'br' });
+    const etag = String(brotli.headers.etag);
+    expect(etag).toMatch(/^"[\w-]{43}-br"$/);
+    const gzipTag = String((await sent({ 'accept-encoding': 'gzip' })).headers.etag);
+    const plainTag = String((await sent({})).headers.etag);
+    expect(new Set([etag, gzipTag, plainTag]).size).toBe(3);
+    for (const known of [etag, `W/${etag}`, `"other", ${etag}`]) {
+      const again = await sent({ 'accept-encoding': 'br', 'if-none-match': known });
+      expect(again.statusCode, known).toBe(304);
+      expect(again.rawPayload.length, known).toBe(0);
+      expect(again.headers.etag, known).toBe(etag);
+      expect(again.headers['content-encoding'], known).toBeUndefined();
+    }
+    // Another encoding's bytes, another page, or a reload that asks past caches: the page.
+    for (const [known, encoding] of [
+      [gzipTag, 'br'],
+      ['"other"', 'br'],
+      [plainTag, 'gzip'],
+    ]) {
+      const response = await sent({ 'accept-encoding': encoding!, 'if-none-match': known! });
+      expect(response.statusCode, known).toBe(200);
+      expect(response.rawPayload.length, known).toBeGreaterThan(0);
+    }
+    expect((await sent({ 'accept-encoding': 'br', 'if-none-match': etag, 'cache-control': 'no-cache' })).statusCode).toBe(200);
+    // The app changes: drawn again, so a browser's copy is no longer the page.
+    await foyer.db.update(apps).set({ name: 'Tagged app' }).where(eq(apps.id, foyer.demo.appId));
+    try {
+      const changed = await sent({ 'accept-encoding': 'br', 'if-none-match': etag });
+      expect(changed.statusCode).toBe(200);
+      expect(brotliDecompressSync(changed.rawPayload).toString()).toContain('"app":"Tagged app"');
+    } finally {
+      await foyer.db.update(apps).set({ name: 'Demo app' }).where(eq(apps.id, foyer.demo.appId));
     }
   });
 
