@@ -121,7 +121,7 @@ export interface ProcessCall {
 export function compareProcessCpuMs(
   work: ProcessCall,
   floor: ProcessCall,
-  { runs = 9, warmup = SERVER_WARM_UP, batch = 200 }: TimingOptions & { batch?: number } = {},
+  { runs = 9, warmup = SERVER_WARM_UP, batch = 500 }: TimingOptions & { batch?: number } = {},
 ): Promise<Comparison> {
   const pids = { work: work.pid, floor: floor.pid };
   return compareSamples(

@@ -21,7 +21,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APP_STYLESHEET_ELEMENT_ID, FIRST_PAINT_ELEMENT_ID, type FirstPaint, type RenderFirstPaint } from '../../common/first-paint.ts';
 import { brandingStylesheet } from '../../common/branding-css.ts';
 import { isAppId, launchParametersOf, type LaunchParameters } from '../../common/launch.ts';
-import { findApp } from '../apps/lookup.ts';
+import { appVersionOf, findVersionedApp } from '../apps/lookup.ts';
 import type { Database } from '../db/client.ts';
 import { publicAppConfig } from '../graphql/apps/service.ts';
 import { customParamsConfig } from '../graphql/custom-params/service.ts';
@@ -78,34 +78,30 @@ const KEPT_DRAWINGS = 500;
 
 interface KeptDrawing {
   page: PagePaint;
-  /** Each app the drawing read, as its row was then (null: no such app). */
-  apps: Map<string, string | null>;
+  /** Each app the drawing read, by the version of its row then (server/apps/lookup.ts appVersion; undefined: no such app). */
+  apps: Map<string, string | undefined>;
 }
 
 /**
  * The first paint of each runtime page by the server entry `entry`; undefined when it is not built.
  * A drawing is the same for every visitor asking for the same address in the same languages (the
  * visitor is drawn signed out), so it is kept and served again while the rows of the apps it read are
- * unchanged (their config, branding and texts): a page costs one read of its app instead of a
- * drawing (about 10 ms). A kept drawing is answered as the same object each time, by which its sent
+ * unchanged (their config, branding and texts): a page costs one read of its app's row version instead
+ * of a drawing (about 10 ms), however large the app's texts. A kept drawing is answered as the same object each time, by which its sent
  * page is kept too (server/ui/sent-page.ts).
  */
 export function firstPaintRenderer(entry: string, db: Database): FirstPaintOf | undefined {
   if (!existsSync(entry)) return undefined;
   let loading: Promise<RenderFirstPaint> | undefined;
   const kept = new Map<string, KeptDrawing>();
-  const rowOf = async (appId: string) => {
-    const app = await findApp(db, appId);
-    return { app, row: app ? JSON.stringify(app) : null };
-  };
   return async (request, clientConfig) => {
     const preferredLanguages = new Negotiator(request.raw).languages();
     const effectiveConfig = clientConfigFor(request, clientConfig);
     const key = JSON.stringify([request.url, preferredLanguages, effectiveConfig]);
     const drawn = kept.get(key);
     if (drawn) {
-      const rows = await Promise.all([...drawn.apps].map(async ([appId, row]) => (await rowOf(appId)).row === row));
-      if (rows.every(Boolean)) {
+      const unchanged = await Promise.all([...drawn.apps].map(async ([appId, version]) => (await appVersionOf(db, appId)) === version));
+      if (unchanged.every(Boolean)) {
         kept.delete(key);
         kept.set(key, drawn);
         return drawn.page;
@@ -114,15 +110,16 @@ export function firstPaintRenderer(entry: string, db: Database): FirstPaintOf | 
     loading ??= import(pathToFileURL(entry).href).then((module: { renderFirstPaint: RenderFirstPaint }) => module.renderFirstPaint);
     const render = await loading;
     let appStyles: string | undefined;
-    const apps = new Map<string, string | null>();
+    const apps = new Map<string, string | undefined>();
     const paint = await render({
       url: request.url,
       preferredLanguages,
       clientConfig: effectiveConfig,
       async loadApp(appId) {
-        const { app, row } = await rowOf(appId);
-        apps.set(appId, row);
-        if (!app) return undefined;
+        const read = await findVersionedApp(db, appId);
+        apps.set(appId, read?.version);
+        if (!read) return undefined;
+        const { app } = read;
         appStyles = brandingStylesheet(app.settings.branding);
         // The published signup fields, as getTenantUserCustomParamsConfigAnonymous answers them: the signup step is drawn with them.
         const customSignupFields = customParamsConfig(app.settings).params;

@@ -15,6 +15,7 @@ import { fixedWrite, flushWrites, write } from '../../db/write-batch.ts';
 import { countedMembershipColumns, enabledMembership, type CountedMembershipRow } from '../memberships.ts';
 import { seal, sealingKey, unseal } from '../../crypto/seal.ts';
 import { openClientSecret } from '../../apps/client-secret.ts';
+import { appVersion } from '../../apps/lookup.ts';
 
 type AppRow = typeof apps.$inferSelect;
 
@@ -46,14 +47,6 @@ const clientColumns = {
     sql`, `,
   )}))`.mapWith(apps.settings),
 } satisfies Record<keyof ClientRow, unknown>;
-
-/**
- * Which version of an app's row was read: PostgreSQL's xmin, the transaction that wrote it, which
- * every update of the row changes (whatever code path makes it) and nothing else does. Read along
- * with the refresh token, it tells whether the client metadata kept from an earlier read still
- * holds, on every instance sharing the database (see ClientAdapter).
- */
-const appVersion = sql<string>`${apps}.xmin::text`;
 
 /**
  * An app as oidc-provider client metadata. A public app (browser, native) authenticates by PKCE
