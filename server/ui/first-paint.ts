@@ -2,8 +2,8 @@
 // build` into `<the built UI's folder>-ssr/render.js`, dist/ui-ssr) draws a flow's first step and says what the page
 // carries for the runtime; this file reads the app for it and puts the result into the page. A drawn
 // page carries its stylesheets too (Foyer's and the app's, allowed by their hashes in the CSP), so
-// nothing stands between its HTML and its first paint. The entry is imported on the first page served, not at
-// start, so the server answers as soon as before.
+// nothing stands between its HTML and its first paint. The entry is imported on the first page
+// served, not at start, so the server answers as soon as before.
 //
 // The runtime drops ?appId from the address once it has stored the app (src/app/launch.ts), so a
 // reload names no app; the server cannot read the browser's storage, so it remembers the app an
@@ -78,7 +78,7 @@ const KEPT_DRAWINGS = 500;
 
 interface KeptDrawing {
   page: PagePaint;
-  /** Each app the drawing read, by the version of its row then (server/apps/lookup.ts appVersion; undefined: no such app). */
+  /** Each app the drawing read, by its row's version then (appVersion, server/apps/lookup.ts; undefined: no such app). */
   apps: Map<string, string | undefined>;
 }
 
@@ -86,9 +86,9 @@ interface KeptDrawing {
  * The first paint of each runtime page by the server entry `entry`; undefined when it is not built.
  * A drawing is the same for every visitor asking for the same address in the same languages (the
  * visitor is drawn signed out), so it is kept and served again while the rows of the apps it read are
- * unchanged (their config, branding and texts): a page costs one read of its app's row version instead
- * of a drawing (about 10 ms), however large the app's texts. A kept drawing is answered as the same object each time, by which its sent
- * page is kept too (server/ui/sent-page.ts).
+ * unchanged (their config, branding and texts): a page costs one read of its app's row version
+ * instead of a drawing (about 10 ms), however large the app's texts. A kept drawing is answered as
+ * the same object each time, by which its sent page is kept too (server/ui/sent-page.ts).
  */
 export function firstPaintRenderer(entry: string, db: Database): FirstPaintOf | undefined {
   if (!existsSync(entry)) return undefined;
@@ -161,28 +161,27 @@ export interface PaintedPage {
 
 /**
  * The built runtime page `html` with `paint` in it: language, title, the data, the app's stylesheet
- * and the markup. With `readAsset` (which reads a built file by its address) and markup drawn, the
- * page's own stylesheets and the app's are inline, each allowed by its hash: a drawing's page is then
- * the same for every visitor (server/ui/sent-page.ts).
+ * and the markup. With markup drawn, the page's own stylesheets (read by `readAsset`, a built file
+ * by its address) and the app's are inline, each allowed by its hash: a drawing's page is then the
+ * same for every visitor (server/ui/sent-page.ts).
  */
 export function withFirstPaint(
   html: string,
   { paint, appStyles }: PagePaint,
-  readAsset?: (address: string) => string | undefined,
+  readAsset: (address: string) => string | undefined,
 ): PaintedPage {
   let page = html;
   const styleSources: string[] = [];
   if (paint.lang) page = page.replace(/<html lang="[^"]*">/, `<html lang="${escapeHtml(paint.lang)}" dir="${paint.dir ?? 'ltr'}">`);
   if (paint.title) page = page.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(paint.title)}</title>`);
-  const inline = paint.markup ? readAsset : undefined;
   const style = (css: string, id?: string) => {
     const text = escapeCssForHtml(css);
     styleSources.push(`'sha256-${createHash('sha256').update(text).digest('base64')}'`);
     return `<style${id ? ` id="${id}"` : ''}>${text}</style>`;
   };
-  if (inline) {
+  if (paint.markup) {
     page = page.replace(STYLESHEET_LINK, (link, address: string) => {
-      const css = inline(address);
+      const css = readAsset(address);
       // The link stays, of a type no browser fetches: Vite's preload helper adds a lazy chunk's stylesheet
       // unless a link to it is in the page, and one added now would come after the app's styles.
       // (`disabled` is fetched all the same by Chromium, competing with the page's first paint.)
@@ -193,7 +192,7 @@ export function withFirstPaint(
   if (paint.data !== undefined)
     head.push(`<script id="${FIRST_PAINT_ELEMENT_ID}" type="application/json">${escapeJsonForHtml(paint.data)}</script>`);
   // After Foyer's own stylesheet, so the app's tokens win (src/i18n/index.ts loadCustomCss).
-  if (inline && appStyles !== undefined) head.push(style(appStyles, APP_STYLESHEET_ELEMENT_ID));
+  if (paint.markup && appStyles !== undefined) head.push(style(appStyles, APP_STYLESHEET_ELEMENT_ID));
   else if (paint.stylesheet) head.push(`<link rel="stylesheet" id="${APP_STYLESHEET_ELEMENT_ID}" href="${escapeHtml(paint.stylesheet)}">`);
   page = page.replace('</head>', `${head.join('')}</head>`);
   if (paint.markup) page = page.replace('<div id="root"></div>', `<div id="root">${paint.markup}</div>`);
