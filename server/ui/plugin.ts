@@ -146,7 +146,7 @@ export async function uiPlugin(app: FastifyInstance, options: UiOptions): Promis
       },
     } satisfies Partial<FastifyStaticOptions>;
     // The build's assets, some 150 files with their maps and copies: one route, each file looked up
-    // when asked for. A route per file took Fastify about 0.1 s more to get ready (README, Start).
+    // when asked for. A route per file took Fastify about 0.1 s more to get ready (bench/README.md, Start).
     await app.register(fastifyStatic, {
       ...files,
       root: path.join(config.uiDist, 'assets'),
