@@ -49,10 +49,11 @@ function requestIdCache(db: Database, connectionId: string): CacheProvider {
 
 /**
  * node-saml and its XML signature packages are loaded with the first SAML sign-in rather than with the
- * server: they are a tenth of its code (npm run bench -- server-start).
+ * server: they are a tenth of its code (npm run bench -- server-start). Through ./node-saml.ts, which
+ * imports them statically: see why there.
  */
 export async function samlClient(config: ServerConfig, db: Database, connection: EnterpriseConnection): Promise<SAML> {
-  const { SAML: SamlClient, ValidateInResponseTo } = await import('@node-saml/node-saml');
+  const { SAML: SamlClient, ValidateInResponseTo } = await import('./node-saml.ts');
   const entityId = samlEntityId(config, connection.id);
   return new SamlClient({
     callbackUrl: samlAcsUrl(config, connection.id),

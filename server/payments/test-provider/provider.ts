@@ -33,6 +33,11 @@ export type TestSubscription = typeof testSubscriptions.$inferSelect;
 /** Posts a signed event to the webhook route and answers its status. */
 export type EventDelivery = (appId: string, payload: string, signature: string) => Promise<number>;
 
+/** The test-mode provider's webhook secret of an app, derived from FOYER_SECRET: another app's events never verify under it. */
+export function testWebhookSecret(config: Pick<ServerConfig, 'secret'>, appId: string): string {
+  return `whsec_test_${createHmac('sha256', config.secret).update(`test payments webhook ${appId}`).digest('base64url')}`;
+}
+
 export class TestPaymentProvider implements PaymentProvider {
   readonly name = 'TEST' as const;
 
@@ -43,9 +48,8 @@ export class TestPaymentProvider implements PaymentProvider {
     private readonly deliver: EventDelivery,
   ) {}
 
-  /** Per app, derived from FOYER_SECRET: another app's events never verify under it. */
   webhookSecret(app: Pick<App, 'id'>): string {
-    return `whsec_test_${createHmac('sha256', this.config.secret).update(`test payments webhook ${app.id}`).digest('base64url')}`;
+    return testWebhookSecret(this.config, app.id);
   }
 
   async createCheckout(request: CheckoutRequest): Promise<Checkout> {

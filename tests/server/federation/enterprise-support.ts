@@ -22,14 +22,21 @@ export interface ConnectionAnswer {
   samlSsoUrl: string | null;
 }
 
-/** GraphQL on the API host as `email`'s membership of the demo workspace `workspace`. */
-export async function asMember(foyer: TestFoyer, email: string, workspace: string) {
-  const token = await mintAccessToken(foyer.db, await findMembership(foyer.db, email, workspace), { issuer: foyer.urls.auth });
+/** GraphQL on the API host `apiUrl` with the access token `token`. */
+export function asBearer(apiUrl: string, token: string) {
   return <Data = Record<string, unknown>>(query: string, variables: Record<string, unknown> = {}): Promise<GraphQLAnswer<Data>> =>
-    postGraphQL<Data>(foyer.urls.api, { query, variables }, bearer(token));
+    postGraphQL<Data>(apiUrl, { query, variables }, bearer(token));
 }
 
-export type Member = Awaited<ReturnType<typeof asMember>>;
+export type Member = ReturnType<typeof asBearer>;
+
+/** GraphQL on the API host as `email`'s membership of the demo workspace `workspace`. */
+export async function asMember(foyer: TestFoyer, email: string, workspace: string): Promise<Member> {
+  return asBearer(
+    foyer.urls.api,
+    await mintAccessToken(foyer.db, await findMembership(foyer.db, email, workspace), { issuer: foyer.urls.auth }),
+  );
+}
 
 export async function createConnection(as: Member, connection: Record<string, unknown>): Promise<ConnectionAnswer> {
   const answer = await as<{ createEnterpriseConnection: ConnectionAnswer }>(

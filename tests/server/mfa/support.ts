@@ -7,7 +7,15 @@ import type { TestFoyer } from '../../../server/testing.ts';
 import { outbox, tenants, tenantUsers, users } from '../../../server/db/schema.ts';
 import { hashPassword } from '../../../server/auth/passwords.ts';
 import { Browser } from '../oidc/browser.ts';
-import { authorizationRequest, callbackUri, logIn, postJson, relyingParty, type PendingAuthorization } from '../oidc/sign-in.ts';
+import {
+  authorizationRequest,
+  callbackUri,
+  logIn,
+  postJson,
+  relyingParty,
+  type PendingAuthorization,
+  type SignInTarget,
+} from '../oidc/sign-in.ts';
 
 export const MEMBER_PASSWORD = 'Member-password-1!';
 const memberPasswordHash = hashPassword(MEMBER_PASSWORD);
@@ -32,14 +40,14 @@ export async function newMember(foyer: TestFoyer, workspace: string, fields: Par
 }
 
 /** A browser that started an authorization for the demo app and signed in with the password. */
-export async function signInWithPassword(foyer: TestFoyer, member: Member) {
+export async function signInWithPassword(foyer: SignInTarget, member: Pick<Member, 'email'>, password = MEMBER_PASSWORD) {
   const browser = new Browser();
   const pending: PendingAuthorization = await authorizationRequest(await relyingParty(foyer), callbackUri(foyer));
   const landing = await browser.navigate(pending.url, (url) => url.origin === foyer.urls.ui);
   expect(landing.url).toBe(`${foyer.urls.ui}/auth/login?appId=${foyer.demo.appId}`);
   const interactionUid = landing.hops.map((hop) => /\/interaction\/([^/]+)$/.exec(new URL(hop.url).pathname)?.[1]).find(Boolean)!;
   expect(interactionUid).toBeTruthy();
-  const answer = await logIn(foyer, browser, member.email, MEMBER_PASSWORD);
+  const answer = await logIn(foyer, browser, member.email, password);
   return { browser, answer, interactionUid, pending };
 }
 

@@ -130,6 +130,15 @@ export async function refreshTokenOf(
   person: { email: string; password: string | null },
   workspace: string,
 ): Promise<string> {
+  return (await tokensOf(foyer, person, workspace)).refresh_token!;
+}
+
+/** The tokens the demo app gets for the person `email` in `workspace`, from a full sign-in in a browser of its own. */
+export async function tokensOf(
+  foyer: SignInTarget,
+  person: { email: string; password: string | null },
+  workspace: string,
+): Promise<client.TokenEndpointResponse> {
   const rp = await relyingParty(foyer);
   const pending = await authorizationRequest(rp, callbackUri(foyer));
   const { callback } = await signIn(foyer, {
@@ -139,6 +148,5 @@ export async function refreshTokenOf(
     password: person.password!,
     workspace,
   });
-  const tokens = await client.authorizationCodeGrant(rp, callback, { pkceCodeVerifier: pending.verifier, expectedState: pending.state });
-  return tokens.refresh_token!;
+  return client.authorizationCodeGrant(rp, callback, { pkceCodeVerifier: pending.verifier, expectedState: pending.state });
 }
