@@ -4,7 +4,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { ServerConfig } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { FoyerContext } from './context.ts';
-import { createListener } from './http/listener.ts';
+import { createListener, type LogStream } from './http/listener.ts';
 import { ERROR_PAGE_PATH } from './http/errors.ts';
 import { adminPlugin, ADMIN_PREFIX } from './admin/plugin.ts';
 import { brandingPlugin } from './branding/plugin.ts';
@@ -44,13 +44,15 @@ export async function createFoyer(options: {
   db: Database;
   appId: string;
   observeRoutes?: RouteObserver;
+  /** Where the listeners log instead of stdout (tests read what production would log). */
+  logStream?: LogStream;
 }): Promise<Foyer> {
-  const { config, db } = options;
+  const { config, db, logStream } = options;
   bindKeySecrets(db, config);
   const errorPage = (code: string) => `${config.urls.ui}${ERROR_PAGE_PATH}?${new URLSearchParams({ error: code }).toString()}`;
-  const auth = createListener(config, 'auth', { errorPage });
-  const api = createListener(config, 'api');
-  const ui = createListener(config, 'ui', { ownNotFound: true, errorPage });
+  const auth = createListener(config, 'auth', { errorPage, logStream });
+  const api = createListener(config, 'api', { logStream });
+  const ui = createListener(config, 'ui', { ownNotFound: true, errorPage, logStream });
   const { observeRoutes } = options;
   if (observeRoutes) {
     for (const [name, listener] of Object.entries({ auth, api, ui }) as ['auth' | 'api' | 'ui', FastifyInstance][]) {

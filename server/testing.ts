@@ -8,6 +8,7 @@ import postgres from 'postgres';
 import { loadConfig, type ServerConfig } from './config.ts';
 import { pgliteHandle, pgliteOptions, postgresHandle, type Database, type DatabaseHandle, type HandleOptions } from './db/client.ts';
 import { createFoyer, type Foyer, type RouteObserver } from './app.ts';
+import type { LogStream } from './http/listener.ts';
 import { seedDemo, type DemoData } from './seed/demo.ts';
 
 export interface TestFoyer {
@@ -129,6 +130,8 @@ export async function startFoyer(
   overrides: Partial<ServerConfig> = {},
   databaseOptions: HandleOptions = {},
   observeRoutes?: RouteObserver,
+  /** Where the listeners log (at config.logLevel) instead of stdout. */
+  logStream?: LogStream,
 ): Promise<TestFoyer> {
   const ports = { auth: await freePort(), api: await freePort(), ui: await freePort() };
   const devIdpPort = await freePort();
@@ -146,7 +149,7 @@ export async function startFoyer(
   };
   const database = await openTestDatabase(databaseOptions);
   const demo = await seedDemo(database.db, config.urls);
-  const foyer = await createFoyer({ config, db: database.db, appId: demo.appId, observeRoutes });
+  const foyer = await createFoyer({ config, db: database.db, appId: demo.appId, observeRoutes, logStream });
   await foyer.listen('127.0.0.1');
   return {
     foyer,

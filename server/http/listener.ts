@@ -15,11 +15,18 @@ export function loggerOptions(config: ServerConfig, name: string) {
   return { level: config.logLevel, base: { origin: name }, serializers: logSerializers };
 }
 
+/** What the log lines (pino's JSON, one a line) can be written to. */
+export interface LogStream {
+  write(line: string): void;
+}
+
 export interface ListenerOptions {
   /** The listener's modules answer unknown paths themselves (the UI's page fallback). */
   ownNotFound?: boolean;
   /** People visit this origin: failed page loads go to the hosted error page (server/http/errors.ts). */
   errorPage?: (code: string) => string;
+  /** Where the log goes instead of stdout (tests read what production would log). */
+  logStream?: LogStream;
 }
 
 /**
@@ -63,7 +70,7 @@ export const HSTS = 'max-age=31536000';
 export function createListener(config: ServerConfig, name: keyof ServerConfig['urls'], options: ListenerOptions = {}): FastifyInstance {
   const handling = { notFound: !options.ownNotFound, errorPage: options.errorPage };
   const app = Fastify({
-    logger: loggerOptions(config, name),
+    logger: { ...loggerOptions(config, name), ...(options.logStream ? { stream: options.logStream } : {}) },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     // Path parameters up to the longest value a route accepts (mailed-link tokens, server/auth/tokens/service.ts),

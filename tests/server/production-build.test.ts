@@ -34,7 +34,7 @@ let dataDir: string;
 let sink: SmtpSink;
 let dns: DnsStandIn;
 let idp: TestIdp;
-let first: ChildFoyer;
+let first: Awaited<ReturnType<typeof spawnFoyer>>;
 let foyer: ChildFoyer;
 /** The demo owner's access token for Acme, from a real sign-in. */
 let ownerToken: string;

@@ -21,6 +21,7 @@ import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { buildFoyerSchema } from '../../../server/graphql/schema.ts';
 import { capabilityResolvers, mergeResolvers } from '../../../server/graphql/resolvers.ts';
 import { findMembership, mintAccessToken } from '../support/tokens.ts';
+import { routesOf } from '../support/routes.ts';
 
 let foyer: TestFoyer;
 let ownerToken: string;
@@ -31,32 +32,6 @@ beforeAll(async () => {
   ownerToken = await mintAccessToken(foyer.db, owner, { issuer: foyer.urls.auth });
 });
 afterAll(() => foyer?.close());
-
-interface Route {
-  origin: 'auth' | 'api' | 'ui';
-  method: string;
-  /** The path with `:name` parameters and `*` wildcards still in it. */
-  path: string;
-}
-
-/** The routes a listener serves, from Fastify's route tree (`printRoutes`), one line per node. */
-function routesOf(origin: Route['origin']): Route[] {
-  const tree = foyer.foyer[origin].printRoutes({ commonPrefix: false });
-  const stack: string[] = [];
-  const routes: Route[] = [];
-  for (const line of tree.split('\n')) {
-    const match = /^([│\s]*)[├└]── (\S+)(?: \(([^)]+)\))?$/.exec(line);
-    if (!match) continue;
-    const depth = match[1]!.length / 4;
-    stack.length = depth;
-    const path = `${stack.join('')}${match[2]}`;
-    stack.push(match[2]!);
-    for (const method of (match[3] ?? '').split(', ').filter(Boolean)) {
-      if (method !== 'HEAD') routes.push({ origin, method, path });
-    }
-  }
-  return routes;
-}
 
 // ---- what a hostile client sends --------------------------------------------------------------
 
@@ -219,11 +194,11 @@ describe('every REST route', () => {
   const origins = ['auth', 'api', 'ui'] as const;
 
   it('has routes on each listener to fuzz', () => {
-    for (const origin of origins) expect(routesOf(origin).length, origin).toBeGreaterThan(origin === 'ui' ? 3 : 10);
+    for (const origin of origins) expect(routesOf(foyer.foyer[origin], origin).length, origin).toBeGreaterThan(origin === 'ui' ? 3 : 10);
   });
 
   it('answers generated bad input with no 5xx and 4xx JSON in the error shape', { timeout: 120_000 }, async () => {
-    const routes = origins.flatMap(routesOf).filter((route) => route.path !== '/graphql');
+    const routes = origins.flatMap((origin) => routesOf(foyer.foyer[origin], origin)).filter((route) => route.path !== '/graphql');
     const failures: string[] = [];
     for (const route of routes) {
       await fc.assert(
