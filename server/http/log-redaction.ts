@@ -29,7 +29,7 @@ function decoded(text: string): string {
 }
 
 /** Whether a path segment, query name or query value (as sent, percent-encoded) holds a token. */
-export function looksLikeToken(text: string): boolean {
+function looksLikeToken(text: string): boolean {
   const value = decoded(text);
   if (STANDARD_BASE64.test(value) && mixesKinds(value)) return true;
   const withoutIds = value.replace(UUID, ' ');
