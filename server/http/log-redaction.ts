@@ -18,6 +18,9 @@ const STANDARD_BASE64 = /^[A-Za-z0-9+/]{32,}={0,2}$/;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 const CHARACTER_KINDS = [/[a-z]/, /[A-Z]/, /[0-9]/];
 
+/** Query parameters that always grant something, whatever their length: OAuth's and the mailed links'. */
+const SECRET_PARAMETERS = new Set(['token', 'forgotPasswordToken', 'code', 'code_verifier', 'refresh_token', 'id_token_hint']);
+
 const mixesKinds = (run: string) => CHARACTER_KINDS.filter((kind) => kind.test(run)).length >= 2;
 
 function decoded(text: string): string {
@@ -48,7 +51,9 @@ export function redactUrl(url: string): string {
     .split('&')
     .map((pair) => {
       const equals = pair.indexOf('=');
-      return equals === -1 ? redacted(pair) : `${redacted(pair.slice(0, equals))}=${redacted(pair.slice(equals + 1))}`;
+      if (equals === -1) return redacted(pair);
+      const name = pair.slice(0, equals);
+      return `${redacted(name)}=${SECRET_PARAMETERS.has(decoded(name)) ? REDACTED : redacted(pair.slice(equals + 1))}`;
     });
   return `${path}?${query.join('&')}`;
 }

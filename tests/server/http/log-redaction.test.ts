@@ -24,6 +24,8 @@ const HEX_CODE = '0f1e2d3c4b5a69788796';
 const JWT = ['{"alg":"RS256","kid":"k1"}', '{"sub":"someone","aud":"app","exp":1900000000}', 'signature-bytes-of-rs256']
   .map((part) => Buffer.from(part).toString('base64url'))
   .join('.');
+/** Some providers' codes are short: below every shape rule, redacted by the parameter's name. */
+const SHORT_CODE = 'q7Rz2mKp';
 const APP_ID = '5a68b1bb-17ba-4b7c-ac9d-ff89f02fb5df';
 
 let database: DatabaseHandle;
@@ -66,6 +68,7 @@ describe('logs at the production level', () => {
       `/auth/passkeys/registration-options?forgotPasswordToken=${SECRET}`,
       `/token?code=${SECRET}&code_verifier=${SECRET}&client_id=app`,
       `/federated/github/callback?code=${HEX_CODE}&state=${SECRET}`,
+      `/federated/linkedin/callback?code=${SHORT_CODE}&state=${SECRET}`,
       `/session/end?id_token_hint=${JWT}&post_logout_redirect_uri=https%3A%2F%2Fapp.example%2Fsigned-out`,
       `/admin/apps/${APP_ID}/webhooks/authentication-options-and-more-words`,
     ]) {
@@ -82,6 +85,7 @@ describe('logs at the production level', () => {
     // Ids and the words of a route are no tokens.
     expect(logged).toContain(`/admin/apps/${APP_ID}/webhooks/authentication-options-and-more-words`);
     expect(logged).not.toContain(HEX_CODE);
+    expect(logged).not.toContain(SHORT_CODE);
     expect(logged).not.toContain(JWT.split('.')[1]);
     expect(logged).toContain('params: [redacted]');
     expect(logged).not.toContain(SECRET);
