@@ -16,6 +16,7 @@ import type { FieldIssue } from '../../http/field-issues.ts';
 import type { Database } from '../../db/client.ts';
 import { apps, enterpriseConnections, enterpriseDomains, tenants } from '../../db/schema.ts';
 import { isPublicMailDomain } from './public-mail-domains.ts';
+import { DOMAIN_MAILBOXES } from '../../../common/domain-mailboxes.ts';
 
 type EnterpriseDomain = typeof enterpriseDomains.$inferSelect;
 
@@ -136,12 +137,6 @@ export async function releaseVerifiedClaim(db: Database, appId: string, domain: 
 
 /** How long a proof mail's link works. */
 export const DOMAIN_MAIL_TTL_SECONDS = 24 * 60 * 60;
-/**
- * The only mailboxes a proof mail goes to: the ones a domain's administrators read (RFC 2142 and
- * common practice). Any other is one person's, and an employee's mailbox does not prove the domain.
- */
-export const DOMAIN_MAILBOXES = ['postmaster', 'hostmaster', 'webmaster', 'admin', 'administrator'] as const;
-
 const hashProofToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** `address` is one of the role mailboxes at exactly `domain` (not a subdomain, not another domain). */
