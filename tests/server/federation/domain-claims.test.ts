@@ -4,9 +4,9 @@
 // operator alone releases it (admin API, audited); and the login screen offers a domain's connection
 // only once its claim is verified, and never for a public mail domain.
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, isNotNull } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
+import { POSTGRES_ENV, startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { appOwners, auditEvents, enterpriseDomains, tenants } from '../../../server/db/schema.ts';
 import { createApiKey } from '../../../server/apps/api-keys.ts';
 import { servesVerifiedDomain } from '../../../server/auth/enterprise/connections.ts';
@@ -262,6 +262,36 @@ describe('one verified claim per domain and app', () => {
     }
     const winner = contenders[answers.findIndex((answer) => answer.status === 200)]!.connection;
     expect(await verifiedClaims(domain)).toEqual([{ connectionId: winner.id }]);
+  });
+
+  // Two proofs within one instant both find no verified claim; the index lets the first committed win
+  // and the other's update fail. Only PostgreSQL runs statements side by side to show it.
+  it.runIf(process.env[POSTGRES_ENV])('lets a proof that meets an uncommitted one lose at the index, answered 400', async () => {
+    const domain = freshDomain('locked');
+    const first = await addConnection(acme, [domain]);
+    const second = await addConnection(globex, [domain]);
+    publish(domain, second);
+    let late: ReturnType<typeof verify> | undefined;
+    await foyer.db.transaction(async (tx) => {
+      await tx
+        .update(enterpriseDomains)
+        .set({ verifiedAt: new Date() })
+        .where(and(eq(enterpriseDomains.connectionId, first.id), eq(enterpriseDomains.domain, domain)));
+      late = verify(globex, second, domain);
+      // Commits only once the second proof's update waits for this transaction at the index.
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const waiting = await foyer.db.execute<{ count: number }>(
+          sql`select count(*)::int as count from pg_stat_activity
+              where wait_event_type = 'Lock' and query ilike 'update "enterprise_domains"%'`,
+        );
+        if ([...waiting][0]!.count > 0) break;
+        expect(Date.now()).toBeLessThan(deadline);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    });
+    expect(await late!).toMatchObject({ status: 400, body: { details: [{ code: 'domainClaimed', params: { domain } }] } });
+    expect(await verifiedClaims(domain)).toEqual([{ connectionId: first.id }]);
   });
 
   it('is kept by the database itself: a second verified row of the domain is refused', async () => {
