@@ -281,11 +281,12 @@ describe('one verified claim per domain and app', () => {
       // Commits only once the second proof's update waits for this transaction at the index.
       const deadline = Date.now() + 10_000;
       for (;;) {
-        const waiting = await foyer.db.execute<{ count: number }>(
+        // postgres-js answers the rows themselves (this test runs on PostgreSQL only).
+        const waiting = (await foyer.db.execute(
           sql`select count(*)::int as count from pg_stat_activity
               where wait_event_type = 'Lock' and query ilike 'update "enterprise_domains"%'`,
-        );
-        if ([...waiting][0]!.count > 0) break;
+        )) as unknown as { count: number }[];
+        if (waiting[0]!.count > 0) break;
         expect(Date.now()).toBeLessThan(deadline);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
