@@ -5,14 +5,14 @@
 // once a DNS TXT record or a role mailbox proves the workspace holds it (./domains.ts); a public mail
 // domain is never listed (./public-mail-domains.ts), nor one another connection of the app has proved.
 import { randomBytes, randomUUID, X509Certificate } from 'node:crypto';
-import { and, eq, inArray, isNotNull, ne } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { ServerConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { enterpriseConnections, enterpriseDomains } from '../../db/schema.ts';
 import { seal, sealingKey, unseal } from '../../crypto/seal.ts';
 import { isRole, type Role } from '../../../common/roles.ts';
 import { parseIdpMetadata } from './saml-metadata.ts';
-import { claimRefusalIssue, verificationRecord } from './domains.ts';
+import { claimRefusalIssue, domainClaimedElsewhere, verificationRecord } from './domains.ts';
 import { isPublicMailDomain, publicMailDomainsAmong } from './public-mail-domains.ts';
 import { allowedValuesIssue, keyedIssue, maxLengthIssue, plainIssue, type FieldIssue } from '../../http/field-issues.ts';
 
@@ -92,24 +92,6 @@ function pemCertificate(value: string): string | undefined {
 }
 
 type ConnectionFields = Omit<typeof enterpriseConnections.$inferInsert, 'id' | 'appId' | 'tenantId' | 'kind' | 'oidcClientSecretSealed'>;
-
-/** The first of `domains` another connection of the app (than `connectionId`) holds a verified claim of. */
-async function domainClaimedElsewhere(db: Database, appId: string, connectionId: string | undefined, domains: string[]) {
-  const [row] = await db
-    .select({ domain: enterpriseDomains.domain })
-    .from(enterpriseDomains)
-    .where(
-      and(
-        eq(enterpriseDomains.appId, appId),
-        inArray(enterpriseDomains.domain, domains),
-        isNotNull(enterpriseDomains.verifiedAt),
-        connectionId ? ne(enterpriseDomains.connectionId, connectionId) : undefined,
-      ),
-    )
-    .orderBy(enterpriseDomains.domain)
-    .limit(1);
-  return row?.domain;
-}
 
 /** Why the well-formed `domains` cannot be claimed by connection `connectionId` of the app, or undefined. */
 async function domainsIssue(db: Database, appId: string, connectionId: string | undefined, domains: string[]) {

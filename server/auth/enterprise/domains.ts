@@ -8,7 +8,7 @@
 // prove it holds it until the app's operator releases it (server/admin/enterprise-connections.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
-import { and, eq, gt, isNotNull, ne, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, ne, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { ServerConfig } from '../../config.ts';
 import type { FoyerContext } from '../../context.ts';
@@ -40,29 +40,32 @@ async function txtRecords(config: ServerConfig, domain: string): Promise<string[
 /** Why a claim cannot be verified: the domain is a public mail domain, or another claim of the app holds it. */
 export type ClaimRefusal = 'publicMailDomain' | 'domainClaimed';
 
-/** Whether another connection of the claim's app holds a verified claim of its domain. */
-async function claimedElsewhere(db: Database, claim: EnterpriseDomain): Promise<boolean> {
+/** The first of `domains` that a connection of the app other than `connectionId` holds a verified claim of. */
+export async function domainClaimedElsewhere(db: Database, appId: string, connectionId: string | undefined, domains: string[]) {
   const [row] = await db
-    .select({ connectionId: enterpriseDomains.connectionId })
+    .select({ domain: enterpriseDomains.domain })
     .from(enterpriseDomains)
     .where(
       and(
-        eq(enterpriseDomains.appId, claim.appId),
-        eq(enterpriseDomains.domain, claim.domain),
-        ne(enterpriseDomains.connectionId, claim.connectionId),
+        eq(enterpriseDomains.appId, appId),
+        inArray(enterpriseDomains.domain, domains),
         isNotNull(enterpriseDomains.verifiedAt),
+        connectionId ? ne(enterpriseDomains.connectionId, connectionId) : undefined,
       ),
     )
+    .orderBy(enterpriseDomains.domain)
     .limit(1);
-  return row !== undefined;
+  return row?.domain;
 }
 
 /** Why the claim may not be verified (or proved by mail), or undefined when it may. */
 export async function claimRefusal(db: Database, claim: EnterpriseDomain): Promise<ClaimRefusal | undefined> {
   if (await isPublicMailDomain(claim.domain)) return 'publicMailDomain';
-  if (await claimedElsewhere(db, claim)) return 'domainClaimed';
+  if (await domainClaimedElsewhere(db, claim.appId, claim.connectionId, [claim.domain])) return 'domainClaimed';
   return undefined;
 }
+
+const VERIFIED_CLAIM_INDEX = 'enterprise_domains_verified_idx';
 
 /** PostgreSQL's unique_violation of the one verified claim per domain and app. */
 function isVerifiedClaimConflict(error: unknown): boolean {
@@ -72,8 +75,6 @@ function isVerifiedClaimConflict(error: unknown): boolean {
   }
   return false;
 }
-
-const VERIFIED_CLAIM_INDEX = 'enterprise_domains_verified_idx';
 
 /**
  * Marks the claim verified (with `set`'s other changes) unless another claim of its app holds the
@@ -137,6 +138,7 @@ export async function releaseVerifiedClaim(db: Database, appId: string, domain: 
 
 /** How long a proof mail's link works. */
 export const DOMAIN_MAIL_TTL_SECONDS = 24 * 60 * 60;
+
 const hashProofToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** `address` is one of the role mailboxes at exactly `domain` (not a subdomain, not another domain). */
@@ -178,7 +180,8 @@ async function claimContext(db: Database, connectionId: string) {
 }
 
 /**
- * Sends a proof mail for the claim to `address` (checked to be at the domain by the caller); a new
+ * Sends a proof mail for the claim to `address` (checked to be one of its role mailboxes, and the claim
+ * to be allowed, by the caller: isRoleMailboxAt, claimRefusal); a new
  * mail replaces the previous link. Answers whether the mail went out.
  */
 export async function sendDomainProof(context: FoyerContext, claim: EnterpriseDomain, address: string): Promise<boolean> {
