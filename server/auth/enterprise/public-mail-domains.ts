@@ -14,7 +14,7 @@ let lists: Promise<PublicMailLists> | undefined;
 
 function loadLists(): Promise<PublicMailLists> {
   lists ??= Promise.all([import('email-providers/all.json', { with: { type: 'json' } }), import('mailchecker')]).then(
-    // Default exports only: the bundle exposes a CommonJS package as its default (server/auth/enterprise/saml.ts).
+    // Default exports only: the server bundle exposes a CommonJS package as its default export alone.
     ([freeMail, mailchecker]) => ({ freeMail: new Set(freeMail.default), disposable: mailchecker.default.blacklist() }),
   );
   return lists;
