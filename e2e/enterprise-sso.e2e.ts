@@ -6,7 +6,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { enterpriseDomains, tenantUsers, users } from '../server/db/schema.ts';
-import { createConnection } from '../server/auth/enterprise/connections.ts';
+import { createConnection, deleteConnection } from '../server/auth/enterprise/connections.ts';
 import { DEV_IDP_CLIENT_ID, devIdpClientSecret } from '../server/dev-idp/server.ts';
 import { startDnsStandIn, type DnsStandIn } from '../tests/server/support/dns-stand-in.ts';
 import { expectNoAxeViolations } from './support/browser.ts';
@@ -93,23 +93,44 @@ describe('enterprise sign-in connections', () => {
     await signInToWorkspace(page, ui());
     await page.goto(`${ui()}/user-management/workspace`);
     const section = page.getByRole('region', { name: 'Enterprise sign-in' });
-    const address = section.getByLabel(`Or mail a confirmation link to an address at ${domain}`);
-    expect(await address.inputValue()).toBe(`postmaster@${domain}`);
+    // Only the domain's role mailboxes are offered: a personal address does not prove the domain.
+    const mailbox = section.getByLabel(`Or mail a confirmation link to an administrative mailbox at ${domain}`);
+    expect(await mailbox.inputValue()).toBe('postmaster');
+    expect(await mailbox.locator('option').allTextContents()).toEqual(
+      ['postmaster', 'hostmaster', 'webmaster', 'admin', 'administrator'].map((name) => `${name}@${domain}`),
+    );
 
-    // An address elsewhere is refused by the server, at the field.
-    await address.fill('someone@elsewhere.test');
+    // A domain another workspace holds is refused by the server, at the field.
+    const rival = await createConnection(
+      foyer.config,
+      foyer.db,
+      { appId: foyer.demo.appId, tenantId: await demoWorkspaceId(suite.foyer, 'Globex') },
+      {
+        kind: 'oidc',
+        name: 'Rival',
+        defaultRole: 'VIEWER',
+        domains: [domain],
+        oidcIssuer: foyer.config.devIdp.url,
+        oidcClientId: DEV_IDP_CLIENT_ID,
+        oidcClientSecret: devIdpClientSecret(foyer.config),
+      },
+    );
+    await foyer.db.update(enterpriseDomains).set({ verifiedAt: new Date() }).where(eq(enterpriseDomains.connectionId, rival.id));
     await section.getByRole('button', { name: `Send link to ${domain}` }).click();
-    await section.getByText(`Use an address at ${domain}, such as postmaster@${domain}.`).waitFor();
-    expect(await address.getAttribute('aria-invalid')).toBe('true');
+    await section
+      .getByText(`${domain} is already verified by another connection of this app. Ask the app's operator to release it.`)
+      .waitFor();
+    expect(await mailbox.getAttribute('aria-invalid')).toBe('true');
     await expectNoAxeViolations(page);
+    await deleteConnection(foyer.db, rival);
 
-    await address.fill(`it@${domain}`);
-    await address.press('Enter');
-    await section.getByRole('status').getByText(`We sent a confirmation link to it@${domain}.`, { exact: false }).waitFor();
+    await mailbox.selectOption('hostmaster');
+    await section.getByRole('button', { name: `Send link to ${domain}` }).press('Enter');
+    await section.getByRole('status').getByText(`We sent a confirmation link to hostmaster@${domain}.`, { exact: false }).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
     await expectNoAxeViolations(page);
 
-    await page.goto(await nextLink(ui(), `it@${domain}`, /\/federated\/domain-proof\//));
+    await page.goto(await nextLink(ui(), `hostmaster@${domain}`, /\/federated\/domain-proof\//));
     await page.getByRole('button', { name: 'Confirm the domain' }).click();
     await page.getByRole('status').getByText(`${domain} is confirmed.`, { exact: false }).waitFor();
     await page.goto(`${ui()}/user-management/workspace`);

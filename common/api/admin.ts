@@ -271,5 +271,14 @@ export const EnterpriseConnectionSchema = Type.Object({
 });
 export const EnterpriseConnectionList = Type.Object({ connections: Type.Array(EnterpriseConnectionSchema) });
 export const EnterpriseConnectionAnswer = Type.Object({ connection: EnterpriseConnectionSchema });
-export const DomainMailBody = Type.Object({ address: Type.String({ minLength: 1, maxLength: 254 }) }, { additionalProperties: false });
+export const DomainMailBody = Type.Object(
+  {
+    address: Type.String({
+      minLength: 1,
+      maxLength: 254,
+      description: "One of the domain's role mailboxes: postmaster@, hostmaster@, webmaster@, admin@ or administrator@ the domain",
+    }),
+  },
+  { additionalProperties: false },
+);
 export const DomainMailSent = Type.Object({ sentTo: Type.String({ description: 'The address the link went to' }) });

@@ -3,6 +3,8 @@
 // they share its callers, CORS and error answers. The app's owners (a console token whose role may
 // change app settings) and the app's own API keys manage them; another app's workspace or connection
 // reads as not found. The rules are the ones the workspace owner's GraphQL meets (server/auth/enterprise/connections.ts).
+// Only they, the app's operator, release a verified domain claim (/apps/{appId}/enterprise-domains/
+// {domain}): a domain has one verified claim per app, and a dispute over it is theirs to settle.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
@@ -13,6 +15,7 @@ import { AdminError } from './errors.ts';
 import { findTenant } from '../payments/service.ts';
 import {
   ConnectionInputError,
+  connectionById,
   connectionViewOf,
   createConnection,
   deleteConnection,
@@ -23,8 +26,19 @@ import {
   updateConnection,
   type ConnectionInput,
 } from '../auth/enterprise/connections.ts';
-import { isAddressAt, sendDomainProof, verificationRecord, verifyDomain } from '../auth/enterprise/domains.ts';
+import {
+  claimRefusal,
+  claimRefusalIssue,
+  isRoleMailboxAt,
+  releaseVerifiedClaim,
+  roleMailboxIssue,
+  sendDomainProof,
+  verificationRecord,
+  verifyDomain,
+} from '../auth/enterprise/domains.ts';
+import type { FieldIssue } from '../http/field-issues.ts';
 import { ADMIN_SECURITY, ADMIN_TAG } from './plugin.ts';
+import { recordAppAudit } from './service.ts';
 import {
   DomainMailBody,
   DomainMailSent,
@@ -37,10 +51,18 @@ import { refusals } from '../../common/api/errors.ts';
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 const WorkspaceParams = Type.Object({ appId: Id, tenantId: Id });
 const ConnectionParams = Type.Object({ appId: Id, tenantId: Id, connectionId: Id });
-const DomainParams = Type.Object({ appId: Id, tenantId: Id, connectionId: Id, domain: Type.String({ minLength: 1, maxLength: 253 }) });
+const Domain = Type.String({ minLength: 1, maxLength: 253 });
+const DomainParams = Type.Object({ appId: Id, tenantId: Id, connectionId: Id, domain: Domain });
+const AppDomainParams = Type.Object({ appId: Id, domain: Domain });
 
 const notFound = () => new AdminError(404, 'NOT_FOUND', 'This workspace has no such connection');
 const unknownWorkspace = () => new AdminError(404, 'UNKNOWN_TENANT', 'This app has no such workspace');
+const unknownClaim = () => new AdminError(404, 'UNKNOWN_DOMAIN_CLAIM', 'No connection of this app holds a verified claim of this domain');
+
+/** A refused domain proof: 400 naming the field (`/domain` of the path, `/address` of the body) at fault. */
+function refusedProof(code: string, path: string, issue: FieldIssue): AdminError {
+  return new AdminError(400, code, issue.message, [{ path, code: issue.code, params: issue.params, message: issue.message }]);
+}
 
 /** A connection's field problems as the admin API names them: by JSON pointer into the body. */
 function invalid(error: ConnectionInputError): AdminError {
@@ -163,22 +185,21 @@ export async function enterpriseAdminRoutes(parent: FastifyInstance, context: Fo
       const found = (await listConnections(db, tenantId)).find((entry) => entry.connection.id === request.params.connectionId);
       const claim = found?.domains.find((entry) => entry.domain === normalizeDomain(request.params.domain));
       if (!found || !claim) throw notFound();
-      if (!(await verifyDomain(config, db, claim))) {
+      const outcome = await verifyDomain(config, db, claim);
+      if (outcome === 'missing') {
         const record = verificationRecord(claim.token);
-        throw new AdminError(400, 'DOMAIN_NOT_VERIFIED', `No TXT record ${record} was found at ${claim.domain}`, [
-          {
-            path: '/domain',
-            code: 'txtRecordMissing',
-            params: { record, domain: claim.domain },
-            message: `No TXT record ${record} was found at ${claim.domain}`,
-          },
-        ]);
+        throw refusedProof('DOMAIN_NOT_VERIFIED', '/domain', {
+          code: 'txtRecordMissing',
+          params: { record, domain: claim.domain },
+          message: `No TXT record ${record} was found at ${claim.domain}`,
+        });
       }
+      if (outcome !== 'verified') throw refusedProof('DOMAIN_NOT_CLAIMABLE', '/domain', claimRefusalIssue(outcome, claim.domain));
       return { connection: await viewOf(tenantId, found.connection.id) };
     },
   );
 
-  // The proof by mail: a link to an address at the domain; whoever reads that mailbox confirms it.
+  // The proof by mail: a link to one of the domain's role mailboxes; whoever reads that mailbox confirms it.
   app.post(
     `${base}/:connectionId/domains/:domain/mail`,
     {
@@ -194,16 +215,42 @@ export async function enterpriseAdminRoutes(parent: FastifyInstance, context: Fo
       const found = (await listConnections(db, tenantId)).find((entry) => entry.connection.id === request.params.connectionId);
       const claim = found?.domains.find((entry) => entry.domain === normalizeDomain(request.params.domain));
       if (!found || !claim) throw notFound();
-      if (!isAddressAt(claim.domain, request.body.address)) {
-        const message = `Send the proof to an address at ${claim.domain}, such as postmaster@${claim.domain}`;
-        throw new AdminError(400, 'VALIDATION_FAILED', message, [
-          { path: '/address', code: 'addressAtDomain', params: { domain: claim.domain }, message },
-        ]);
+      if (!isRoleMailboxAt(claim.domain, request.body.address)) {
+        throw refusedProof('VALIDATION_FAILED', '/address', roleMailboxIssue(claim.domain));
       }
+      const refusal = await claimRefusal(db, claim);
+      if (refusal) throw refusedProof('DOMAIN_NOT_CLAIMABLE', '/domain', claimRefusalIssue(refusal, claim.domain));
       if (!(await sendDomainProof(context, claim, request.body.address))) {
         throw new AdminError(502, 'MAIL_NOT_SENT', 'The proof mail could not be sent; try again later');
       }
       return reply.status(202).send({ sentTo: request.body.address.trim().toLowerCase() });
+    },
+  );
+  // The operator releases the one verified claim of a domain (server/auth/enterprise/domains.ts).
+  app.delete(
+    '/apps/:appId/enterprise-domains/:domain',
+    {
+      schema: {
+        ...route("Release the app's verified claim of an e-mail domain"),
+        description:
+          'The domain leaves the enterprise connection whose verified claim held it, so that another may claim and prove it. Audited (enterprise.domain_released).',
+        params: AppDomainParams,
+        response: { 204: Type.Null(), ...refused },
+      },
+    },
+    async (request, reply) => {
+      const caller = await resolveAdminCaller(db, verifier, request);
+      const found = await appFor(db, caller, request.params.appId, 'write');
+      const released = await releaseVerifiedClaim(db, found.id, normalizeDomain(request.params.domain));
+      if (!released) throw unknownClaim();
+      await recordAppAudit(db, { caller, ip: request.ip }, 'enterprise.domain_released', found.id, {
+        domain: released.domain,
+        connectionId: released.connectionId,
+        tenantId: (await connectionById(db, released.connectionId))?.tenantId,
+        verifiedAt: released.verifiedAt,
+      });
+      request.log.info({ domain: released.domain, connectionId: released.connectionId }, 'enterprise domain claim released');
+      return reply.status(204).send(null);
     },
   );
 }

@@ -24,6 +24,8 @@ export type AuditType =
   | 'federation.linked'
   /** An enterprise connection made a membership just in time (detail: tenantId, connectionId, role). */
   | 'enterprise.joined'
+  /** The app's operator released a verified domain claim (detail: domain, tenantId, connectionId, verifiedAt). */
+  | 'enterprise.domain_released'
   /** A workspace was created by self-signup (counted per address by the signup limit). */
   | 'tenant.signup'
   | 'tenant.updated'

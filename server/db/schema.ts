@@ -684,7 +684,11 @@ export const enterpriseConnections = pgTable(
   (t) => [index('enterprise_connections_tenant_idx').on(t.tenantId)],
 );
 
-/** An e-mail domain a connection serves, and the proof of it (a DNS TXT record) once checked. */
+/**
+ * An e-mail domain a connection serves, and the proof of it (a DNS TXT record or a mail to a role
+ * mailbox) once checked. At most one claim per domain and app is verified: two workspaces cannot
+ * both route a domain's logins, and two proofs at once cannot both win.
+ */
 export const enterpriseDomains = pgTable(
   'enterprise_domains',
   {
@@ -708,6 +712,9 @@ export const enterpriseDomains = pgTable(
     primaryKey({ columns: [t.connectionId, t.domain] }),
     index('enterprise_domains_domain_idx').on(t.appId, t.domain),
     uniqueIndex('enterprise_domains_mail_token_idx').on(t.mailTokenHash),
+    uniqueIndex('enterprise_domains_verified_idx')
+      .on(t.appId, t.domain)
+      .where(sql`${t.verifiedAt} is not null`),
   ],
 );
 

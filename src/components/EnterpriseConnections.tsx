@@ -1,6 +1,7 @@
 // The workspace's enterprise sign-in connections (OIDC or SAML 2.0), for its owners: each with what to
-// register at the IdP, its e-mail domains and their proof (a DNS record or a mailed link), and a form to add or edit one. The
-// server decides who may (server/graphql/enterprise/resolvers.ts); the flow shows this to owners only.
+// register at the IdP, its e-mail domains and their proof (a DNS record or a link mailed to one of the
+// domain's role mailboxes), and a form to add or edit one. The server decides who may, and which
+// domains may be claimed (server/graphql/enterprise/resolvers.ts); the flow shows this to owners only.
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useTexts } from '../i18n/texts.ts';
@@ -16,6 +17,7 @@ import {
   type EnterpriseConnectionFieldsFragment as Connection,
 } from '../gql/graphql.ts';
 import { ApiError } from '../http/errors.ts';
+import { DOMAIN_MAILBOXES, type DomainMailbox } from '../../common/domain-mailboxes.ts';
 import { Alert } from '../theme/Alert.tsx';
 import { Button } from '../theme/Button.tsx';
 
@@ -70,6 +72,19 @@ function fieldsAtFault(error: unknown): FieldName[] {
   return FIELD_NAMES.filter((name) => name in fields);
 }
 
+/** Domain claims the server refuses whatever the input's form: their own texts name the domain. */
+const CLAIM_REFUSALS = ['publicMailDomain', 'domainClaimed'] as const;
+type ClaimRefusal = (typeof CLAIM_REFUSALS)[number];
+
+/** The claim refusal a refused call names for `field` (extensions.fieldIssues), with its domain. */
+function claimRefusalOf(error: unknown, field: string): { code: ClaimRefusal; domain: string } | undefined {
+  if (!(error instanceof ApiError) || error.code !== 'BAD_USER_INPUT' || !Array.isArray(error.details)) return undefined;
+  const issues = (error.details[0] as { extensions?: { fieldIssues?: Record<string, { code?: string; params?: { domain?: unknown } }[]> } })
+    ?.extensions?.fieldIssues?.[field];
+  const issue = issues?.find((entry) => CLAIM_REFUSALS.includes(entry.code as ClaimRefusal));
+  return issue && typeof issue.params?.domain === 'string' ? { code: issue.code as ClaimRefusal, domain: issue.params.domain } : undefined;
+}
+
 function ConnectionForm({ editing, onDone }: { editing?: Connection; onDone: (saved: boolean) => void }) {
   const { t } = useTexts();
   const formId = useId();
@@ -80,6 +95,7 @@ function ConnectionForm({ editing, onDone }: { editing?: Connection; onDone: (sa
   const saving = create.isPending || update.isPending;
   const error = create.error ?? update.error;
   const faults = fieldsAtFault(error);
+  const refusedDomain = claimRefusalOf(error, 'domains');
 
   const set = (name: keyof Draft, value: string) => setDraft((current) => ({ ...current, [name]: value }));
 
@@ -116,7 +132,9 @@ function ConnectionForm({ editing, onDone }: { editing?: Connection; onDone: (sa
         )}
         {invalid && (
           <p id={`${id}-error`} className="foyer-field-error">
-            {t(`enterprise.fieldErrors.${name}`)}
+            {name === 'domains' && refusedDomain
+              ? t(`enterprise.fieldErrors.${refusedDomain.code}`, { domain: refusedDomain.domain })
+              : t(`enterprise.fieldErrors.${name}`)}
           </p>
         )}
       </div>
@@ -219,38 +237,51 @@ function Registration({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** The other proof of a domain: a single-use link mailed to an address at it, which whoever reads it confirms. */
+/**
+ * The other proof of a domain: a single-use link mailed to one of its role mailboxes (never a
+ * personal address, which does not prove the domain), which whoever reads it confirms.
+ */
 function DomainMailProof({ connectionId, domain }: { connectionId: string; domain: string }) {
   const { t } = useTexts();
   const id = useId();
-  const [address, setAddress] = useState(`postmaster@${domain}`);
+  const [mailbox, setMailbox] = useState<DomainMailbox>('postmaster');
   const send = useGraphQLMutation(SendEnterpriseDomainMailDocument);
   const refused = send.error instanceof ApiError && send.error.code === 'BAD_USER_INPUT';
+  const refusedDomain = claimRefusalOf(send.error, 'domain');
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!send.isPending) send.mutate({ id: connectionId, domain, address });
+    if (!send.isPending) send.mutate({ id: connectionId, domain, address: `${mailbox}@${domain}` });
   };
 
   return (
     <form className="foyer-stack" noValidate onSubmit={submit}>
       <div className="foyer-field">
-        <label className="foyer-label" htmlFor={`${id}-address`}>
+        <label className="foyer-label" htmlFor={`${id}-mailbox`}>
           {t('enterprise.mailAddress', { domain })}
         </label>
-        <input
-          id={`${id}-address`}
-          className="foyer-input"
-          type="email"
-          autoComplete="off"
-          value={address}
+        <select
+          id={`${id}-mailbox`}
+          className="foyer-select"
+          value={mailbox}
           aria-invalid={refused ? true : undefined}
-          aria-describedby={refused ? `${id}-error` : undefined}
-          onChange={(event) => setAddress(event.target.value)}
-        />
+          aria-describedby={[`${id}-help`, refused ? `${id}-error` : ''].filter(Boolean).join(' ')}
+          onChange={(event) => setMailbox(event.target.value as DomainMailbox)}
+        >
+          {DOMAIN_MAILBOXES.map((name) => (
+            <option key={name} value={name}>
+              {`${name}@${domain}`}
+            </option>
+          ))}
+        </select>
+        <p id={`${id}-help`} className="foyer-help">
+          {t('enterprise.mailboxHelp', { domain })}
+        </p>
         {refused && (
           <p id={`${id}-error`} className="foyer-field-error">
-            {t('enterprise.fieldErrors.address', { domain })}
+            {refusedDomain
+              ? t(`enterprise.fieldErrors.${refusedDomain.code}`, { domain })
+              : t('enterprise.fieldErrors.address', { domain })}
           </p>
         )}
       </div>
@@ -276,6 +307,7 @@ function ConnectionCard({ connection, onEdit }: { connection: Connection; onEdit
   const verify = useGraphQLMutation(VerifyEnterpriseDomainDocument);
   const remove = useGraphQLMutation(DeleteEnterpriseConnectionDocument);
   const [notFound, setNotFound] = useState<string | null>(null);
+  const refusedDomain = claimRefusalOf(verify.error, 'domain');
   const refresh = () => queryClient.invalidateQueries({ queryKey: graphQLQueryKey(EnterpriseConnectionsDocument) });
 
   const check = (domain: string) => {
@@ -313,7 +345,13 @@ function ConnectionCard({ connection, onEdit }: { connection: Connection; onEdit
                     {t('enterprise.verify', { domain: entry.domain })}
                   </Button>
                 </div>
-                {notFound === entry.domain && <Alert variant="warning">{t('enterprise.notFound', { domain: entry.domain })}</Alert>}
+                {notFound === entry.domain && (
+                  <Alert variant="warning">
+                    {refusedDomain
+                      ? t(`enterprise.fieldErrors.${refusedDomain.code}`, { domain: entry.domain })
+                      : t('enterprise.notFound', { domain: entry.domain })}
+                  </Alert>
+                )}
                 <DomainMailProof connectionId={connection.id} domain={entry.domain} />
               </>
             )}

@@ -2,7 +2,8 @@
 // an OpenID Provider (issuer, client id, sealed client secret) or a SAML 2.0 IdP (from its metadata
 // XML, or its entity id, sign-in URL and certificate), each with the e-mail domains it serves and the
 // role people it signs in get when they join the workspace just in time. A domain routes logins only
-// once its DNS TXT record proves the workspace holds it (./domains.ts).
+// once a DNS TXT record or a role mailbox proves the workspace holds it (./domains.ts); a public mail
+// domain is never listed (./public-mail-domains.ts), nor one another connection of the app has proved.
 import { randomBytes, randomUUID, X509Certificate } from 'node:crypto';
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { ServerConfig } from '../../config.ts';
@@ -11,7 +12,8 @@ import { enterpriseConnections, enterpriseDomains } from '../../db/schema.ts';
 import { seal, sealingKey, unseal } from '../../crypto/seal.ts';
 import { isRole, type Role } from '../../../common/roles.ts';
 import { parseIdpMetadata } from './saml-metadata.ts';
-import { verificationRecord } from './domains.ts';
+import { claimRefusalIssue, domainClaimedElsewhere, verificationRecord } from './domains.ts';
+import { isPublicMailDomain, publicMailDomainsAmong } from './public-mail-domains.ts';
 import { allowedValuesIssue, keyedIssue, maxLengthIssue, plainIssue, type FieldIssue } from '../../http/field-issues.ts';
 
 export type EnterpriseConnection = typeof enterpriseConnections.$inferSelect;
@@ -91,13 +93,23 @@ function pemCertificate(value: string): string | undefined {
 
 type ConnectionFields = Omit<typeof enterpriseConnections.$inferInsert, 'id' | 'appId' | 'tenantId' | 'kind' | 'oidcClientSecretSealed'>;
 
-/** The checked, cleaned fields of a connection of `kind`; every problem at once. */
-function checkInput(
+/** Why the well-formed `domains` cannot be claimed by connection `connectionId` of the app, or undefined. */
+async function domainsIssue(db: Database, appId: string, connectionId: string | undefined, domains: string[]) {
+  const [publicDomain] = await publicMailDomainsAmong(domains);
+  if (publicDomain) return claimRefusalIssue('publicMailDomain', publicDomain);
+  const claimed = await domainClaimedElsewhere(db, appId, connectionId, domains);
+  return claimed ? claimRefusalIssue('domainClaimed', claimed) : undefined;
+}
+
+/** The checked, cleaned fields of a connection of `kind` of the app; every problem at once. */
+async function checkInput(
   config: ServerConfig,
-  kind: ConnectionKind,
+  db: Database,
+  scope: { appId: string; kind: ConnectionKind },
   input: ConnectionInput,
   existing: EnterpriseConnection | undefined,
-): { fields: ConnectionFields; domains: string[]; secret?: string } {
+): Promise<{ fields: ConnectionFields; domains: string[]; secret?: string }> {
+  const { kind } = scope;
   const problems: Record<string, FieldIssue> = {};
   const name = input.name.trim();
   if (!name) problems.name = plainIssue('enterName');
@@ -109,6 +121,10 @@ function checkInput(
     problems.domains = { code: 'maxDomains', params: { limit: MAX_DOMAINS }, message: `At most ${MAX_DOMAINS} domains` };
   else if (domains.some((domain) => !DOMAIN.test(domain)))
     problems.domains = keyedIssue('domainFormat', 'Enter domains such as example.com');
+  else {
+    const issue = await domainsIssue(db, scope.appId, existing?.id, domains);
+    if (issue) problems.domains = issue;
+  }
   const fields: ConnectionFields = { name, defaultRole: input.defaultRole };
   let secret: string | undefined;
   if (kind === 'oidc') {
@@ -248,7 +264,7 @@ export async function createConnection(
 ): Promise<EnterpriseConnection> {
   const kind = input.kind;
   if (kind !== 'oidc' && kind !== 'saml') throw new ConnectionInputError({ kind: allowedValuesIssue(['oidc', 'saml']) });
-  const { fields, domains, secret } = checkInput(config, kind, input, undefined);
+  const { fields, domains, secret } = await checkInput(config, db, { appId: scope.appId, kind }, input, undefined);
   const id = randomUUID();
   return db.transaction(async (tx) => {
     const [connection] = await tx
@@ -273,7 +289,7 @@ export async function updateConnection(
   existing: EnterpriseConnection,
   input: ConnectionInput,
 ): Promise<EnterpriseConnection> {
-  const { fields, domains, secret } = checkInput(config, existing.kind, input, existing);
+  const { fields, domains, secret } = await checkInput(config, db, { appId: existing.appId, kind: existing.kind }, input, existing);
   return db.transaction(async (tx) => {
     const [connection] = await tx
       .update(enterpriseConnections)
@@ -293,7 +309,11 @@ export async function deleteConnection(db: Database, existing: EnterpriseConnect
   await db.delete(enterpriseConnections).where(eq(enterpriseConnections.id, existing.id));
 }
 
-/** The app's connections that serve `domain` and whose claim on it is verified. */
+/**
+ * The app's connection that serves `domain` with a verified claim (one at most: the index
+ * enterprise_domains_verified_idx), as a list. A public mail domain routes to none, even where a claim
+ * of it was verified before such domains were refused.
+ */
 export async function connectionsForDomain(db: Database, appId: string, domain: string): Promise<EnterpriseConnection[]> {
   const rows = await db
     .select({ connection: enterpriseConnections })
@@ -301,10 +321,12 @@ export async function connectionsForDomain(db: Database, appId: string, domain: 
     .innerJoin(enterpriseConnections, eq(enterpriseConnections.id, enterpriseDomains.connectionId))
     .where(and(eq(enterpriseDomains.appId, appId), eq(enterpriseDomains.domain, domain), isNotNull(enterpriseDomains.verifiedAt)))
     .orderBy(enterpriseConnections.createdAt);
+  // The list loads only where a claim exists: most addresses have none.
+  if (rows.length === 0 || (await isPublicMailDomain(domain))) return [];
   return rows.map((row) => row.connection);
 }
 
-/** Whether `domain` is one of the connection's own, verified. */
+/** Whether `domain` is one of the connection's own, verified (never a public mail domain). */
 export async function servesVerifiedDomain(db: Database, connectionId: string, domain: string): Promise<boolean> {
   const [row] = await db
     .select({ domain: enterpriseDomains.domain })
@@ -313,7 +335,7 @@ export async function servesVerifiedDomain(db: Database, connectionId: string, d
       and(eq(enterpriseDomains.connectionId, connectionId), eq(enterpriseDomains.domain, domain), isNotNull(enterpriseDomains.verifiedAt)),
     )
     .limit(1);
-  return row !== undefined;
+  return row !== undefined && !(await isPublicMailDomain(domain));
 }
 
 /** The connection `id` wherever it is (sign-in routes: the connection names its own app and workspace). */

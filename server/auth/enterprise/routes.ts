@@ -239,6 +239,7 @@ export async function enterpriseRoutes(app: FastifyInstance, { context, sessions
   app.post<{ Params: { token: string } }>('/federated/domain-proof/:token', { schema: { params: proofParams } }, async (request, reply) => {
     const about = await confirmDomainProof(db, request.params.token);
     if (!about) return page(reply, 410, renderDomainProofPage({ kind: 'expired' }));
+    if (about.refusal) return page(reply, 409, renderDomainProofPage({ kind: 'refused', refusal: about.refusal, about }));
     request.log.info({ domain: about.domain }, 'enterprise domain proved by mail');
     return page(reply, 200, renderDomainProofPage({ kind: 'done', about }));
   });

@@ -18,7 +18,15 @@ import {
   type EnterpriseConnection,
   type EnterpriseDomain,
 } from '../../auth/enterprise/connections.ts';
-import { isAddressAt, sendDomainProof, verificationRecord, verifyDomain } from '../../auth/enterprise/domains.ts';
+import {
+  claimRefusal,
+  claimRefusalIssue,
+  isRoleMailboxAt,
+  roleMailboxIssue,
+  sendDomainProof,
+  verificationRecord,
+  verifyDomain,
+} from '../../auth/enterprise/domains.ts';
 import type { Database } from '../../db/client.ts';
 
 function ownerOf(caller: Caller): MemberCaller {
@@ -90,7 +98,8 @@ export const enterpriseResolvers: Resolvers = {
       if (!found) throw notFound();
       const claim = found.domains.find((entry) => entry.domain === normalizeDomain(domain));
       if (!claim) throw notFound();
-      if (!(await verifyDomain(config, db, claim))) {
+      const outcome = await verifyDomain(config, db, claim);
+      if (outcome === 'missing') {
         throw fieldErrors({
           domain: {
             code: 'txtRecordMissing',
@@ -99,6 +108,7 @@ export const enterpriseResolvers: Resolvers = {
           },
         });
       }
+      if (outcome !== 'verified') throw fieldErrors({ domain: claimRefusalIssue(outcome, claim.domain) });
       return answerOne(config, db, owner.tenantId, id);
     },
     sendEnterpriseDomainMail: async (_parent, { id, domain, address }, context) => {
@@ -106,15 +116,9 @@ export const enterpriseResolvers: Resolvers = {
       const found = (await listConnections(context.db, owner.tenantId)).find((entry) => entry.connection.id === id);
       const claim = found?.domains.find((entry) => entry.domain === normalizeDomain(domain));
       if (!claim) throw notFound();
-      if (!isAddressAt(claim.domain, address)) {
-        throw fieldErrors({
-          address: {
-            code: 'addressAtDomain',
-            params: { domain: claim.domain },
-            message: `Send the proof to an address at ${claim.domain}, such as postmaster@${claim.domain}`,
-          },
-        });
-      }
+      if (!isRoleMailboxAt(claim.domain, address)) throw fieldErrors({ address: roleMailboxIssue(claim.domain) });
+      const refusal = await claimRefusal(context.db, claim);
+      if (refusal) throw fieldErrors({ domain: claimRefusalIssue(refusal, claim.domain) });
       if (!(await sendDomainProof(context, claim, address)))
         throw foyerError('SERVICE_UNAVAILABLE', 'The proof mail could not be sent; try again later');
       return address.trim().toLowerCase();

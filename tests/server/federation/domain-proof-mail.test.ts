@@ -1,8 +1,9 @@
-// Proving a connection's domain by mail: the owner (admin API) sends a link to an address at the
-// domain, delivered over real SMTP (./../notify/smtp-sink.ts) in the workspace's language; opening the
-// link only asks, its button confirms, once; the domain then routes logins. Hostile: an address at
-// another domain or a subdomain, another workspace's connection, a used, an expired and a made-up link,
-// the token stored only as its hash.
+// Proving a connection's domain by mail: the owner (admin API) sends a link to one of the domain's
+// role mailboxes, delivered over real SMTP (./../notify/smtp-sink.ts) in the workspace's language;
+// opening the link only asks, its button confirms, once; the domain then routes logins. Hostile: any
+// other mailbox at the domain (one person's), an address at another domain or a subdomain, another
+// workspace's connection, a public mail domain, two workspaces' links confirmed at once, a used, an
+// expired and a made-up link, the token stored only as its hash.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
@@ -108,9 +109,13 @@ describe('proving a domain by mail', () => {
     }
   });
 
-  it('takes any mailbox the owner names at the domain, but never one at another domain or a subdomain', async () => {
+  it("sends only to the domain's role mailboxes, never another mailbox there, at another domain or a subdomain", async () => {
     const { id, domain } = await connectionFor();
     for (const address of [
+      `it-team@${domain}`,
+      `ceo@${domain}`,
+      `postmaster+owner@${domain}`,
+      `post.master@${domain}`,
       `it@evil.test`,
       `postmaster@mail.${domain}`,
       `postmaster@${domain}.evil.test`,
@@ -118,12 +123,81 @@ describe('proving a domain by mail', () => {
       `a b@${domain}`,
     ]) {
       const refused = await sendProof(acme, id, domain, address);
-      expect(refused, address).toMatchObject({ status: 400, body: { details: [{ path: '/address', code: 'addressAtDomain' }] } });
+      expect(refused, address).toMatchObject({
+        status: 400,
+        body: {
+          details: [
+            {
+              path: '/address',
+              code: 'roleMailbox',
+              params: { domain, mailboxes: ['postmaster', 'hostmaster', 'webmaster', 'admin', 'administrator'] },
+            },
+          ],
+        },
+      });
     }
-    expect(sink.received.some((entry) => entry.envelopeTo.some((to) => to.endsWith('evil.test')))).toBe(false);
-    const named = await sendProof(acme, id, domain, `it-team@${domain}`);
-    expect(named.status).toBe(202);
-    await sink.waitFor(`it-team@${domain}`);
+    expect(
+      sink.received.some((entry) =>
+        entry.envelopeTo.some((to) => to.endsWith('evil.test') || !/^(postmaster|hostmaster|webmaster|admin|administrator)@/.test(to)),
+      ),
+    ).toBe(false);
+    for (const mailbox of ['hostmaster', 'administrator']) {
+      expect((await sendProof(acme, id, domain, `${mailbox}@${domain}`)).status).toBe(202);
+      await sink.waitFor(`${mailbox}@${domain}`);
+    }
+  });
+
+  it('never mails a proof for a public mail domain, not even of a claim listed before they were refused', async () => {
+    const { id } = await connectionFor();
+    await foyer.db.insert(enterpriseDomains).values({ connectionId: id, appId: foyer.demo.appId, domain: 'web.de', token: 'legacy-token' });
+    const refused = await sendProof(acme, id, 'web.de', 'postmaster@web.de');
+    expect(refused).toMatchObject({
+      status: 400,
+      body: { error: 'DOMAIN_NOT_CLAIMABLE', details: [{ path: '/domain', code: 'publicMailDomain', params: { domain: 'web.de' } }] },
+    });
+    expect(sink.received.some((entry) => entry.envelopeTo.includes('postmaster@web.de'))).toBe(false);
+  });
+
+  it("confirms one workspace's claim of a domain only: a second link confirmed at once, or later, verifies nothing", async () => {
+    const domain = `contested${++counter}-${Date.now()}.example.test`;
+    const claimants = [];
+    for (const tenantId of [acme, globex, globex]) {
+      const created = await admin<{ connection: { id: string } }>(foyer, 'POST', base(tenantId), {
+        token: ownerToken,
+        body: {
+          kind: 'saml',
+          name: 'Okta',
+          defaultRole: 'VIEWER',
+          domains: [domain],
+          samlIdpEntityId: idp.entityId,
+          samlSsoUrl: idp.ssoUrl,
+          samlCertificate: idp.certificatePem,
+        },
+      });
+      expect(created.status).toBe(201);
+      claimants.push({ tenantId, id: created.body.connection.id });
+    }
+    const mailboxes = ['postmaster', 'hostmaster', 'webmaster'];
+    const links: string[] = [];
+    for (const [index, claimant] of claimants.entries()) {
+      expect((await sendProof(claimant.tenantId, claimant.id, domain, `${mailboxes[index]}@${domain}`)).status).toBe(202);
+      links.push(linkIn((await sink.waitFor(`${mailboxes[index]}@${domain}`)).mail.text!, foyer.urls.auth));
+    }
+    const [first, second] = await Promise.all(links.slice(0, 2).map((link) => fetch(link, { method: 'POST' })));
+    expect([first!.status, second!.status].sort()).toEqual([200, 409]);
+    const loser = first!.status === 409 ? first! : second!;
+    expect(await loser.text()).toContain(`${domain} is already verified for another connection of Demo app. Nothing was changed`);
+    const late = await fetch(links[2]!, { method: 'POST' });
+    expect(late.status).toBe(409);
+    // Spent: the link does not try again.
+    expect((await fetch(links[2]!, { method: 'POST' })).status).toBe(410);
+    const verified = await foyer.db.select().from(enterpriseDomains).where(eq(enterpriseDomains.domain, domain));
+    expect(verified.filter((row) => row.verifiedAt !== null)).toHaveLength(1);
+    const winner = claimants[first!.status === 200 ? 0 : 1]!;
+    expect((await credentialsConfig(foyer, foyer.demo.appId, `ann@${domain}`)).federationConnections).toMatchObject([{ id: winner.id }]);
+    // And no further proof mail goes out for the held domain.
+    const again = await sendProof(claimants[2]!.tenantId, claimants[2]!.id, domain, `admin@${domain}`);
+    expect(again).toMatchObject({ status: 400, body: { details: [{ path: '/domain', code: 'domainClaimed' }] } });
   });
 
   it("refuses another workspace's connection, and answers an expired, replaced or made-up link as no longer working", async () => {
@@ -160,6 +234,8 @@ describe('proving a domain by mail', () => {
     expect(errorCodes(await globexOwner(mutation, variables))).toEqual(['NOT_FOUND']);
     const acmeOwner = await asMember(foyer, foyer.demo.users[0]!.email, 'Acme');
     expect(errorCodes(await acmeOwner(mutation, { ...variables, address: 'hostmaster@evil.test' }))).toEqual(['BAD_USER_INPUT']);
+    const personal = await acmeOwner(mutation, { ...variables, address: `jane@${domain}` });
+    expect(personal.body.errors![0]!.extensions).toMatchObject({ fieldIssues: { address: [{ code: 'roleMailbox', params: { domain } }] } });
     const sent = await acmeOwner<{ sendEnterpriseDomainMail: string }>(mutation, variables);
     expect(sent.body.data?.sendEnterpriseDomainMail).toBe(`hostmaster@${domain}`);
     const link = linkIn((await sink.waitFor(`hostmaster@${domain}`)).mail.text!, foyer.urls.auth);

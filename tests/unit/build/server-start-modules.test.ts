@@ -7,7 +7,10 @@ import { build } from 'esbuild';
 import { expect, it } from 'vitest';
 import { serverBuildOptions } from '../../../scripts/build-server.ts';
 
-/** Loaded on first use: the GraphQL engine (graphql's index, Yoga, the query limits), payments, SMTP, SAML, WebAuthn, TOTP's QR codes. */
+/**
+ * Loaded on first use: the GraphQL engine (graphql's index, Yoga, the query limits), payments, SMTP, SAML, WebAuthn, TOTP's QR codes,
+ * the public mail domain lists.
+ */
 const FIRST_USE = [
   'node_modules/graphql/index.js',
   'node_modules/graphql-yoga/',
@@ -17,6 +20,8 @@ const FIRST_USE = [
   'node_modules/@node-saml/',
   'node_modules/@simplewebauthn/server/',
   'node_modules/qrcode/',
+  'node_modules/email-providers/',
+  'node_modules/mailchecker/',
 ];
 
 async function startModules(): Promise<string[]> {

@@ -1,0 +1,3 @@
+-- Where two connections of an app hold a verified claim of one domain, the first verified keeps it (ties: the lower connection id); the others are unverified and must be proved again.
+UPDATE "enterprise_domains" AS "later" SET "verified_at" = NULL WHERE "later"."verified_at" IS NOT NULL AND EXISTS (SELECT 1 FROM "enterprise_domains" AS "earlier" WHERE "earlier"."app_id" = "later"."app_id" AND "earlier"."domain" = "later"."domain" AND "earlier"."verified_at" IS NOT NULL AND ("earlier"."verified_at", "earlier"."connection_id") < ("later"."verified_at", "later"."connection_id"));--> statement-breakpoint
+CREATE UNIQUE INDEX "enterprise_domains_verified_idx" ON "enterprise_domains" USING btree ("app_id","domain") WHERE "enterprise_domains"."verified_at" is not null;
