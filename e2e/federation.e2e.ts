@@ -124,7 +124,7 @@ describe('social sign-in through the development identity provider', () => {
     await pick('Una Unverified');
     await page.waitForURL(/\/auth\/login/);
     await page
-      .getByText('The provider has not verified this e-mail address, so it cannot be joined to the existing account.', { exact: false })
+      .getByText('The provider has not verified this e-mail address, so it cannot be used to sign in or sign up here.', { exact: false })
       .waitFor();
     await expectNoAxeViolations(page);
 
