@@ -1,8 +1,8 @@
 // Social sign-in in a real Chromium against the real server and the development identity provider
 // (server/dev-idp), which stands in for every provider of an app without credentials: sign-up and
 // sign-in with each of the six types, the continue screen after a login that found no account, an
-// existing password account linked on a verified e-mail, and refused on an unverified one. Every
-// new screen passes axe.
+// existing password account linked on a verified e-mail, and refused on an unverified one, as is a
+// signup on an unverified one. Every new screen passes axe.
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
@@ -124,7 +124,7 @@ describe('social sign-in through the development identity provider', () => {
     await pick('Una Unverified');
     await page.waitForURL(/\/auth\/login/);
     await page
-      .getByText('The provider has not verified this e-mail address, so it cannot be joined to the existing account.', { exact: false })
+      .getByText('The provider has not verified this e-mail address, so it cannot be used to sign in or sign up here.', { exact: false })
       .waitFor();
     await expectNoAxeViolations(page);
 
@@ -134,6 +134,20 @@ describe('social sign-in through the development identity provider', () => {
     await page.getByText('No workspace found!').waitFor();
     const linked = await suite.foyer.db.select().from(federatedIdentities).where(eq(federatedIdentities.appId, appId));
     expect(linked).toMatchObject([{ provider: 'google', subject: 'dev-ada' }]);
+  });
+
+  it('refuses a social signup on an e-mail the provider does not vouch for, and says so', async () => {
+    const { page } = suite;
+    const appId = await newApp();
+    await page.goto(`${ui()}/auth/signup?appId=${appId}`);
+    await page.getByRole('link', { name: 'Sign up with GitHub' }).click();
+    await pick('Una Unverified');
+    await page.waitForURL(/\/auth\/login/);
+    await page
+      .getByText('The provider has not verified this e-mail address, so it cannot be used to sign in or sign up here.', { exact: false })
+      .waitFor();
+    await expectNoAxeViolations(page);
+    expect(await suite.foyer.db.select().from(users).where(eq(users.appId, appId))).toEqual([]);
   });
 
   it('shows no social buttons to an app in legacy mode', async () => {

@@ -89,7 +89,7 @@ export async function createFoyer(options: {
   return {
     ...listeners,
     payments,
-    async listen(host = process.env.FOYER_HOST ?? '127.0.0.1') {
+    async listen(host = config.host) {
       const bound = { auth: '', api: '', ui: '' };
       for (const name of ['auth', 'api', 'ui'] as const) {
         bound[name] = await listeners[name].listen({ port: config.ports[name], host });

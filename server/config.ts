@@ -1,5 +1,6 @@
 // Operator settings, read once from the environment (README "Configuration").
 import type { CustomFetch } from 'openid-client';
+import { BlockList, isIP } from 'node:net';
 import path from 'node:path';
 
 export type FoyerEnv = 'development' | 'production';
@@ -10,6 +11,8 @@ export interface ServerConfig {
   /** PostgreSQL connection string; without it Foyer uses embedded PGlite in dataDir. */
   databaseUrl?: string;
   ports: { auth: number; api: number; ui: number };
+  /** The address the listeners bind (FOYER_HOST); loopback unless production or FOYER_ALLOW_DEV_ON_NETWORK=1. */
+  host: string;
   /** Public origins as browsers see them (behind a proxy they differ from the listeners). */
   urls: { auth: string; api: string; ui: string };
   /** Signs the session cookies; must be set in production. */
@@ -74,12 +77,17 @@ function port(value: string | undefined, fallback: number): number {
   return parsed;
 }
 
+const NODE_ENVS = ['production', 'development', 'test'];
+
 /**
- * FOYER_ENV, or NODE_ENV=production when it is unset. Any other value is refused rather than read as
- * development: a typo (`prod`, `Production`) must not switch on the demo users, the open mailbox and
- * the default secret. `test` runs like development.
+ * FOYER_ENV, or NODE_ENV=production when it is unset. Any other value of either is refused rather than
+ * read as development: a typo (`prod`, `Production`) must not switch on the demo users, the open
+ * mailbox and the default secret. `test` runs like development.
  */
 function modeOf(env: NodeJS.ProcessEnv): FoyerEnv {
+  if (env.NODE_ENV && !NODE_ENVS.includes(env.NODE_ENV)) {
+    throw new Error(`Invalid NODE_ENV: ${env.NODE_ENV} (use production, development or test, or leave it unset)`);
+  }
   const named = env.FOYER_ENV;
   if (named === undefined || named === '') return env.NODE_ENV === 'production' ? 'production' : 'development';
   if (named !== 'development' && named !== 'test' && named !== 'production') {
@@ -89,6 +97,32 @@ function modeOf(env: NodeJS.ProcessEnv): FoyerEnv {
     throw new Error(`FOYER_ENV=${named} contradicts NODE_ENV=production; set FOYER_ENV=production or unset one of them`);
   }
   return named === 'production' ? 'production' : 'development';
+}
+
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/** Reachable from this machine only: localhost, 127.0.0.0/8 or ::1 (IPv4-mapped ones included). */
+function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  const family = isIP(host);
+  return family !== 0 && LOOPBACK.check(host, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/**
+ * FOYER_HOST, 127.0.0.1 by default. Development (the demo users and their published passwords, the
+ * open mailbox, the public default secret) is for this machine: on another address it is refused
+ * unless the operator says it is meant (FOYER_ALLOW_DEV_ON_NETWORK=1).
+ */
+function hostOf(env: NodeJS.ProcessEnv, mode: FoyerEnv): string {
+  const host = env.FOYER_HOST || '127.0.0.1';
+  if (mode === 'development' && !isLoopback(host) && env.FOYER_ALLOW_DEV_ON_NETWORK !== '1') {
+    throw new Error(
+      `FOYER_HOST=${host} is not a loopback address: development (the demo users, the open mailbox, the default secret) stays on this machine; set FOYER_ALLOW_DEV_ON_NETWORK=1 to serve it to the network anyway`,
+    );
+  }
+  return host;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -103,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     dataDir: path.resolve(env.FOYER_DATA_DIR ?? '.foyer'),
     databaseUrl: env.DATABASE_URL || undefined,
     ports,
+    host: hostOf(env, mode),
     urls: {
       auth: trimSlash(env.FOYER_PUBLIC_AUTH_URL ?? `http://localhost:${ports.auth}`),
       api: trimSlash(env.FOYER_PUBLIC_API_URL ?? `http://localhost:${ports.api}`),

@@ -15,7 +15,15 @@ import type { DemoData } from './seed/demo.ts';
 // that WebAssembly to finish (its platform's DrainTasks) before going on: about a quarter of a second
 // of a start spent idle (npm run bench -- server-start). This timer keeps the loop busy meanwhile.
 const startHeld = setInterval(() => undefined, 60_000);
-const config = loadConfig();
+const config = (() => {
+  try {
+    return loadConfig();
+  } catch (error) {
+    // A setting Foyer will not start with: the operator reads why, not a stack trace.
+    console.error(`Foyer cannot start: ${(error as Error).message}`);
+    process.exit(1);
+  }
+})();
 await mkdir(config.dataDir, { recursive: true });
 // The embedded database is one process's: a second one on the same folder would corrupt it. The
 // lock is refreshed while running and counts as stale 10 s after a crash.

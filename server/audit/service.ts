@@ -22,6 +22,12 @@ export type AuditType =
   | 'magic_link.requested'
   /** A social provider account was linked to an existing identity on its verified e-mail (detail: federation). */
   | 'federation.linked'
+  /**
+   * A mailed link proved an identity's address for the first time, which dropped the provider links
+   * and passkeys set up before it and ended its sessions (server/auth/email-proof.ts; detail: method,
+   * providerLinks, passkeys).
+   */
+  | 'identity.email_proven'
   /** An enterprise connection made a membership just in time (detail: tenantId, connectionId, role). */
   | 'enterprise.joined'
   /** The app's operator released a verified domain claim (detail: domain, tenantId, connectionId, verifiedAt). */

@@ -244,7 +244,7 @@ export async function authProxyRoutes(app: FastifyInstance, { context, verifier,
       // Refused before the link is used, so it still works where it belongs.
       const link = await findPasswordLink(db, request.body.token);
       if (link && !legacyModeEnabled(await requireApp(db, link.token.appId))) throw legacyOff();
-      const used = await usePasswordLink(db, request.body);
+      const used = await usePasswordLink(db, request.body, request.ip);
       if ('problems' in used) return refusePassword(reply, used.problems);
       return signInLegacy(used.app, used.user, request.ip, used.purpose);
     },

@@ -27,6 +27,34 @@ describe('operator settings', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', FOYER_ENV: 'development' })).toThrow(/contradicts NODE_ENV=production/);
   });
 
+  it('refuses any NODE_ENV but production, development and test, whatever FOYER_ENV says: a misspelling never starts development', () => {
+    for (const value of ['Production', 'prod', 'PRODUCTION', 'production ', 'staging', 'dev']) {
+      expect(() => loadConfig({ NODE_ENV: value })).toThrow(
+        `Invalid NODE_ENV: ${value} (use production, development or test, or leave it unset)`,
+      );
+      expect(() => loadConfig({ NODE_ENV: value, FOYER_ENV: 'production', FOYER_SECRET: 'x'.repeat(40) })).toThrow(
+        `Invalid NODE_ENV: ${value}`,
+      );
+    }
+    for (const value of ['development', 'test', '', undefined]) expect(loadConfig({ NODE_ENV: value }).env).toBe('development');
+  });
+
+  it('binds loopback by default, and refuses development on any other FOYER_HOST unless FOYER_ALLOW_DEV_ON_NETWORK=1', () => {
+    expect(loadConfig({}).host).toBe('127.0.0.1');
+    for (const host of ['127.0.0.1', '127.0.1.1', '::1', 'localhost', '::ffff:127.0.0.1'])
+      expect(loadConfig({ FOYER_HOST: host }).host).toBe(host);
+    for (const host of ['0.0.0.0', '::', '192.168.1.20', 'foyer.example.com']) {
+      for (const mode of ['development', 'test', undefined]) {
+        expect(() => loadConfig({ FOYER_HOST: host, FOYER_ENV: mode })).toThrow(
+          `FOYER_HOST=${host} is not a loopback address: development (the demo users, the open mailbox, the default secret) stays on this machine; set FOYER_ALLOW_DEV_ON_NETWORK=1 to serve it to the network anyway`,
+        );
+      }
+      expect(() => loadConfig({ FOYER_HOST: host, FOYER_ALLOW_DEV_ON_NETWORK: 'yes' })).toThrow(/FOYER_ALLOW_DEV_ON_NETWORK=1/);
+      expect(loadConfig({ FOYER_HOST: host, FOYER_ALLOW_DEV_ON_NETWORK: '1' }).host).toBe(host);
+      expect(loadConfig({ FOYER_HOST: host, FOYER_ENV: 'production', FOYER_SECRET: 'x'.repeat(40) }).host).toBe(host);
+    }
+  });
+
   it('reads FOYER_PREVIOUS_SECRETS as a comma-separated list, none by default', () => {
     expect(loadConfig({}).previousSecrets).toEqual([]);
     expect(loadConfig({ FOYER_PREVIOUS_SECRETS: ' old-one , ,older-two ' }).previousSecrets).toEqual(['old-one', 'older-two']);

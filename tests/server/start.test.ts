@@ -1,5 +1,5 @@
 // `npm start`'s server process on a fresh data folder: migrates, seeds, writes demo.json, serves
-// discovery, and stops cleanly on SIGTERM.
+// discovery, and stops cleanly on SIGTERM; and the settings it refuses to start with.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -25,25 +25,37 @@ function waitFor(text: string, timeoutMs: number): Promise<void> {
   });
 }
 
+/** `server/main.ts` in a process of its own, with `env` over the test's environment; its output gathered. */
+function startServer(env: NodeJS.ProcessEnv, onOutput: (chunk: string) => void): ChildProcess {
+  const started = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  started.stdout!.on('data', (chunk) => onOutput(String(chunk)));
+  started.stderr!.on('data', (chunk) => onOutput(String(chunk)));
+  return started;
+}
+
+/** Fresh listener ports for one process. */
+async function freshPorts() {
+  return { FOYER_AUTH_PORT: String(await freePort()), FOYER_API_PORT: String(await freePort()), FOYER_UI_PORT: String(await freePort()) };
+}
+
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'foyer-start-'));
   ports.auth = await freePort();
   ports.api = await freePort();
   ports.ui = await freePort();
-  child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: {
-      ...process.env,
+  child = startServer(
+    {
       FOYER_ENV: 'development',
       FOYER_DATA_DIR: dataDir,
       FOYER_AUTH_PORT: String(ports.auth),
       FOYER_API_PORT: String(ports.api),
       FOYER_UI_PORT: String(ports.ui),
-      LOG_LEVEL: 'warn',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+    (chunk) => (output += chunk),
+  );
   await waitFor('Foyer is running', 60_000);
 }, 70_000);
 
@@ -90,21 +102,11 @@ describe('the start command', () => {
   });
 
   it('refuses a second process on the same data folder, naming DATABASE_URL, and keeps serving', async () => {
-    const second = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      env: {
-        ...process.env,
-        FOYER_ENV: 'development',
-        FOYER_DATA_DIR: dataDir,
-        FOYER_AUTH_PORT: String(await freePort()),
-        FOYER_API_PORT: String(await freePort()),
-        FOYER_UI_PORT: String(await freePort()),
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
     let refusal = '';
-    second.stdout!.on('data', (chunk) => (refusal += chunk));
-    second.stderr!.on('data', (chunk) => (refusal += chunk));
+    const second = startServer(
+      { FOYER_ENV: 'development', FOYER_DATA_DIR: dataDir, ...(await freshPorts()) },
+      (chunk) => (refusal += chunk),
+    );
     const code = await new Promise<number | null>((resolve) => second.once('exit', (exitCode) => resolve(exitCode)));
     expect(code).toBe(1);
     expect(refusal).toContain(`The data folder ${dataDir} is in use by another Foyer process`);
@@ -119,4 +121,50 @@ describe('the start command', () => {
     expect(await exited).toBe(0);
     expect(output).toContain('SIGTERM: stopping Foyer');
   }, 20_000);
+});
+
+describe('settings the start refuses', () => {
+  /**
+   * Starts with `env` on a data folder of its own: answers the exit code and the output once the
+   * process ends, or `running` once it says it is running (then it is stopped).
+   */
+  async function attemptStart(env: NodeJS.ProcessEnv): Promise<{ code: number | null; running: boolean; output: string }> {
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'foyer-refused-'));
+    const listeners = await freshPorts();
+    let said = '';
+    try {
+      return await new Promise((resolve) => {
+        const attempt = startServer({ FOYER_DATA_DIR: folder, ...env, ...listeners }, (chunk) => {
+          said += chunk;
+          if (said.includes('Foyer is running')) attempt.kill('SIGKILL');
+        });
+        attempt.once('exit', (code) => resolve({ code, running: said.includes('Foyer is running'), output: said }));
+      });
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }
+
+  it.each(['Production', 'prod'])(
+    'exits 1 on NODE_ENV=%s without FOYER_ENV, before any demo seed or listener',
+    async (nodeEnv) => {
+      const start = await attemptStart({ NODE_ENV: nodeEnv, FOYER_ENV: '' });
+      expect(start.running).toBe(false);
+      expect(start.code).toBe(1);
+      expect(start.output).toContain(
+        `Foyer cannot start: Invalid NODE_ENV: ${nodeEnv} (use production, development or test, or leave it unset)`,
+      );
+      expect(start.output).not.toContain('owner@demo.foyer.test');
+    },
+    60_000,
+  );
+
+  it('exits 1 on development bound to every interface unless FOYER_ALLOW_DEV_ON_NETWORK=1 asks for it', async () => {
+    const start = await attemptStart({ FOYER_ENV: 'development', FOYER_HOST: '0.0.0.0' });
+    expect(start.running).toBe(false);
+    expect(start.code).toBe(1);
+    expect(start.output).toContain('Foyer cannot start: FOYER_HOST=0.0.0.0 is not a loopback address');
+    const allowed = await attemptStart({ FOYER_ENV: 'development', FOYER_HOST: '0.0.0.0', FOYER_ALLOW_DEV_ON_NETWORK: '1' });
+    expect(allowed.running).toBe(true);
+  }, 120_000);
 });

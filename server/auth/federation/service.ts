@@ -1,8 +1,10 @@
 // Social sign-in between the two redirects: starting one (state, nonce and PKCE verifier kept under a
 // hash of the state, single use, ten minutes), finishing one (the code exchanged and checked by
 // openid-client), and deciding who the person is in the app: the identity linked to the provider's
-// subject, else an identity with the same e-mail when (and only when) the provider says the e-mail is
-// verified, else a new account when the person asked to sign up and the app allows self-signup.
+// subject; else, only when the provider says the e-mail is verified, the identity with that e-mail or
+// a new account (when the person asked to sign up and the app allows self-signup). An e-mail the
+// provider does not vouch for makes and links nothing: an account at someone else's address would be
+// waiting for its owner (pre-account hijacking).
 import { createHash, randomUUID } from 'node:crypto';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import * as client from 'openid-client';
@@ -102,7 +104,10 @@ export type FederatedOutcome =
   | { kind: 'user'; user: User }
   /** Nobody in the app has signed in with this provider account, and no account was made. */
   | { kind: 'missing' }
-  /** An account has the e-mail, but the provider does not vouch for it: never merged. */
+  /**
+   * The provider gave no e-mail or does not vouch for it: never merged into an account, nor made one
+   * (the same answer whether or not an account has the address).
+   */
   | { kind: 'unverified' };
 
 async function linkedUser(db: Database, appId: string, type: string, subject: string): Promise<User | undefined> {
@@ -115,7 +120,7 @@ async function linkedUser(db: Database, appId: string, type: string, subject: st
   return row?.user;
 }
 
-/** A new identity with its own workspace (OWNER, usable at once: the provider proved who it is). */
+/** A new identity with its own workspace (OWNER, usable at once: the provider vouched for the e-mail). */
 async function signUpFederated(
   context: FoyerContext,
   app: App,
@@ -134,7 +139,7 @@ async function signUpFederated(
         email: profile.email,
         firstName: profile.firstName,
         lastName: profile.lastName,
-        emailVerifiedAt: profile.emailVerified ? new Date() : null,
+        emailVerifiedAt: new Date(),
         // The provider gave the profile onboarding would ask for.
         onboarded: Boolean(profile.firstName && profile.lastName),
       })
@@ -163,9 +168,9 @@ async function signUpFederated(
 }
 
 /**
- * Who the provider's person is in the app. A linked subject signs in; otherwise an identity with the
- * same e-mail is linked only on the provider's word that the e-mail is verified; otherwise a signup
- * (asked for, and open in the app) makes a new account.
+ * Who the provider's person is in the app. A linked subject signs in; otherwise nothing happens
+ * without the provider's word that the e-mail is verified; with it, an identity with the same e-mail
+ * is linked, or else a signup (asked for, and open in the app) makes a new account.
  */
 export async function resolveFederatedUser(
   context: FoyerContext,
@@ -175,10 +180,10 @@ export async function resolveFederatedUser(
   const { app, type, profile } = input;
   const linked = await linkedUser(db, app.id, type, profile.subject);
   if (linked) return { kind: 'user', user: linked };
-  const email = profile.email ? normalizeUsername(profile.email) : null;
-  const existing = email ? await findUserByEmail(db, app.id, email) : undefined;
+  if (!profile.email || !profile.emailVerified) return { kind: 'unverified' };
+  const email = normalizeUsername(profile.email);
+  const existing = await findUserByEmail(db, app.id, email);
   if (existing) {
-    if (!profile.emailVerified) return { kind: 'unverified' };
     await db
       .insert(federatedIdentities)
       .values({ id: randomUUID(), appId: app.id, userId: existing.id, provider: type, subject: profile.subject, email })
@@ -186,7 +191,7 @@ export async function resolveFederatedUser(
     await recordAudit(db, { type: 'federation.linked', appId: app.id, userId: existing.id, ip: input.ip, detail: { federation: type } });
     return { kind: 'user', user: existing };
   }
-  if (input.intent !== 'signup' || !app.settings.tenantSelfSignup || !email) return { kind: 'missing' };
+  if (input.intent !== 'signup' || !app.settings.tenantSelfSignup) return { kind: 'missing' };
   return { kind: 'user', user: await signUpFederated(context, app, type, { ...profile, email }, input.ip) };
 }
 

@@ -56,7 +56,7 @@ export async function magicLinkRoutes(app: FastifyInstance, { context, sessions,
     async (request, reply) => {
       const session = await sessions.read(request);
       // Expired, used, unknown, or opened in another browser: one answer for all.
-      const used = session && (await useMagicLink(db, request.params.token, session));
+      const used = session && (await useMagicLink(db, request.params.token, session, request.ip));
       if (!session || !used) return reply.redirect(failed, 303);
       const { answer } = await signIn(context, sessions, reply, {
         app: used.app,

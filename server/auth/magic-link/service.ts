@@ -1,7 +1,7 @@
 // Magic links: a single-use sign-in link, valid 15 minutes, that works only in the browser (login
 // session) that asked for it.
 import { recipientLocale } from '../../notify/recipient-locale.ts';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { ServerConfig } from '../../config.ts';
 import type { FoyerContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
@@ -10,6 +10,7 @@ import { findApp, type App } from '../../apps/lookup.ts';
 import type { LoginSession } from '../login-session.ts';
 import { findUserByEmail, type SignInAnswer, type User } from '../sign-in.ts';
 import { consumeToken, findLiveToken, issueToken, TOKEN_TTL_SECONDS } from '../tokens/service.ts';
+import { proveEmail } from '../email-proof.ts';
 
 /** Runs after POST /auth/magic-link answered: only a known e-mail gets a link, bound to the asking session. */
 export async function sendMagicLink(context: FoyerContext, app: App, email: string, loginSessionHash: string): Promise<void> {
@@ -29,20 +30,24 @@ export async function sendMagicLink(context: FoyerContext, app: App, email: stri
 /**
  * Uses a magic link opened with `session`: it must be live, issued to this very login session, and
  * its app must still allow magic links. A link opened elsewhere stays unused (a mail scanner
- * following it cannot spend it). Opening it proves the e-mail.
+ * following it cannot spend it). Opening it proves the e-mail (server/auth/email-proof.ts).
  */
-export async function useMagicLink(db: Database, secret: string, session: LoginSession): Promise<{ app: App; user: User } | undefined> {
+export async function useMagicLink(
+  db: Database,
+  secret: string,
+  session: LoginSession,
+  ip: string,
+): Promise<{ app: App; user: User } | undefined> {
   const token = await findLiveToken(db, secret, ['magic-link']);
   if (!token || token.loginSessionHash !== session.idHash || token.appId !== session.appId) return undefined;
   const app = await findApp(db, token.appId);
   if (!app?.settings.magicLinkEnabled) return undefined;
-  if (!(await consumeToken(db, secret, ['magic-link']))) return undefined;
-  const [user] = await db
-    .update(users)
-    .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` })
-    .where(eq(users.id, token.userId))
-    .returning();
-  return user && { app, user };
+  return db.transaction(async (tx) => {
+    if (!(await consumeToken(tx, secret, ['magic-link']))) return undefined;
+    await proveEmail(tx, { appId: app.id, userId: token.userId, ip, purpose: 'magic-link' });
+    const [user] = await tx.select().from(users).where(eq(users.id, token.userId));
+    return user && { app, user };
+  });
 }
 
 /**

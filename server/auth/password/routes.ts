@@ -66,6 +66,7 @@ export async function requestResetLink(
 export async function usePasswordLink(
   db: Database,
   body: { token: string; password?: string },
+  ip: string,
 ): Promise<{ app: App; user: User; purpose: PasswordLinkToken['purpose'] } | { problems: PasswordProblem[] }> {
   const link = await findPasswordLink(db, body.token);
   if (!link) throw linkExpired();
@@ -85,7 +86,7 @@ export async function usePasswordLink(
     const problems = password === '' ? (['password.policy.empty'] as const) : passwordProblems(password, policy, matchesOwnerPattern);
     if (problems.length > 0) return { problems: [...problems] };
   }
-  if (!(await applyPasswordLink(db, target, body.token, token, user, password))) throw linkExpired();
+  if (!(await applyPasswordLink(db, target, body.token, token, user, password, ip))) throw linkExpired();
   return { app: target, user, purpose: token.purpose };
 }
 
@@ -142,7 +143,7 @@ export async function passwordRoutes(app: FastifyInstance, { context, sessions, 
     },
     async (request, reply) => {
       const previous = await sessions.read(request);
-      const used = await usePasswordLink(db, request.body);
+      const used = await usePasswordLink(db, request.body, request.ip);
       if ('problems' in used) return refusePassword(reply, used.problems);
       const { answer } = await signIn(context, sessions, reply, {
         app: used.app,

@@ -3,7 +3,7 @@
 // off (AppConfig.passwordEnabled false) no link sets a password: reset links are refused and signup
 // and invitation links only confirm the e-mail.
 import { recipientLocale } from '../../notify/recipient-locale.ts';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { FoyerContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { tenantUsers, userTokens, users } from '../../db/schema.ts';
@@ -13,6 +13,7 @@ import { hashPassword } from '../passwords.ts';
 import { findUserByEmail, passwordSignInEnabled, type User } from '../sign-in.ts';
 import { consumeToken, findLiveToken, issueToken, type UserToken } from '../tokens/service.ts';
 import { endIdentitySessions } from '../sessions/service.ts';
+import { proveEmail } from '../email-proof.ts';
 import { emitTenantUserEvent } from '../../outbox/outbox.ts';
 
 /** The purposes of links that end on the set-password screen. */
@@ -75,9 +76,10 @@ export async function sendResetLink(context: FoyerContext, app: App, email: stri
 /**
  * Uses the link: consumes the token (only one caller wins), sets `password` — or, for a link that
  * confirms a chosen password, the signup form's password unless the identity has one or the app has
- * switched passwords off since — marks the e-mail confirmed, enables the membership a signup or
- * invitation names, retires the user's other reset links and, when the password changed, ends the
- * user's other login sessions. All or nothing; answers false when the token was no longer live.
+ * switched passwords off since — marks the e-mail proven (the first proof ends what was set up
+ * before it: server/auth/email-proof.ts), enables the membership a signup or invitation names,
+ * retires the user's other reset links and, when the password changed, ends the user's other login
+ * sessions. All or nothing; answers false when the token was no longer live.
  */
 export async function applyPasswordLink(
   db: Database,
@@ -86,16 +88,15 @@ export async function applyPasswordLink(
   token: PasswordLinkToken,
   user: User,
   password: string | undefined,
+  ip: string,
 ): Promise<boolean> {
   const pendingHash = passwordSignInEnabled(app) && !user.passwordHash ? token.pendingPasswordHash : null;
   const newHash = password !== undefined ? await hashPassword(password) : pendingHash;
   return db.transaction(async (tx) => {
     const consumed = await consumeToken(tx, secret, [token.purpose]);
     if (!consumed) return false;
-    await tx
-      .update(users)
-      .set({ ...(newHash ? { passwordHash: newHash } : {}), emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` })
-      .where(eq(users.id, user.id));
+    if (newHash) await tx.update(users).set({ passwordHash: newHash }).where(eq(users.id, user.id));
+    const firstProof = await proveEmail(tx, { appId: app.id, userId: user.id, ip, purpose: token.purpose });
     await tx
       .update(userTokens)
       .set({ usedAt: new Date() })
@@ -109,8 +110,8 @@ export async function applyPasswordLink(
       await emitTenantUserEvent(tx, app.id, 'TENANT_USER_UPDATED', consumed.tenantUserId);
     }
     // Whoever else was signing in with the old password has to start again, and every refresh token
-    // issued under it dies.
-    if (newHash) await endIdentitySessions(tx, user.id);
+    // issued under it dies (a first proof ended them already).
+    if (newHash && !firstProof) await endIdentitySessions(tx, user.id);
     return true;
   });
 }

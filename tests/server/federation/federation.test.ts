@@ -6,16 +6,20 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
+import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import type { AppSettings } from '../../../server/db/app-settings.ts';
-import { federatedIdentities, federationStates, tenantUsers, users } from '../../../server/db/schema.ts';
+import { auditEvents, federatedIdentities, federationStates, passkeys, tenants, tenantUsers, users } from '../../../server/db/schema.ts';
+import type { TokenPurpose } from '../../../server/auth/tokens/service.ts';
 import { hashPassword } from '../../../server/auth/passwords.ts';
 import { sealWrittenConfig } from '../../../server/admin/config-document.ts';
 import { federationTypes } from '../../../common/app-config.ts';
 import { Browser } from '../oidc/browser.ts';
-import { authorizationRequest, relyingParty } from '../oidc/sign-in.ts';
-import { postGraphQL } from '../support/graphql.ts';
+import { authorizationRequest, callbackUri, relyingParty } from '../oidc/sign-in.ts';
+import { bearer, postGraphQL } from '../support/graphql.ts';
+import { mintAccessToken, type Membership } from '../support/tokens.ts';
+import { call, mailTo, NEW_PASSWORD, tokenOf, waitForMail } from '../password/helpers.ts';
 import { insertApp } from '../support/apps.ts';
 import { federate, openCallback, openPickScreen, pickIdentity } from './dev-idp.ts';
 
@@ -160,11 +164,180 @@ describe('account linking', () => {
     expect(await identitiesOf(appId)).toEqual([]);
     expect(await foyer.db.select().from(users).where(eq(users.appId, appId))).toMatchObject([{ id: userId }]);
   });
+});
 
-  it('makes a new account for an unverified e-mail nobody has, without marking it verified', async () => {
+describe('pre-account hijacking: an address nobody proved', () => {
+  const UNA = 'una@dev-idp.foyer.test';
+  const unverifiedEmail = (appId: string, type: string) =>
+    `${foyer.urls.ui}/auth/login?appId=${appId}&error=federation&errorDetails=unverifiedEmail&federation=${type}`;
+
+  it('refuses a social signup (and login) on an e-mail the provider does not vouch for: no identity, workspace or link is made', async () => {
     const appId = await socialApp();
-    await federate(foyer, new Browser(), start('linkedin', 'signup', appId), 'dev-una');
-    expect((await userOf(appId, 'una@dev-idp.foyer.test'))!.emailVerifiedAt).toBeNull();
+    for (const intent of ['signup', 'login'] as const) {
+      const run = await federate(foyer, new Browser(), start('linkedin', intent, appId), 'dev-una');
+      expect(run.url).toBe(unverifiedEmail(appId, 'linkedin'));
+    }
+    expect(await userOf(appId, UNA)).toBeUndefined();
+    expect(await foyer.db.select().from(tenants).where(eq(tenants.appId, appId))).toEqual([]);
+    expect(await identitiesOf(appId)).toEqual([]);
+  });
+
+  /**
+   * What a social signup on an unverified e-mail made before it was refused: an identity without a
+   * password or a proven address, its own workspace (OWNER) and the provider link; and a passkey its
+   * holder could add once signed in.
+   */
+  async function legacyUnverifiedAccount(appId: string) {
+    const userId = randomUUID();
+    const tenantId = randomUUID();
+    const tenantUserId = randomUUID();
+    await foyer.db.insert(users).values({ id: userId, appId, email: UNA, firstName: 'Una', lastName: 'Unverified', onboarded: true });
+    await foyer.db.insert(tenants).values({ id: tenantId, appId, name: 'Una', onboarded: true });
+    await foyer.db.insert(tenantUsers).values({ id: tenantUserId, tenantId, userId, role: 'OWNER', enabled: true, onboarded: true });
+    await foyer.db
+      .insert(federatedIdentities)
+      .values({ id: randomUUID(), appId, userId, provider: 'github', subject: 'dev-una', email: UNA });
+    await foyer.db
+      .insert(passkeys)
+      .values({ id: randomUUID(), userId, publicKey: 'attacker-key', deviceType: 'singleDevice', name: "The attacker's passkey" });
+    return { userId, tenantUserId };
+  }
+
+  /** The attacker signs in to an app through the provider link: a browser signed in and a refresh token. */
+  async function attackerSignsIn(appId: string) {
+    const browser = new Browser();
+    const rp = await relyingParty(foyer, appId);
+    const pending = await authorizationRequest(rp, callbackUri(foyer));
+    await browser.navigate(pending.url, (url) => url.origin === foyer.urls.ui);
+    const run = await federate(foyer, browser, `${foyer.urls.auth}/federated/github/login`, 'dev-una', (url) =>
+      url.toString().startsWith(callbackUri(foyer)),
+    );
+    const tokens = await client.authorizationCodeGrant(rp, new URL(run.url), {
+      pkceCodeVerifier: pending.verifier,
+      expectedState: pending.state,
+    });
+    expect(tokens.refresh_token).toBeTruthy();
+    return { browser, rp, refreshToken: tokens.refresh_token! };
+  }
+
+  /** Another identity of the app, OWNER of a workspace of its own: who invites. */
+  async function inviter(appId: string): Promise<Membership> {
+    const userId = randomUUID();
+    const tenantId = randomUUID();
+    const tenantUserId = randomUUID();
+    const email = `${randomUUID().slice(0, 8)}@owners.foyer.test`;
+    await foyer.db.insert(users).values({ id: userId, appId, email });
+    await foyer.db.insert(tenants).values({ id: tenantId, appId, name: 'Inviting workspace', onboarded: true });
+    await foyer.db.insert(tenantUsers).values({ id: tenantUserId, tenantId, userId, role: 'OWNER', enabled: true });
+    return { tenantUserId, tenantId, appId, role: 'OWNER', email, plan: null };
+  }
+
+  /** The newest mail to Una in this app's run, after `before` mails. */
+  async function mailedLink(before: number, kind: string) {
+    const mail = await waitForMail(foyer, UNA, before + 1);
+    expect(mail.at(-1)!.kind).toBe(kind);
+    return mail.at(-1)!.link;
+  }
+
+  /** The address's owner proves it by a mailed link, each way there is; answers the owner's browser. */
+  const proofs: Record<TokenPurpose, (appId: string) => Promise<Browser>> = {
+    async signup(appId) {
+      const owner = new Browser();
+      const before = (await mailTo(foyer, UNA)).length;
+      const signup = await postGraphQL(
+        foyer.urls.api,
+        {
+          query: 'mutation ($tenant: CreateTenantInput!) { createTenantAnonymous(tenant: $tenant) { id } }',
+          variables: { tenant: { name: 'Real Una', owner: { email: UNA, password: NEW_PASSWORD } } },
+        },
+        { 'x-app-id': appId },
+      );
+      expect(signup.body.errors).toBeUndefined();
+      const link = await mailedLink(before, 'signup-existing');
+      // The existing identity has no password: the link asks for one (the signup's is never taken for it).
+      const set = await call(foyer, owner, 'PUT', '/auth/password', { token: tokenOf(link), password: NEW_PASSWORD }, { appId: null });
+      expect(set.status).toBe(200);
+      return owner;
+    },
+    async reset(appId) {
+      const owner = new Browser();
+      const before = (await mailTo(foyer, UNA)).length;
+      expect((await call(foyer, owner, 'POST', '/auth/password', { username: UNA }, { appId })).status).toBe(200);
+      const link = await mailedLink(before, 'reset');
+      const set = await call(foyer, owner, 'PUT', '/auth/password', { token: tokenOf(link), password: NEW_PASSWORD }, { appId: null });
+      expect(set.status).toBe(200);
+      return owner;
+    },
+    async 'magic-link'(appId) {
+      const owner = new Browser();
+      const before = (await mailTo(foyer, UNA)).length;
+      expect((await call(foyer, owner, 'POST', '/auth/magic-link', { username: UNA }, { appId })).status).toBe(200);
+      const link = await mailedLink(before, 'magic-link');
+      await owner.navigate(link, (url) => url.origin !== foyer.urls.auth);
+      return owner;
+    },
+    async invite(appId) {
+      const owner = new Browser();
+      const before = (await mailTo(foyer, UNA)).length;
+      const token = await mintAccessToken(foyer.db, await inviter(appId), { issuer: foyer.urls.auth });
+      const invited = await postGraphQL(
+        foyer.urls.api,
+        { query: 'mutation ($names: [String!]!) { createUsers(userNames: $names) { id } }', variables: { names: [UNA] } },
+        bearer(token),
+      );
+      expect(invited.body.errors).toBeUndefined();
+      const link = await mailedLink(before, 'invite');
+      const set = await call(foyer, owner, 'PUT', '/auth/password', { token: tokenOf(link), password: NEW_PASSWORD }, { appId: null });
+      expect(set.status).toBe(200);
+      return owner;
+    },
+  };
+
+  it.each(Object.keys(proofs) as TokenPurpose[])(
+    'drops the provider link, the passkey and every earlier session once the real owner proves the address by a %s link',
+    async (proof) => {
+      const appId = await socialApp({ magicLinkEnabled: true });
+      const { userId } = await legacyUnverifiedAccount(appId);
+      const attacker = await attackerSignsIn(appId);
+      expect((await attacker.browser.request(`${foyer.urls.auth}/auth/tenantUsers`, { origin: foyer.urls.ui })).status).toBe(200);
+
+      const owner = await proofs[proof]!(appId);
+
+      const [proven] = await foyer.db.select().from(users).where(eq(users.id, userId));
+      expect(proven!.emailVerifiedAt).not.toBeNull();
+      expect(await identitiesOf(appId)).toEqual([]);
+      expect(await foyer.db.select().from(passkeys).where(eq(passkeys.userId, userId))).toEqual([]);
+      // The attacker's refresh token and browser session died with the proof; the owner's own stays.
+      await expect(client.refreshTokenGrant(attacker.rp, attacker.refreshToken)).rejects.toThrow();
+      expect((await attacker.browser.request(`${foyer.urls.auth}/auth/tenantUsers`, { origin: foyer.urls.ui })).status).toBe(401);
+      expect((await owner.request(`${foyer.urls.auth}/auth/tenantUsers`, { origin: foyer.urls.ui })).status).toBe(200);
+      // The provider's unverified word no longer reaches the account.
+      const again = await federate(foyer, new Browser(), start('github', 'login', appId), 'dev-una');
+      expect(again.url).toBe(unverifiedEmail(appId, 'github'));
+      expect(await identitiesOf(appId)).toEqual([]);
+      const audited = await foyer.db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.appId, appId), eq(auditEvents.type, 'identity.email_proven')));
+      expect(audited).toMatchObject([{ userId, detail: { method: proof, providerLinks: ['github'], passkeys: 1 } }]);
+    },
+  );
+
+  it('leaves an address proven before alone: a later link drops no provider link', async () => {
+    const appId = await socialApp({ magicLinkEnabled: true });
+    await federate(foyer, new Browser(), start('google', 'signup', appId), 'dev-ada');
+    const before = (await mailTo(foyer, 'ada@dev-idp.foyer.test')).length;
+    const browser = new Browser();
+    await call(foyer, browser, 'POST', '/auth/magic-link', { username: 'ada@dev-idp.foyer.test' }, { appId });
+    const [mail] = (await waitForMail(foyer, 'ada@dev-idp.foyer.test', before + 1)).slice(-1);
+    await browser.navigate(mail!.link, (url) => url.origin !== foyer.urls.auth);
+    expect(await identitiesOf(appId)).toMatchObject([{ provider: 'google', subject: 'dev-ada' }]);
+    expect(
+      await foyer.db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.appId, appId), eq(auditEvents.type, 'identity.email_proven'))),
+    ).toEqual([]);
   });
 });
 
