@@ -24,6 +24,8 @@ export type AuditType =
   | 'federation.linked'
   /** An enterprise connection made a membership just in time (detail: tenantId, connectionId, role). */
   | 'enterprise.joined'
+  /** A person confirmed, signed in the old way, linking an enterprise connection's subject to their identity (detail: connectionId, tenantId). */
+  | 'enterprise.linked'
   /** A workspace was created by self-signup (counted per address by the signup limit). */
   | 'tenant.signup'
   | 'tenant.updated'
