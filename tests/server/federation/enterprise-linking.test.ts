@@ -4,16 +4,27 @@
 // person just in time; an identity with a workspace elsewhere (or none) is never linked on the
 // provider's word alone: the browser is sent to the login, the person signs in the old way, and only
 // then, in that browser and as that identity, confirms the link. An e-mail the provider has not
-// verified links and creates nothing.
+// verified links and creates nothing. A SAML connection's assertion is held to the same rule.
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
-import { auditEvents, federatedIdentities, federationStates, tenants, tenantUsers, users } from '../../../server/db/schema.ts';
+import {
+  auditEvents,
+  enterpriseDomains,
+  federatedIdentities,
+  federationStates,
+  tenants,
+  tenantUsers,
+  users,
+} from '../../../server/db/schema.ts';
+import { CONSOLE_APP_ID } from '../../../server/apps/console.ts';
+import { createConnection as insertConnection } from '../../../server/auth/enterprise/connections.ts';
 import { hashPassword } from '../../../server/auth/passwords.ts';
 import { DEV_IDP_CLIENT_ID, devIdpClientSecret } from '../../../server/dev-idp/server.ts';
 import { Browser } from '../oidc/browser.ts';
 import { startDnsStandIn, type DnsStandIn } from '../support/dns-stand-in.ts';
+import { createTestIdp, readAuthnRequest, signedResponse } from '../support/saml-idp.ts';
 import { federate } from './dev-idp.ts';
 import { asMember, createConnection, publishAndVerify, type ConnectionAnswer } from './enterprise-support.ts';
 
@@ -156,6 +167,43 @@ describe('whom an enterprise connection signs in', () => {
     }
   });
 
+  it('never links a console owner on the e-mail alone, even through their own workspace’s connection', async () => {
+    const tenantId = randomUUID();
+    await foyer.db.insert(tenants).values({ id: tenantId, appId: CONSOLE_APP_ID, name: 'Grace console', onboarded: true });
+    const ownerId = randomUUID();
+    await foyer.db.insert(users).values({ id: ownerId, appId: CONSOLE_APP_ID, email: GRACE, onboarded: true });
+    await foyer.db.insert(tenantUsers).values({ id: randomUUID(), tenantId, userId: ownerId, role: 'OWNER', onboarded: true });
+    const consoleConnection = await insertConnection(
+      foyer.config,
+      foyer.db,
+      { appId: CONSOLE_APP_ID, tenantId },
+      {
+        kind: 'oidc',
+        name: 'Console IdP',
+        defaultRole: 'VIEWER',
+        domains: [DOMAIN],
+        oidcIssuer: foyer.config.devIdp.url,
+        oidcClientId: DEV_IDP_CLIENT_ID,
+        oidcClientSecret: devIdpClientSecret(foyer.config),
+      },
+    );
+    // Which route proves a domain is the connection tests' business; here it is proved.
+    await foyer.db
+      .update(enterpriseDomains)
+      .set({ verifiedAt: new Date() })
+      .where(eq(enterpriseDomains.connectionId, consoleConnection.id));
+
+    const browser = new Browser();
+    const landed = new URL(
+      (await federate(foyer, browser, `${foyer.urls.auth}/federated/oidc/login/${consoleConnection.id}`, 'dev-grace')).url,
+    );
+    expect(landed.pathname).toBe('/auth/login');
+    expect(landed.searchParams.get('notice')).toBe('enterpriseLink');
+    expect(await linksOf(ownerId)).toEqual([]);
+    await foyer.db.delete(tenants).where(eq(tenants.id, tenantId));
+    await foyer.db.delete(users).where(eq(users.id, ownerId));
+  });
+
   it('links once the person signed in the old way in the same browser and confirmed, and records it in their activity', async () => {
     const grace = await person(GRACE, [globex]);
     const browser = new Browser();
@@ -288,5 +336,38 @@ describe('an e-mail the OpenID Provider has not verified', () => {
       .from(auditEvents)
       .where(and(eq(auditEvents.userId, una.id), eq(auditEvents.type, 'login.success')));
     expect(events).toHaveLength(1);
+  });
+});
+
+describe('a SAML connection', () => {
+  it('never signs in or links, on its assertion alone, an identity with a workspace elsewhere', async () => {
+    const domain = 'saml-linking.test';
+    const idp = await createTestIdp('linking');
+    const acmeOwner = await asMember(foyer, foyer.demo.users[0]!.email, 'Acme');
+    const saml = await createConnection(acmeOwner, {
+      kind: 'SAML',
+      name: 'Acme SAML',
+      defaultRole: 'VIEWER',
+      domains: [domain],
+      samlMetadataXml: idp.metadataXml,
+    });
+    await publishAndVerify(acmeOwner, dns, saml, domain);
+    const email = `victim@${domain}`;
+    const victim = await person(email, [globex]);
+
+    const attacker = new Browser();
+    const started = await attacker.request(`${foyer.urls.auth}/federated/saml/login/${saml.id}`);
+    const request = readAuthnRequest(started.headers.get('location')!);
+    const response = signedResponse(idp, { inResponseTo: request.id, acsUrl: request.acsUrl, audience: saml.spEntityId!, email });
+    const posted = await attacker.request(saml.acsUrl!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ SAMLResponse: response, RelayState: request.relayState }).toString(),
+    });
+    expect(posted.status).toBe(303);
+    const end = await attacker.navigate(posted.headers.get('location')!, (url) => url.origin === foyer.urls.ui);
+    expectAskedToSignIn(new URL(end.url), email);
+    expect(await signedIn(attacker)).toBe(false);
+    expect(await linksOf(victim.id)).toEqual([]);
   });
 });
