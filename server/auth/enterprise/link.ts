@@ -11,6 +11,7 @@ import { federationStates } from '../../db/schema.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { escapeHtml } from '../../notify/render.ts';
 import { createTranslator } from '../../notify/texts.ts';
+import { localeDirection } from '../../../common/locales.ts';
 import { FEDERATION_STATE_TTL_SECONDS } from '../federation/service.ts';
 import { connectionById, type EnterpriseConnection } from './connections.ts';
 import { joinConnectionWorkspace, linkSubject, type EnterpriseProfile } from './profile.ts';
@@ -106,8 +107,7 @@ export const LINK_PAGE_CSP = "default-src 'none'; frame-ancestors 'none'; base-u
 export function renderLinkPage(
   locale: string | null,
   state:
-    | { kind: 'ask'; email: string; connection: string; workspace: string; continueWith: string }
-    | { kind: 'gone'; continueWith: string | undefined },
+    { kind: 'ask'; email: string; connection: string; workspace: string; continueWith: string } | { kind: 'gone'; continueWith: string },
 ): string {
   const { t, language } = createTranslator(locale);
   const continueLink = (id: string) => `/auth/chooseTenantUser/${encodeURIComponent(id)}`;
@@ -124,14 +124,11 @@ export function renderLinkPage(
     </form>`;
   } else {
     title = t('enterpriseLink.goneTitle');
-    body = `<p role="alert">${escapeHtml(t('enterpriseLink.gone'))}</p>${
-      state.continueWith
-        ? `\n    <p><a href="${escapeHtml(continueLink(state.continueWith))}">${escapeHtml(t('enterpriseLink.continue'))}</a></p>`
-        : ''
-    }`;
+    body = `<p role="alert">${escapeHtml(t('enterpriseLink.gone'))}</p>
+    <p><a href="${escapeHtml(continueLink(state.continueWith))}">${escapeHtml(t('enterpriseLink.continue'))}</a></p>`;
   }
   return `<!doctype html>
-<html lang="${escapeHtml(language)}">
+<html lang="${escapeHtml(language)}" dir="${localeDirection(language)}">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -12,13 +12,11 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import * as client from 'openid-client';
-import { federationStates } from '../../db/schema.ts';
-import { HttpError } from '../../http/errors.ts';
+import { federationStates, tenants, users } from '../../db/schema.ts';
+import { HttpError, unauthorized } from '../../http/errors.ts';
 import { requireApp } from '../../apps/lookup.ts';
 import { signIn } from '../sign-in.ts';
 import { isAuthenticated } from '../login-session.ts';
-import { tenants, users } from '../../db/schema.ts';
-import { unauthorized } from '../../http/errors.ts';
 import { nextStepAfterSignIn } from '../magic-link/service.ts';
 import type { AuthServiceOptions } from '../service-options.ts';
 import { FEDERATION_COOKIE } from '../federation/routes.ts';
@@ -247,6 +245,7 @@ export async function enterpriseRoutes(app: FastifyInstance, { context, sessions
   // The confirmation of a pending link, for the identity it was made for once signed in (the handover sends it here).
   const linkQuery = {
     type: 'object',
+    required: ['continue'],
     properties: { continue: { type: 'string', minLength: 1, maxLength: 100 } },
   } as const;
   const linkBody = {
@@ -269,7 +268,7 @@ export async function enterpriseRoutes(app: FastifyInstance, { context, sessions
   };
   const continuation = (tenantUserId: string) => `/auth/chooseTenantUser/${encodeURIComponent(tenantUserId)}`;
 
-  app.get<{ Querystring: { continue?: string } }>('/federated/link', { schema: { querystring: linkQuery } }, async (request, reply) => {
+  app.get<{ Querystring: { continue: string } }>('/federated/link', { schema: { querystring: linkQuery } }, async (request, reply) => {
     const { session, person } = await signedInPerson(request);
     const id = request.cookies[ENTERPRISE_LINK_COOKIE];
     const link = await readPendingLink(db, id);
@@ -287,7 +286,7 @@ export async function enterpriseRoutes(app: FastifyInstance, { context, sessions
         email: person.email,
         connection: link.connection.name,
         workspace: workspace?.name ?? '',
-        continueWith: request.query.continue ?? '',
+        continueWith: request.query.continue,
       }),
     );
   });
