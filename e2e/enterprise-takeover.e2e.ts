@@ -5,7 +5,8 @@
 // the connection as the victim: they get neither the victim's session nor a link, only the login
 // asking the victim's account to sign in, and signing in there as themselves drops the pending link.
 // The victim, sent through the same connection, signs in with their password and confirms the link
-// from the keyboard on the confirmation page. Every screen passes axe.
+// from the keyboard on the confirmation page, and finds the link in their activity. Every screen
+// passes axe.
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -195,6 +196,10 @@ describe('an enterprise connection made by an attacker', () => {
       .from(auditEvents)
       .where(and(eq(auditEvents.userId, await victimId()), eq(auditEvents.type, 'enterprise.linked')));
     expect(linked).toHaveLength(1);
+    // And the victim sees it in their own activity.
+    await victim.goto(`${ui()}/user-management/profile`);
+    const activity = victim.getByRole('list', { name: 'Recent activity' });
+    await activity.getByRole('listitem').filter({ hasText: 'Organisation sign-in linked' }).waitFor();
     await victimContext.close();
   });
 });
