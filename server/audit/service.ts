@@ -32,6 +32,8 @@ export type AuditType =
   | 'enterprise.joined'
   /** The app's operator released a verified domain claim (detail: domain, tenantId, connectionId, verifiedAt). */
   | 'enterprise.domain_released'
+  /** A person confirmed, signed in the old way, linking an enterprise connection's subject to their identity (detail: connectionId, tenantId). */
+  | 'enterprise.linked'
   /** A workspace was created by self-signup (counted per address by the signup limit). */
   | 'tenant.signup'
   | 'tenant.updated'

@@ -637,7 +637,8 @@ export const federationStates = pgTable(
       .notNull()
       .references(() => apps.id, { onDelete: 'cascade' }),
     provider: text('provider').notNull(),
-    intent: text('intent').$type<'login' | 'signup'>().notNull(),
+    /** 'link': an enterprise link waiting for the person's confirmation (server/auth/enterprise/link.ts). */
+    intent: text('intent').$type<'login' | 'signup' | 'link'>().notNull(),
     /** Whether the app's own credentials or the development provider (server/dev-idp) serve it. */
     upstream: text('upstream').$type<'app' | 'development'>().notNull(),
     nonce: text('nonce').notNull(),

@@ -1,9 +1,9 @@
 // OpenID Connect connections through openid-client, as social sign-in talks to Google
 // (server/auth/federation/providers.ts): the issuer's discovery, the authorization code with PKCE,
-// state and nonce, and the ID token checked; the person from its claims (or userinfo).
+// state and nonce, and the ID token checked; the person from its claims (or userinfo), `email_verified` included.
 import * as client from 'openid-client';
 import type { ServerConfig } from '../../config.ts';
-import { serverMetadata } from '../federation/providers.ts';
+import { profileFromClaims, serverMetadata } from '../federation/providers.ts';
 import { openConnectionSecret, oidcRedirectUri, type EnterpriseConnection } from './connections.ts';
 import type { EnterpriseProfile } from './profile.ts';
 
@@ -53,8 +53,6 @@ export async function finishOidc(
   if (claims.email === undefined && configuration.serverMetadata().userinfo_endpoint && typeof claims.sub === 'string') {
     Object.assign(claims, await client.fetchUserInfo(configuration, tokens.access_token, claims.sub));
   }
-  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
-  const subject = text(claims.sub);
-  if (!subject) throw new Error('The provider named no subject');
-  return { subject, email: text(claims.email), firstName: text(claims.given_name), lastName: text(claims.family_name) };
+  // `email_verified` false or absent: the e-mail is not trusted to link or create anyone (profile.ts).
+  return profileFromClaims(claims);
 }

@@ -5,15 +5,18 @@
 // /federated/oidc/callback; the SAML IdP posts to /federated/saml/acs/{id}, which checks the response
 // and hands it, under the same state, to the GET /federated/saml/callback the browser is sent on to
 // (a cross-site form post carries no SameSite=Lax cookie). Both then sign the person in, joining the
-// workspace just in time, and continue the login like a password would.
+// workspace just in time, and continue the login like a password would; or, for an identity that is
+// not the connection's alone, send the browser to the login and, once that identity signed in,
+// ask it to confirm the link (GET and POST /federated/link, link.ts).
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import * as client from 'openid-client';
-import { federationStates } from '../../db/schema.ts';
-import { HttpError } from '../../http/errors.ts';
+import { federationStates, tenants, users } from '../../db/schema.ts';
+import { HttpError, unauthorized } from '../../http/errors.ts';
 import { requireApp } from '../../apps/lookup.ts';
 import { signIn } from '../sign-in.ts';
+import { isAuthenticated } from '../login-session.ts';
 import { nextStepAfterSignIn } from '../magic-link/service.ts';
 import type { AuthServiceOptions } from '../service-options.ts';
 import { FEDERATION_COOKIE } from '../federation/routes.ts';
@@ -23,6 +26,17 @@ import { finishOidc, oidcLoginUrl } from './oidc.ts';
 import { checkSamlResponse, samlClient, samlLoginUrl } from './saml.ts';
 import { resolveEnterpriseUser, type EnterpriseProfile } from './profile.ts';
 import { confirmDomainProof, findDomainProof } from './domains.ts';
+import {
+  ENTERPRISE_LINK_COOKIE,
+  LINK_PAGE_CSP,
+  confirmLink,
+  dropPendingLink,
+  isFor,
+  readPendingLink,
+  renderLinkPage,
+  startPendingLink,
+  takePendingLink,
+} from './link.ts';
 import { DOMAIN_PROOF_CSP, renderDomainProofPage } from './domain-proof-page.ts';
 
 const hashState = (state: string) => createHash('sha256').update(state).digest('hex');
@@ -113,6 +127,19 @@ export async function enterpriseRoutes(app: FastifyInstance, { context, sessions
   ): Promise<FastifyReply> {
     const target = await requireApp(db, connection.appId);
     const outcome = await resolveEnterpriseUser(db, connection, profile, request.ip);
+    if (outcome.kind === 'confirmLink') {
+      // Not on the IdP's word alone: the person signs in the old way in this browser, then confirms.
+      const id = await startPendingLink(db, connection, outcome.user.id, profile);
+      reply.setCookie(ENTERPRISE_LINK_COOKIE, id, { ...sessions.cookieOptions(), maxAge: FEDERATION_STATE_TTL_SECONDS });
+      return reply.redirect(hosted('/auth/login', { appId: target.id, email: outcome.user.email, notice: 'enterpriseLink' }), 303);
+    }
+    if (outcome.kind === 'unverifiedEmail') {
+      request.log.warn({ connectionId: connection.id }, 'enterprise sign-in refused: the IdP did not verify the e-mail');
+      return reply.redirect(
+        hosted('/auth/login', { appId: target.id, error: 'federation', errorDetails: 'enterpriseUnverifiedEmail' }),
+        303,
+      );
+    }
     if (outcome.kind !== 'user') {
       request.log.warn({ connectionId: connection.id, outcome: outcome.kind }, 'enterprise sign-in refused');
       throw new HttpError(
@@ -214,6 +241,75 @@ export async function enterpriseRoutes(app: FastifyInstance, { context, sessions
     const metadata = (await samlClient(config, db, connection)).generateServiceProviderMetadata(null);
     return reply.type('application/samlmetadata+xml').send(metadata);
   });
+
+  // The confirmation of a pending link, for the identity it was made for once signed in (the handover sends it here).
+  const linkQuery = {
+    type: 'object',
+    required: ['continue'],
+    properties: { continue: { type: 'string', minLength: 1, maxLength: 100 } },
+  } as const;
+  const linkBody = {
+    type: 'object',
+    required: ['decision', 'continue'],
+    properties: { decision: { type: 'string', enum: ['link', 'decline'] }, continue: linkQuery.properties.continue },
+  } as const;
+  const linkPage = (reply: FastifyReply, status: number, html: string) =>
+    reply
+      .status(status)
+      .header('content-security-policy', LINK_PAGE_CSP)
+      .header('cache-control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(html);
+  const signedInPerson = async (request: FastifyRequest) => {
+    const session = await sessions.read(request);
+    if (!isAuthenticated(session)) throw unauthorized('Sign in first', 'UNAUTHENTICATED');
+    const [person] = await db.select({ email: users.email, locale: users.locale }).from(users).where(eq(users.id, session.userId));
+    return { session, person: person! };
+  };
+  const continuation = (tenantUserId: string) => `/auth/chooseTenantUser/${encodeURIComponent(tenantUserId)}`;
+
+  app.get<{ Querystring: { continue: string } }>('/federated/link', { schema: { querystring: linkQuery } }, async (request, reply) => {
+    const { session, person } = await signedInPerson(request);
+    const id = request.cookies[ENTERPRISE_LINK_COOKIE];
+    const link = await readPendingLink(db, id);
+    if (!link || !isFor(link, session)) {
+      if (id) await dropPendingLink(db, id);
+      reply.clearCookie(ENTERPRISE_LINK_COOKIE, sessions.cookieOptions());
+      return linkPage(reply, 410, renderLinkPage(person.locale, { kind: 'gone', continueWith: request.query.continue }));
+    }
+    const [workspace] = await db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, link.connection.tenantId));
+    return linkPage(
+      reply,
+      200,
+      renderLinkPage(person.locale, {
+        kind: 'ask',
+        email: person.email,
+        connection: link.connection.name,
+        workspace: workspace?.name ?? '',
+        continueWith: request.query.continue,
+      }),
+    );
+  });
+
+  app.post<{ Body: { decision: 'link' | 'decline'; continue: string } }>(
+    '/federated/link',
+    { schema: { body: linkBody } },
+    async (request, reply) => {
+      const { session, person } = await signedInPerson(request);
+      reply.clearCookie(ENTERPRISE_LINK_COOKIE, sessions.cookieOptions());
+      const link = await takePendingLink(db, request.cookies[ENTERPRISE_LINK_COOKIE]);
+      if (!link) return linkPage(reply, 410, renderLinkPage(person.locale, { kind: 'gone', continueWith: request.body.continue }));
+      if (!isFor(link, session)) {
+        // Someone else signed in in this browser: the link was for another identity, and is dropped.
+        request.log.warn({ connectionId: link.connection.id }, 'enterprise link refused: another identity signed in');
+        return linkPage(reply, 403, renderLinkPage(person.locale, { kind: 'gone', continueWith: request.body.continue }));
+      }
+      if (request.body.decision === 'decline') return reply.redirect(continuation(request.body.continue), 303);
+      const tenantUserId = await confirmLink(db, link, request.ip);
+      request.log.info({ connectionId: link.connection.id }, 'enterprise sign-in linked');
+      return reply.redirect(continuation(tenantUserId), 303);
+    },
+  );
 
   // A domain proof mail's link: the page asks, its button (a POST) confirms; the token is looked up by its hash only.
   const proofParams = {

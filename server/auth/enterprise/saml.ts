@@ -149,6 +149,8 @@ export async function checkSamlResponse(
   return {
     subject: nameId,
     email: email.includes('@') ? email : null,
+    // The signed assertion is the IdP's own word, and only its connection's verified domains are let in (profile.ts).
+    emailVerified: true,
     firstName: attribute(profile, 'firstName', 'givenName', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/givenname'),
     lastName: attribute(profile, 'lastName', 'sn', 'surname', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/surname'),
   };

@@ -11,6 +11,7 @@ import { requireApp } from '../../apps/lookup.ts';
 import { isAuthenticated, type LoginSession } from '../login-session.ts';
 import { checkPasswordSignIn, normalizeUsername, passwordSignInEnabled, requestedAppId, resolveApp, signIn } from '../sign-in.ts';
 import { connectionsForDomain } from '../enterprise/connections.ts';
+import { ENTERPRISE_LINK_COOKIE, dropPendingLink, isFor, readPendingLink } from '../enterprise/link.ts';
 import { withWriteBatch } from '../../db/write-batch.ts';
 import type { AuthServiceOptions } from '../service-options.ts';
 import { Type } from 'typebox';
@@ -126,6 +127,15 @@ export async function sessionRoutes(app: FastifyInstance, { context, provider, s
       const membership = await findEnabledMembership(db, tenantUserId, { userId: session.userId, appId: session.appId });
       // Someone else's, disabled and non-existent memberships get the same answer.
       if (!membership) throw new HttpError(403, 'FORBIDDEN', 'This workspace is not available');
+      const linkId = request.cookies[ENTERPRISE_LINK_COOKIE];
+      if (linkId) {
+        // An enterprise connection waits for this identity to confirm a link (server/auth/enterprise/link.ts).
+        const link = await readPendingLink(db, linkId);
+        if (link && isFor(link, session)) return reply.redirect(`/federated/link?${new URLSearchParams({ continue: membership.id })}`, 303);
+        // Another identity signed in, or the time passed: nothing links.
+        await dropPendingLink(db, linkId);
+        reply.clearCookie(ENTERPRISE_LINK_COOKIE, sessions.cookieOptions());
+      }
 
       const interaction = await pendingInteraction(session);
       if (interaction) {

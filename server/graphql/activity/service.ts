@@ -24,6 +24,7 @@ export const ACTIVITY_TYPES: AuditType[] = [
   'passkey.renamed',
   'passkey.deleted',
   'user.profile_updated',
+  'enterprise.linked',
 ];
 
 export const DEFAULT_ACTIVITY_LIMIT = 20;
