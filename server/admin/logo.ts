@@ -2,8 +2,9 @@
 // be what the declared type says. SVG is refused (it can carry script); the stored file is served
 // from the API host with its own content type, nosniff and a CSP that forbids everything.
 import { randomUUID } from 'node:crypto';
+import { and, eq, inArray, sql, type AnyColumn } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { appAssets } from '../db/schema.ts';
+import { appAssets, appDrafts, apps, appVersions, tenants } from '../db/schema.ts';
 import { AdminError } from './errors.ts';
 import { LOGO_MAX_BYTES } from '../../common/logos.ts';
 
@@ -49,4 +50,37 @@ export function assetUrl(apiUrl: string, appId: string, assetId: string): string
 
 export function assetsBaseOf(apiUrl: string, appId: string): string {
   return `${apiUrl}/${encodeURIComponent(appId)}/assets/`;
+}
+
+const ASSET_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The uploaded asset's id in `column`'s text (a logo, or a config document's logo and CSS). */
+const names = (column: AnyColumn) => sql`strpos(${column}::text, ${appAssets.id}) > 0`;
+
+/**
+ * Deletes the uploads of `appId` among `urls` (logos just replaced) that nothing shows any more:
+ * neither the app's live settings, its draft or any of its versions (logo or custom CSS), which a
+ * restore brings back, nor any workspace's logo. Uploads are kept otherwise, one row each.
+ */
+export async function removeUnusedAssets(
+  db: Database,
+  apiUrl: string,
+  appId: string,
+  urls: readonly (string | null | undefined)[],
+): Promise<void> {
+  const base = assetsBaseOf(apiUrl, appId);
+  const ids = urls.flatMap((url) => (url?.startsWith(base) && ASSET_ID.test(url.slice(base.length)) ? [url.slice(base.length)] : []));
+  if (ids.length === 0) return;
+  await db
+    .delete(appAssets)
+    .where(
+      and(
+        eq(appAssets.appId, appId),
+        inArray(appAssets.id, ids),
+        sql`not exists (select 1 from ${apps} where ${apps.id} = ${appId} and ${names(apps.settings)})`,
+        sql`not exists (select 1 from ${appDrafts} where ${appDrafts.appId} = ${appId} and ${names(appDrafts.config)})`,
+        sql`not exists (select 1 from ${appVersions} where ${appVersions.appId} = ${appId} and ${names(appVersions.config)})`,
+        sql`not exists (select 1 from ${tenants} where ${tenants.appId} = ${appId} and ${names(tenants.logo)})`,
+      ),
+    );
 }

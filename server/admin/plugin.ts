@@ -139,7 +139,7 @@ export async function adminPlugin(app: FastifyInstance, context: FoyerContext & 
     { schema: { ...route('Discard the draft'), params: AppParams, response: { 204: Type.Null(), ...refused } } },
     async (request: AppRequest, reply) => {
       const { app: found, origin } = await target(request, 'write');
-      await discardDraft(db, origin, found);
+      await discardDraft(context, origin, found);
       return reply.status(204).send();
     },
   );
@@ -183,7 +183,7 @@ export async function adminPlugin(app: FastifyInstance, context: FoyerContext & 
     { schema: { ...route('Make a version the draft'), params: VersionParams, response: { 200: DraftAnswer, ...refused } } },
     async (request: VersionRequest) => {
       const { app: found, origin } = await target(request, 'write');
-      return { draft: await restoreVersion(db, origin, found, request.params.version) };
+      return { draft: await restoreVersion(context, origin, found, request.params.version) };
     },
   );
 

@@ -23,7 +23,7 @@ import { changesBetween, type Change } from './changes.ts';
 import { AdminError, forbidden, unknownApp } from './errors.ts';
 import { apiKeyCreatedAt, replaceApiKey } from '../apps/api-keys.ts';
 import { rotateClientSecret } from '../apps/client-secret.ts';
-import { assetUrl, checkLogo, storeLogo } from './logo.ts';
+import { assetUrl, checkLogo, removeUnusedAssets, storeLogo } from './logo.ts';
 import { checkAppConfig, validationFailed } from './validation.ts';
 import { HOSTED_CALLBACK_PATH } from '../apps/sign-in-start.ts';
 import { MAX_PUBLISH_NOTE_LENGTH } from '../../common/api/limits.ts';
@@ -202,13 +202,16 @@ export async function saveDraft({ config, db }: FoyerContext, origin: WriteOrigi
   const previous = existing ? (existing.config as unknown as StoredAppConfig) : liveConfigOf(app);
   const stored = sealWrittenConfig(config, app.id, written, previous);
   const draft = await writeDraft(db, app, stored, authorOf(origin.caller));
+  await removeUnusedAssets(db, config.urls.api, app.id, [previous.logo]);
   await recordAppAudit(db, origin, 'app.draft_saved', app.id, { changes: changesBetween(liveConfigOf(app), stored).length });
   return draftViewOf(draft);
 }
 
-export async function discardDraft(db: Database, origin: WriteOrigin, app: AppRow): Promise<void> {
-  const deleted = await db.delete(appDrafts).where(eq(appDrafts.appId, app.id)).returning({ appId: appDrafts.appId });
-  if (deleted.length > 0) await recordAppAudit(db, origin, 'app.draft_discarded', app.id);
+export async function discardDraft({ config, db }: FoyerContext, origin: WriteOrigin, app: AppRow): Promise<void> {
+  const [deleted] = await db.delete(appDrafts).where(eq(appDrafts.appId, app.id)).returning({ config: appDrafts.config });
+  if (!deleted) return;
+  await removeUnusedAssets(db, config.urls.api, app.id, [(deleted.config as unknown as StoredAppConfig).logo]);
+  await recordAppAudit(db, origin, 'app.draft_discarded', app.id);
 }
 
 /** The draft's changes against what is live, and the revision they describe (publish can insist on it). */
@@ -379,9 +382,16 @@ export async function getVersion(db: Database, app: AppRow, versionParam: string
 }
 
 /** Restoring makes the version the draft; nothing goes live until it is published. */
-export async function restoreVersion(db: Database, origin: WriteOrigin, app: AppRow, versionParam: string): Promise<DraftView> {
+export async function restoreVersion(
+  { config, db }: FoyerContext,
+  origin: WriteOrigin,
+  app: AppRow,
+  versionParam: string,
+): Promise<DraftView> {
   const row = await findVersion(db, app, versionParam);
+  const replaced = await findDraft(db, app.id);
   const draft = await writeDraft(db, app, row.config as unknown as StoredAppConfig, authorOf(origin.caller));
+  await removeUnusedAssets(db, config.urls.api, app.id, [(replaced?.config as StoredAppConfig | undefined)?.logo]);
   await recordAppAudit(db, origin, 'app.version_restored', app.id, { version: row.version });
   return draftViewOf(draft);
 }
@@ -399,7 +409,7 @@ export async function regenerateClientSecret({ config, db }: FoyerContext, origi
   return clientSecret;
 }
 
-/** Uploads are stored for good (versions may point at them), so each app gets a bounded number. */
+/** Uploads stay while anything shows them (versions may: removeUnusedAssets), so each app gets a bounded number. */
 export const LOGO_UPLOADS: Limit = { type: 'app.logo_uploaded', max: 20, windowMinutes: 60, per: ['app'] };
 
 /** Stores a checked logo and answers the URL the draft's logo field takes. */

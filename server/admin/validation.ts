@@ -8,7 +8,7 @@ import addFormats from 'ajv-formats';
 import appConfigSchema from '../../schema/app-config.schema.json' with { type: 'json' };
 import { languageSettingsProblem } from '../../common/locales.ts';
 import { checkCustomCss, customCssProblemTexts } from '../../common/custom-css.ts';
-import { isOwnerPattern } from '../../common/owner-pattern.ts';
+import { ownerPatternProblem, ownerPatternProblemTexts } from '../../common/owner-pattern.ts';
 import { socialProviderFlags, type AppConfig } from '../../common/app-config.ts';
 import { AdminError, type ProblemDetail } from './errors.ts';
 import { assetsBaseOf } from './logo.ts';
@@ -19,8 +19,9 @@ function appConfigValidator(): ValidateFunction<AppConfig> {
   if (!compiledValidator) {
     const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
     addFormats(ajv);
-    // Owner patterns run on RE2 (common/owner-pattern.ts): one it cannot run is refused here.
-    ajv.addFormat('regex', isOwnerPattern);
+    // Owner patterns run on RE2 (common/owner-pattern.ts): one it cannot run is refused here, one
+    // too costly to run by costlyPatterns (with its own message).
+    ajv.addFormat('regex', (pattern: string) => ownerPatternProblem(pattern) !== 'syntax');
     compiledValidator = ajv.compile<AppConfig>(appConfigSchema);
   }
   return compiledValidator;
@@ -98,6 +99,21 @@ function duplicatePayments(config: AppConfig): ProblemDetail[] {
   return details;
 }
 
+/** Patterns RE2 runs but that name a large count or compile to a large program (common/owner-pattern.ts). */
+function costlyPatterns(config: AppConfig): ProblemDetail[] {
+  const patterns: [string, string | null | undefined][] = [
+    ['/passwordPolicy/complexityRegex', config.passwordPolicy?.complexityRegex],
+    ...(config.customSignupFields ?? []).map((field, index): [string, string | undefined] => [
+      `/customSignupFields/${index}/regex`,
+      field.regex,
+    ]),
+  ];
+  return patterns.flatMap(([path, pattern]) => {
+    const problem = pattern ? ownerPatternProblem(pattern) : null;
+    return problem ? [{ path, code: 'costlyPattern', params: { reason: problem }, message: ownerPatternProblemTexts[problem] }] : [];
+  });
+}
+
 /** An app nobody can sign in to is refused: one method at least stays on. */
 function noSignInMethod(config: AppConfig): ProblemDetail[] {
   const flags = [config.passkeysEnabled, config.magicLinkEnabled, ...Object.values(socialProviderFlags).map((flag) => config[flag])];
@@ -158,6 +174,7 @@ export function checkAppConfig(document: unknown, appId: string, apiUrl: string)
   }
   const problems = [
     ...duplicateLabels(document),
+    ...costlyPatterns(document),
     ...duplicatePayments(document),
     ...noSignInMethod(document),
     ...foreignLogo(document, assetsBaseOf(apiUrl, appId)),

@@ -20,6 +20,8 @@ export type AuditType =
   | 'password.reset_requested'
   /** A magic link was asked for (known and unknown e-mails alike; counted by the limits). */
   | 'magic_link.requested'
+  /** A sign-in with a social or enterprise provider was started (counted by FEDERATION_STARTS only). */
+  | 'federation.started'
   /** A social provider account was linked to an existing identity on its verified e-mail (detail: federation). */
   | 'federation.linked'
   /**

@@ -11,7 +11,7 @@ import { confirmAttempt, releaseAttempt, reserveAttempt, type Limit } from '../a
 import { AccessTokenVerifier } from '../auth/access-tokens.ts';
 import { resolveCaller } from '../auth/callers.ts';
 import { AdminError, installAdminErrors } from '../admin/errors.ts';
-import { assetUrl, checkLogo, LOGO_TYPES, MAX_LOGO_BYTES, storeLogo } from '../admin/logo.ts';
+import { assetUrl, checkLogo, LOGO_TYPES, MAX_LOGO_BYTES, removeUnusedAssets, storeLogo } from '../admin/logo.ts';
 import { Type } from 'typebox';
 import { handlerCheckedBody, hostedScreensRoute, WORKSPACE_TAG } from '../http/openapi.ts';
 import { refusals } from '../../common/api/errors.ts';
@@ -72,14 +72,17 @@ export async function workspaceLogoPlugin(app: FastifyInstance, { config, db }: 
       let url: string;
       let logo: ReturnType<typeof checkLogo>;
       let assetId: string;
+      let replaced: string | null | undefined;
       try {
         logo = checkLogo(request.headers['content-type'], request.body);
         assetId = await storeLogo(db, caller.app.id, logo);
         url = assetUrl(config.urls.api, caller.app.id, assetId);
         const logoUrl = url;
-        await db.transaction(async (tx) => {
+        replaced = await db.transaction(async (tx) => {
+          const [before] = await tx.select({ logo: tenants.logo }).from(tenants).where(eq(tenants.id, caller.tenantId)).for('update');
           await tx.update(tenants).set({ logo: logoUrl }).where(eq(tenants.id, caller.tenantId));
           await emitTenantEvent(tx, caller.app.id, 'TENANT_UPDATED', caller.tenantId);
+          return before?.logo;
         });
       } catch (error) {
         await releaseAttempt(db, reservation);
@@ -90,6 +93,8 @@ export async function workspaceLogoPlugin(app: FastifyInstance, { config, db }: 
         tenantUserId: caller.tenantUserId,
         detail: { tenantId: caller.tenantId, username: caller.tenantId, assetId, contentType: logo.contentType, bytes: logo.bytes.length },
       });
+      // The logo it replaced goes, unless the app or another workspace shows it too.
+      await removeUnusedAssets(db, config.urls.api, caller.app.id, [replaced]);
       return reply.status(201).send({ logo: url });
     },
   );

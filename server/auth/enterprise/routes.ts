@@ -20,7 +20,7 @@ import { isAuthenticated } from '../login-session.ts';
 import { nextStepAfterSignIn } from '../magic-link/service.ts';
 import type { AuthServiceOptions } from '../service-options.ts';
 import { FEDERATION_COOKIE } from '../federation/routes.ts';
-import { FEDERATION_STATE_TTL_SECONDS, federationFailed, stateInvalid } from '../federation/service.ts';
+import { countFederationStart, FEDERATION_STATE_TTL_SECONDS, federationFailed, stateInvalid } from '../federation/service.ts';
 import { connectionById, type EnterpriseConnection } from './connections.ts';
 import { finishOidc, oidcLoginUrl } from './oidc.ts';
 import { checkSamlResponse, samlClient, samlLoginUrl } from './saml.ts';
@@ -80,6 +80,7 @@ export async function enterpriseRoutes(app: FastifyInstance, { context, sessions
       const session = await sessions.read(request);
       // A sign-in for one app never goes through another app's connection.
       if (session?.interactionUid && session.appId !== connection.appId) throw connectionNotFound();
+      await countFederationStart(db, connection.appId, request.ip);
       const state = client.randomState();
       const nonce = client.randomNonce();
       const codeVerifier = client.randomPKCECodeVerifier();

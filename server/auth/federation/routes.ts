@@ -16,6 +16,7 @@ import { federationCallbackUrl } from '../../dev-idp/server.ts';
 import { upstreamFor, type FederatedProfile } from './providers.ts';
 import { appleUserName } from './apple.ts';
 import {
+  countFederationStart,
   FEDERATION_STATE_TTL_SECONDS,
   finishFederation,
   resolveFederatedUser,
@@ -110,6 +111,7 @@ export async function federationRoutes(app: FastifyInstance, { context, sessions
       request.log.info({ type, appId: target.id }, 'federated sign-in requested for a provider the app cannot use');
       return reply.redirect(hosted('/auth/login', { appId: target.id, error: 'federation', errorDetails: 'unavailable' }), 303);
     }
+    await countFederationStart(db, target.id, request.ip);
     const { url, state } = await startFederation(db, target, upstream, intent);
     reply.setCookie(FEDERATION_COOKIE, state, { ...cookieOptions, maxAge: FEDERATION_STATE_TTL_SECONDS });
     return reply.redirect(url, 303);

@@ -13,6 +13,7 @@ import type { Database } from '../../db/client.ts';
 import { federatedIdentities, federationStates, tenants, tenantUsers, users } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { recordAudit } from '../../audit/service.ts';
+import { recordWithinLimits, type RequestLimit } from '../../audit/limits.ts';
 import { DEFAULT_LOCALE } from '../../../common/locales.ts';
 import type { FederationType } from '../../../common/app-config.ts';
 import type { App } from '../../apps/lookup.ts';
@@ -21,6 +22,21 @@ import { upstreamFor, type FederatedProfile, type Upstream } from './providers.t
 import { emitTenantEvent, emitTenantUserEvent } from '../../outbox/outbox.ts';
 
 export const FEDERATION_STATE_TTL_SECONDS = 10 * 60;
+
+/**
+ * Sign-ins started with a provider (social or enterprise) per app and client address: each start
+ * keeps a state row, and a SAML one a request id, for FEDERATION_STATE_TTL_SECONDS, so a stranger's
+ * burst of starts stores a bounded number. Generous, like passkey options: a company behind one
+ * address signs in through its connection at once.
+ */
+export const FEDERATION_STARTS: readonly RequestLimit[] = [{ max: 300, windowMinutes: 15, per: ['app', 'ip'] }];
+
+/** Counts a start against FEDERATION_STARTS, or refuses it (429) once `ip` has reached the limit for the app. */
+export async function countFederationStart(db: Database, appId: string, ip: string): Promise<void> {
+  if (!(await recordWithinLimits(db, 'federation.started', { appId, ip, username: '' }, FEDERATION_STARTS))) {
+    throw new HttpError(429, 'TOO_MANY_REQUESTS', 'Too many sign-ins started from this address; try again later');
+  }
+}
 
 export type FederationIntent = 'login' | 'signup';
 

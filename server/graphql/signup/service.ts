@@ -26,7 +26,7 @@ import { checkLogo, checkName, InputProblems, isEmail } from '../input.ts';
 import { checkCustomParams } from '../custom-params/service.ts';
 import { getTenant } from '../tenants/service.ts';
 import { reserveSignup, SIGNUP_LIMIT } from './throttle.ts';
-import { releaseAttempt } from '../../audit/limits.ts';
+import { confirmAttempt, releaseAttempt } from '../../audit/limits.ts';
 import { attributeCatalog } from '../attributes/catalog.ts';
 import { checkAttributes, type SortedAttributes } from '../attributes/check.ts';
 import type { ServerConfig } from '../../config.ts';
@@ -107,8 +107,8 @@ function checkPassword(app: App, password: string, problems: InputProblems): voi
     );
 }
 
-function checkSignup(config: ServerConfig, app: App, input: CreateTenantInput): CheckedSignup {
-  const problems = new InputProblems();
+/** The signup's values, checked; what is wrong with them goes to `problems`. */
+function checkSignup(config: ServerConfig, app: App, input: CreateTenantInput, problems: InputProblems): CheckedSignup {
   const { owner } = input;
   const email = owner.email.trim();
   if (!isEmail(email)) problems.add('email', plainIssue('enterEmail'));
@@ -121,7 +121,6 @@ function checkSignup(config: ServerConfig, app: App, input: CreateTenantInput): 
   const logo = checkLogo(problems, 'logo', input.logo ?? null);
   const offer = checkPlan(app, input, problems);
   const collected = checkAttributes(attributeCatalog(config), SIGNUP_FLOW_ID, input.attributes, problems);
-  problems.throwIfAny();
   // Custom fields aimed at the person or the workspace are stored as the flow's collected values are.
   const attributes: SortedAttributes = {
     user: { ...custom.user, ...collected.user },
@@ -244,15 +243,22 @@ export async function signUp(context: GraphQLContext, app: App, input: CreateTen
   if (reservation === null) {
     throw tooManyRequests('Too many signups from this address; try again later', SIGNUP_LIMIT.windowMinutes * 60);
   }
+  const problems = new InputProblems();
+  const signup = checkSignup(config, app, input, problems);
+  const refused = Object.keys(problems.fields);
+  if (refused.length > 0) {
+    // A refused signup counts like one made: each ran the app's patterns and checks, and refusals
+    // nobody limits would let one address run them without end. Its event names the refused fields.
+    await confirmAttempt(db, reservation, { detail: { refused } });
+    problems.throwIfAny();
+  }
   let created: CreatedSignup;
-  let signup: CheckedSignup;
   try {
-    signup = checkSignup(config, app, input);
     // Hashed whether or not the address is known, so the answer takes as long either way.
     const pendingPasswordHash = signup.password === null ? undefined : await hashPassword(signup.password);
     created = await createSignup(db, app, signup, pendingPasswordHash, clientIp, reservation);
   } catch (error) {
-    // A refused signup does not count.
+    // A signup that failed on Foyer's side does not count.
     await releaseAttempt(db, reservation);
     throw error;
   }

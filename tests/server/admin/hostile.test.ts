@@ -10,6 +10,7 @@ import { apiKeys, appAssets, appDrafts, appOwners, apps, appVersions, auditEvent
 import type { AppConfig } from '../../../common/app-config.ts';
 import { accessTokenFor, admin, consoleOwnerToken, CONSOLE_WORKSPACE, newConsoleUser } from '../support/console.ts';
 import { LOGO_UPLOADS } from '../../../server/admin/service.ts';
+import { MAX_OWNER_PATTERN_PROGRAM_SIZE, MAX_OWNER_PATTERN_REPEAT } from '../../../common/owner-pattern.ts';
 
 let foyer: TestFoyer;
 /** The demo owner: owns the demo app and app B. */
@@ -283,6 +284,33 @@ describe('documents the schema or the CSS rule refuses', () => {
     });
     expect(nested.status).toBe(200);
     expect((await admin(foyer, 'DELETE', `/apps/${appB.id}/draft`, { token: ownerToken })).status).toBe(204);
+  });
+
+  it('refuses owner patterns of large counts or large programs, which RE2 runs but slowly (0.25-0.65 s a signup)', async () => {
+    const live = await liveOf(appB.id, { token: ownerToken });
+    await expectNothingChanged(async () => {
+      // The finding's pattern: forty counted runs, 80,000 instructions once compiled.
+      const costly = await refusedDraft({ ...live, passwordPolicy: { complexityRegex: '\\w{0,1000}'.repeat(40) } });
+      expect(costly.details).toEqual([
+        {
+          path: '/passwordPolicy/complexityRegex',
+          code: 'costlyPattern',
+          params: { reason: 'repeat' },
+          message: expect.stringContaining(`above ${MAX_OWNER_PATTERN_REPEAT}`),
+        },
+      ]);
+      // Small counts, but many of them: a large program all the same.
+      const field = { label: 'code', type: 'regex', userLabel: 'Code', regex: '[ab]*a[ab]{20}'.repeat(10) };
+      const large = await refusedDraft({ ...live, customSignupFields: [field] });
+      expect(large.details).toEqual([
+        {
+          path: '/customSignupFields/0/regex',
+          code: 'costlyPattern',
+          params: { reason: 'programSize' },
+          message: expect.stringContaining(`at most ${MAX_OWNER_PATTERN_PROGRAM_SIZE} steps`),
+        },
+      ]);
+    });
   });
 
   it('refuses a javascript: redirect URI, in a draft and when creating an app', async () => {

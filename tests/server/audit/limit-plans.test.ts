@@ -17,6 +17,8 @@ import {
   type RequestLimit,
 } from '../../../server/audit/limits.ts';
 import type { AuditType } from '../../../server/audit/service.ts';
+import { WEBHOOK_REFUSALS } from '../../../server/payments/webhook.ts';
+import { FEDERATION_STARTS } from '../../../server/auth/federation/service.ts';
 
 let handle: DatabaseHandle;
 const APP = 'busy-app';
@@ -27,7 +29,7 @@ beforeAll(async () => {
   // 20,000 recent events of one app: 400 addresses and 500 usernames, every kind the limits count.
   await handle.db.execute(sql`
     insert into audit_events (app_id, type, ip, detail, created_at)
-    select ${APP}, (array['login.failure', 'login.success', 'password.reset_requested', 'magic_link.requested'])[1 + n % 4],
+    select ${APP}, (array['login.failure', 'login.success', 'password.reset_requested', 'magic_link.requested', 'payment.event_refused', 'federation.started'])[1 + n % 6],
       '10.0.' || (n % 400 / 256) || '.' || (n % 400 % 256), jsonb_build_object('username', 'person' || (n % 500) || '@limits.test'),
       now() - make_interval(secs => n % 800)
     from generate_series(1, 20000) as n`);
@@ -59,6 +61,8 @@ const cases: [string, RequestLimit, AuditType][] = [
   ['wrong passwords per app and address', LOGIN_FAILURES_PER_ADDRESS, 'login.failure'],
   ['mailed links per app and e-mail', MAILED_LINK_LIMITS[0]!, 'password.reset_requested'],
   ['mailed links per app and address', MAILED_LINK_LIMITS[1]!, 'magic_link.requested'],
+  ['refused payment webhooks per app and address', WEBHOOK_REFUSALS[0]!, 'payment.event_refused'],
+  ['sign-ins started with a provider per app and address', FEDERATION_STARTS[0]!, 'federation.started'],
 ];
 
 describe('attempt limits on a busy app', () => {

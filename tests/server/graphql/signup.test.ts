@@ -517,10 +517,29 @@ describe('the per-address limit', () => {
     expect(await rowCounts(foyer.db)).toEqual(before);
   });
 
-  it('counts refused signups not at all', async () => {
-    for (let index = 0; index < SIGNUPS_PER_WINDOW + 2; index++) {
-      expect((await signup({ owner: { email: 'not an address' } })).status).toBe(400);
+  it("counts refused signups too: a flood of values refused by a field's pattern gets 429, each run of the pattern counted", async () => {
+    const before = await rowCounts(foyer.db);
+    for (let index = 0; index < SIGNUPS_PER_WINDOW; index++) {
+      const refused = await signup({ owner: { email: uniqueEmail(), customParams: [{ label: 'orgNumber', value: 'x'.repeat(1000) }] } });
+      expect(refused.status).toBe(400);
+      expect(fieldsOf(refused)).toEqual({ orgNumber: 'The value does not have the expected format' });
     }
+    const limited = await signup({ owner: { email: uniqueEmail(), customParams: [{ label: 'orgNumber', value: '556677-8899' }] } });
+    expect(limited.status).toBe(429);
+    expect(errorCodes(limited)).toEqual(['TOO_MANY_REQUESTS']);
+    expect(await rowCounts(foyer.db)).toEqual(before);
+    // Each refusal is one signup event of the address, saying it was refused.
+    const recorded = await foyer.db.select({ detail: auditEvents.detail }).from(auditEvents).where(eq(auditEvents.type, 'tenant.signup'));
+    expect(recorded).toHaveLength(SIGNUPS_PER_WINDOW);
+    expect(recorded.every(({ detail }) => (detail as { refused?: string[] }).refused?.includes('orgNumber'))).toBe(true);
+  });
+
+  it('does not count signups to an app closed for them: refused before any input is read', async () => {
+    await setSettings({ tenantSelfSignup: false });
+    for (let index = 0; index < SIGNUPS_PER_WINDOW + 1; index++) {
+      expect(errorCodes(await signup({ owner: { email: 'not an address' } }))).toEqual(['SELF_SIGNUP_DISABLED']);
+    }
+    await setSettings({});
     expect((await signup({ owner: { email: uniqueEmail() } })).status).toBe(200);
   });
 });
