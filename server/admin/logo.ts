@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/client.ts';
 import { appAssets } from '../db/schema.ts';
 import { AdminError } from './errors.ts';
-import { LOGO_MAX_BYTES } from '../../common/logos.ts';
+import { assetsBaseOf, LOGO_MAX_BYTES } from '../../common/logos.ts';
 
 export const MAX_LOGO_BYTES = LOGO_MAX_BYTES;
 
@@ -45,8 +45,4 @@ export async function storeLogo(db: Database, appId: string, logo: { contentType
 /** Where an uploaded asset of `appId` is served (server/branding/plugin.ts). */
 export function assetUrl(apiUrl: string, appId: string, assetId: string): string {
   return `${assetsBaseOf(apiUrl, appId)}${assetId}`;
-}
-
-export function assetsBaseOf(apiUrl: string, appId: string): string {
-  return `${apiUrl}/${encodeURIComponent(appId)}/assets/`;
 }
