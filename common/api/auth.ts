@@ -193,3 +193,6 @@ export const UserinfoSchema = Type.Object(
     description: 'sub, onboarded, role, tenant_id, … (openid); name, … (profile); email, email_verified (email)',
   },
 );
+/** POST /security/setCookie's answer: the ticket the page move to a payment page names (?ticket=). */
+export const PaymentMoveSchema = Type.Object({ ticket: Type.String({ description: 'Names the page move that follows (?ticket=)' }) });
+export type PaymentMove = Static<typeof PaymentMoveSchema>;
