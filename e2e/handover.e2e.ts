@@ -1,8 +1,10 @@
 // Hosted handover in a real Chromium against the real server (SPEC.md section 2): an app's back end
-// turns a signed-in person's access token into a handover code, and /handover/* with that code opens
-// the users screen signed in as the person; without a code the screen says so; the error flows land
+// turns a signed-in person's access token into a handover code for a PKCE challenge, and /handover/*
+// with that code and its verifier opens the users screen signed in as the person, the code and the
+// verifier gone from the address by the time the page has loaded; without a code the screen says so; the error flows land
 // on their screens (the federated continue screen); an entryPoint on another origin is ignored; the
 // Azure Marketplace landing continues through Microsoft. Every screen passes axe.
+import { createHash, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { apps } from '../server/db/schema.ts';
@@ -30,18 +32,30 @@ describe('hosted handover', () => {
     await signInToWorkspace(page, ui());
     const accessToken = await page.evaluate(() => localStorage.getItem('NB_OAUTH_ACCESS_TOKEN'));
     const apiKey = await replaceApiKey(suite.foyer.db, suite.foyer.demo.appId);
+    const codeVerifier = randomBytes(32).toString('base64url');
     const answer = await fetch(`${suite.foyer.urls.auth}/handover/code/${suite.foyer.demo.appId}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-      body: JSON.stringify({ accessToken }),
+      body: JSON.stringify({ accessToken, codeChallenge: createHash('sha256').update(codeVerifier).digest('base64url') }),
     });
     expect(answer.status).toBe(200);
     const { code } = (await answer.json()) as { code: string };
 
     const context = await suite.browser.newContext();
     try {
+      // The address as it stands once the page's scripts have run (DOMContentLoaded waits for them).
+      await context.addInitScript(() => {
+        document.addEventListener('DOMContentLoaded', () => document.documentElement.setAttribute('data-address-at-load', location.href));
+      });
       const fresh = await context.newPage();
-      await fresh.goto(handover('user-management-users', { code }));
+      const address = `${handover('user-management-users', { code })}#${new URLSearchParams({ codeVerifier }).toString()}`;
+      await fresh.goto(address);
+      const addressAtLoad = (await fresh.evaluate(() => document.documentElement.getAttribute('data-address-at-load')))!;
+      const atLoad = new URL(addressAtLoad);
+      expect(atLoad.searchParams.get('flow')).toBe('user-management-users');
+      expect(atLoad.searchParams.has('args')).toBe(false);
+      expect(atLoad.hash).toBe('');
+      expect(addressAtLoad).not.toContain(codeVerifier);
       await fresh.waitForURL(`${ui()}/user-management/users`);
       await fresh.getByRole('table').waitFor();
       expect(await fresh.evaluate(() => localStorage.getItem('NB_OAUTH_REFRESH_TOKEN'))).toBeTruthy();

@@ -58,8 +58,8 @@ describe('the development mailbox in the browser', () => {
     const { page, cspErrors } = await openMailbox();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Development mailbox');
     await expect.poll(() => page.getByRole('article').count()).toBe(3);
-    const framed = page.frameLocator('iframe[title="Rendered message: You were invited to Globex <b>"]');
-    await expect.poll(() => framed.getByRole('heading', { level: 1 }).textContent()).toBe('You were invited to Globex <b>');
+    const framed = page.frameLocator('iframe[title="Rendered message: You were invited to “Globex <b>”"]');
+    await expect.poll(() => framed.getByRole('heading', { level: 1 }).textContent()).toBe('You were invited to “Globex <b>”');
     // Each mail lives in an opaque origin: nothing in it can reach the page.
     const mailFrame = page.frames().find((frame) => frame.url().includes('/dev/mailbox/messages/'))!;
     expect(await mailFrame.evaluate(() => window.origin)).toBe('null');

@@ -4,10 +4,10 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { asc, ne } from 'drizzle-orm';
-import lockfile from 'proper-lockfile';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { apps } from './db/schema.ts';
+import { lockDataDir } from './data-dir-lock.ts';
 import type { DemoData } from './seed/demo.ts';
 
 // Until the listeners are up nothing keeps Node's event loop busy while the start awaits the embedded
@@ -25,12 +25,11 @@ const config = (() => {
   }
 })();
 await mkdir(config.dataDir, { recursive: true });
-// The embedded database is one process's: a second one on the same folder would corrupt it. The
-// lock is refreshed while running and counts as stale 10 s after a crash.
+// The embedded database is one process's: a second one on the same folder would corrupt it.
 let releaseDataDir: (() => Promise<void>) | undefined;
 if (!config.databaseUrl) {
   try {
-    releaseDataDir = await lockfile.lock(config.dataDir, { lockfilePath: path.join(config.dataDir, 'foyer.lock'), stale: 10_000 });
+    releaseDataDir = await lockDataDir(config.dataDir);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
     console.error(

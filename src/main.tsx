@@ -9,6 +9,10 @@
 // (the configurator's preview frame, a stored session's screens) starts at once: it has nothing to show first.
 import './theme/tokens.css';
 import './theme/foyer.css';
+import { takeHandoverSecrets } from './app/handover-address.ts';
+
+// First of all: a handover's code and verifier leave the address (src/app/handover-address.ts).
+takeHandoverSecrets(globalThis.location, globalThis.history);
 
 /**
  * Resolves once a frame has been drawn: the second animation frame comes after the first one's frame

@@ -172,7 +172,18 @@ export type CodeExchange = Static<typeof CodeExchangeBody>;
 /** The shorthand refresh (POST /token/refresh/{appId}). */
 export const RefreshBody = Type.Object({ refreshToken: Type.String({ minLength: 1, maxLength: 2048 }) });
 export type Refresh = Static<typeof RefreshBody>;
-export const HandoverCodeBody = Type.Object({ accessToken: Type.String({ minLength: 1, maxLength: 4096 }) });
+/**
+ * A handover code's request (POST /handover/code/{appId}): the person's access token and, required
+ * for a public app, the S256 challenge of a PKCE verifier that only the hosted screen gets.
+ */
+export const HandoverCodeBody = Type.Object({
+  accessToken: Type.String({ minLength: 1, maxLength: 4096 }),
+  codeChallenge: Type.Optional(
+    Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', description: 'base64url of the SHA-256 of the code verifier (RFC 7636 S256)' }),
+  ),
+  codeChallengeMethod: Type.Optional(Type.Literal('S256')),
+});
+export type HandoverCodeRequest = Static<typeof HandoverCodeBody>;
 export const HandoverCodeSchema = Type.Object({ code: Type.String({ description: 'A one-time code of the same membership' }) });
 /** The claims of the token's granted OpenID scopes (README "Connecting an app"). */
 export const UserinfoSchema = Type.Object(
@@ -182,3 +193,6 @@ export const UserinfoSchema = Type.Object(
     description: 'sub, onboarded, role, tenant_id, … (openid); name, … (profile); email, email_verified (email)',
   },
 );
+/** POST /security/setCookie's answer: the ticket the page move to a payment page names (?ticket=). */
+export const PaymentMoveSchema = Type.Object({ ticket: Type.String({ description: 'Names the page move that follows (?ticket=)' }) });
+export type PaymentMove = Static<typeof PaymentMoveSchema>;

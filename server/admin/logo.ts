@@ -6,7 +6,7 @@ import { and, eq, inArray, sql, type AnyColumn } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { appAssets, appDrafts, apps, appVersions, tenants } from '../db/schema.ts';
 import { AdminError } from './errors.ts';
-import { LOGO_MAX_BYTES } from '../../common/logos.ts';
+import { assetsBaseOf, LOGO_MAX_BYTES } from '../../common/logos.ts';
 
 export const MAX_LOGO_BYTES = LOGO_MAX_BYTES;
 
@@ -46,10 +46,6 @@ export async function storeLogo(db: Database, appId: string, logo: { contentType
 /** Where an uploaded asset of `appId` is served (server/branding/plugin.ts). */
 export function assetUrl(apiUrl: string, appId: string, assetId: string): string {
   return `${assetsBaseOf(apiUrl, appId)}${assetId}`;
-}
-
-export function assetsBaseOf(apiUrl: string, appId: string): string {
-  return `${apiUrl}/${encodeURIComponent(appId)}/assets/`;
 }
 
 const ASSET_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -11,7 +11,7 @@ import { checkCustomCss, customCssProblemTexts } from '../../common/custom-css.t
 import { ownerPatternProblem, ownerPatternProblemTexts } from '../../common/owner-pattern.ts';
 import { socialProviderFlags, type AppConfig } from '../../common/app-config.ts';
 import { AdminError, type ProblemDetail } from './errors.ts';
-import { assetsBaseOf } from './logo.ts';
+import { assetsBaseOf } from '../../common/logos.ts';
 
 let compiledValidator: ValidateFunction<AppConfig> | undefined;
 

@@ -56,6 +56,16 @@ export function checkLogo(problems: InputProblems, field: string, value: string 
   return trimmed;
 }
 
+/**
+ * A logo a member sets: none, or one of the app's uploads (`ownAssets`, server/admin/logo.ts), as an
+ * app's own logo. Any other address would reach every token's tenant_logo (a tracking pixel).
+ */
+export function checkUploadedLogo(problems: InputProblems, field: string, value: string | null, ownAssets: string): string | null {
+  const logo = checkLogo(problems, field, value);
+  if (logo !== null && !logo.startsWith(ownAssets)) problems.add(field, plainIssue('uploadLogo'));
+  return logo;
+}
+
 export function checkLocale(problems: InputProblems, field: string, value: string): string {
   const trimmed = value.trim();
   if (!isSupportedLocale(trimmed)) problems.add(field, allowedValuesIssue(SUPPORTED_LOCALES));

@@ -26,6 +26,7 @@ const plainTexts = {
   enterEmails: 'Enter at least one e-mail address',
   enterWholeNumber: 'Enter a whole number',
   enterWebAddress: 'Enter an address starting with https:// or http://',
+  uploadLogo: 'Upload the logo: only an uploaded image can be the logo',
   enterPhone: 'Enter the phone number in international format, starting with + and the country code',
   givenTwice: 'Given more than once',
   noSuchPrice: 'The plan has no such price',

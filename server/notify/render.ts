@@ -29,6 +29,19 @@ function duration(seconds: number, translator: Translator): string {
   return translator.t('mail.common.duration.minutes', { count: minutes });
 }
 
+/** A dot joining a name's labels as in a domain name (the IDNA dots too), which mail clients turn into links. */
+const DOMAIN_DOT = /(?<=[\p{L}\p{N}])[.\u3002\uFF0E\uFF61](?=\p{L})/gu;
+const SCHEME = /\b[a-z][a-z\d+.-]*:\/\//giu;
+
+/**
+ * A workspace name as mail text: anyone names a workspace, and invites anyone to it, so the name is
+ * quoted (it reads as a name, not as the sender's words) and can never become a link a mail client
+ * makes clickable ("Claim your prize at evil.example" reads "…evil[.]example").
+ */
+function quotedName(name: string, translator: Translator): string {
+  return translator.t('mail.common.quoted', { text: name.replace(SCHEME, '').replace(DOMAIN_DOT, '[.]') });
+}
+
 /** A subject is one header line. */
 function oneLine(value: string): string {
   return value.replace(/\s+/g, ' ').trim();
@@ -46,7 +59,12 @@ export function renderMessage(message: OutgoingMessage, brand: Brand, translator
   const domain = message.domain?.trim() ?? '';
   if (message.kind === 'domain-proof' && !domain) throw new RefusedMessage('A domain proof names its domain');
   const link = new URL(message.link).href;
-  const values = { app: brand.name, workspace, domain, duration: duration(message.expiresInSeconds, translator) };
+  const values = {
+    app: brand.name,
+    workspace: workspace && quotedName(workspace, translator),
+    domain,
+    duration: duration(message.expiresInSeconds, translator),
+  };
   const text = (key: string) => translator.t(`mail.${message.kind}.${key}`, values);
 
   return layout(

@@ -1,12 +1,16 @@
 // The payment routes of the API host (ORIGINAL-CONTRACT.md 2.5, SPEC.md section 7):
 // - POST /security/setCookie: the runtime sends its access token once (Authorization: Bearer), and
-//   gets it back as an http-only cookie of the API host, so the full-page moves that follow carry it;
-// - GET /payments/checkoutView, /payments/subscriptionPortal: the provider's hosted checkout for the
-//   workspace's pending offer, and its subscription portal (owners only, from the cookie);
+//   gets it back as an http-only cookie of the API host, so the full-page moves that follow carry it,
+//   with a one-time ticket in the answer;
+// - GET /payments/checkoutView, /payments/subscriptionPortal?ticket=…: the provider's hosted checkout
+//   for the workspace's pending offer, and its subscription portal (owners only, from the cookie). A
+//   Lax cookie goes along with another site's link too, so they act only on the cookie's ticket, which
+//   only the hosted UI read (setCookie's answer); the move removes the cookie;
 // - GET /payments/anonymousCheckoutView: before sign-in there is no workspace to pay for, so the
 //   browser signs in first and onboarding brings it to the checkout;
 // - GET /security/handoverToApp: back to the app's sign-in start;
 // - the webhook (webhook.ts) and, outside production, the test-mode provider's pages.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -29,12 +33,27 @@ import { testProviderRoutes } from './test-provider/routes.ts';
 import { Type } from 'typebox';
 import { hostedScreensRoute, PAYMENTS_TAG } from '../http/openapi.ts';
 import { refusals } from '../../common/api/errors.ts';
+import { PaymentMoveSchema } from '../../common/api/auth.ts';
 
 const redirect = { 303: Type.Null({ description: 'To the provider, the plan page or the error page' }) };
 
-/** Holds the access token between setCookie and the page move; as short-lived as the token. */
+/** Holds the page move's ticket and the access token between setCookie and the move; as short-lived as the token. */
 export const PAYMENTS_COOKIE = 'foyer_payments';
 const COOKIE_MAX_AGE_SECONDS = 10 * 60;
+
+/** The cookie's parts: `{ticket}~{access token}` (neither holds a ~). */
+function cookieParts(value: string | undefined): { ticket: string; token: string } | undefined {
+  const [ticket, token, ...rest] = (value ?? '').split('~');
+  return ticket && token && rest.length === 0 ? { ticket, token } : undefined;
+}
+
+function sameTicket(expected: string, given: unknown): boolean {
+  if (typeof given !== 'string') return false;
+  const [a, b] = [Buffer.from(expected), Buffer.from(given)];
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+const PageQuery = Type.Object({ ticket: Type.Optional(Type.String({ maxLength: 100, description: "setCookie's one-time ticket" })) });
 
 /** Where the runtime's plan page takes over again: it refreshes the token, so the new plan counts. */
 export const PLAN_PAGE_PATH = '/tenant/plan';
@@ -61,9 +80,19 @@ export async function paymentsPlugin(app: FastifyInstance, options: PaymentsPlug
     return caller.kind === 'member' ? caller : null;
   }
 
-  /** The signed-in owner the cookie names, or a move to the hosted error page (these are page loads). */
-  async function ownerOf(request: FastifyRequest, reply: FastifyReply): Promise<MemberCaller | null> {
-    const member = await memberFrom(request.cookies[PAYMENTS_COOKIE]);
+  /**
+   * The signed-in owner the cookie names, for a move that names the cookie's ticket; the move removes
+   * the cookie. Otherwise a move to the plan page (a move without the ticket: another site's link) or
+   * the hosted error page (these are page loads), and nothing happens.
+   */
+  async function ownerOf(request: FastifyRequest<{ Querystring: { ticket?: string } }>, reply: FastifyReply): Promise<MemberCaller | null> {
+    const parts = cookieParts(request.cookies[PAYMENTS_COOKIE]);
+    if (parts && !sameTicket(parts.ticket, request.query.ticket)) {
+      await reply.redirect(planPage(), 303);
+      return null;
+    }
+    reply.clearCookie(PAYMENTS_COOKIE, { path: '/' });
+    const member = await memberFrom(parts?.token);
     if (!member) {
       await reply.redirect(errorPage('UNAUTHENTICATED'), 303);
       return null;
@@ -101,15 +130,22 @@ export async function paymentsPlugin(app: FastifyInstance, options: PaymentsPlug
         {
           schema: {
             ...hostedScreensRoute(PAYMENTS_TAG, 'Set the payments cookie from the access token, for the payment pages', 'accessToken'),
-            response: { 204: Type.Null(), ...refusals(401) },
+            response: { 200: PaymentMoveSchema, ...refusals(401) },
           },
         },
         async (request, reply) => {
           const token = /^Bearer +([A-Za-z0-9\-_.]+) *$/i.exec(request.headers.authorization ?? '')?.[1];
           const member = await memberFrom(token);
           if (!member) throw new HttpError(401, 'UNAUTHENTICATED', 'Sign in first');
-          reply.setCookie(PAYMENTS_COOKIE, token!, { httpOnly: true, secure, sameSite: 'lax', path: '/', maxAge: COOKIE_MAX_AGE_SECONDS });
-          return reply.status(204).send();
+          const ticket = randomBytes(24).toString('base64url');
+          reply.setCookie(PAYMENTS_COOKIE, `${ticket}~${token!}`, {
+            httpOnly: true,
+            secure,
+            sameSite: 'lax',
+            path: '/',
+            maxAge: COOKIE_MAX_AGE_SECONDS,
+          });
+          return reply.send({ ticket });
         },
       );
       security.get(
@@ -121,7 +157,7 @@ export async function paymentsPlugin(app: FastifyInstance, options: PaymentsPlug
           },
         },
         async (request, reply) => {
-          const member = await memberFrom(request.cookies[PAYMENTS_COOKIE]);
+          const member = await memberFrom(cookieParts(request.cookies[PAYMENTS_COOKIE])?.token);
           if (!member) return reply.redirect(errorPage('UNAUTHENTICATED'), 303);
           return reply.redirect(signInStartUrl(member.app, config.urls.ui), 303);
         },
@@ -142,11 +178,12 @@ export async function paymentsPlugin(app: FastifyInstance, options: PaymentsPlug
       reply.redirect(`${config.urls.ui}/auth/login?${new URLSearchParams({ returnPath: '/onboard' }).toString()}`, 303),
   );
 
-  app.get(
+  app.get<{ Querystring: { ticket?: string } }>(
     '/payments/checkoutView',
     {
       schema: {
         ...hostedScreensRoute(PAYMENTS_TAG, "The provider's checkout for the chosen plan (a browser navigation)", 'none'),
+        querystring: PageQuery,
         response: redirect,
       },
     },
@@ -193,11 +230,12 @@ export async function paymentsPlugin(app: FastifyInstance, options: PaymentsPlug
     },
   );
 
-  app.get(
+  app.get<{ Querystring: { ticket?: string } }>(
     '/payments/subscriptionPortal',
     {
       schema: {
         ...hostedScreensRoute(PAYMENTS_TAG, "The provider's subscription portal (a browser navigation)", 'none'),
+        querystring: PageQuery,
         response: redirect,
       },
     },

@@ -198,6 +198,9 @@ export async function uiPlugin(app: FastifyInstance, options: UiOptions): Promis
   ) => {
     const html = await pages.html(page.file, request.url);
     reply.header('cache-control', 'no-cache');
+    // A handover's address holds a one-time code until the page's script drops it: the page's own
+    // requests (styles, icon, scripts) must not carry it along as their Referer.
+    if (page.file === 'index.html' && request.url.startsWith('/handover')) reply.header('referrer-policy', 'no-referrer');
     if (html === undefined) return reply.type(HTML).send(notBuiltPage(page.title));
     const configured = withClientConfig(html, page.clientConfig);
     const sent = page.file === 'index.html' ? await drawnPage(request, reply, configured) : undefined;

@@ -104,9 +104,10 @@ export interface AuthSession {
   handleCallback(query: URLSearchParams): Promise<string>;
   /**
    * A hosted handover (/handover/*): exchanges the one-time code the app's back end got from
-   * /handover/code/{appId} for a session of that person. Fails with "Can't init auth without a code".
+   * /handover/code/{appId}, with the PKCE verifier of its challenge, for a session of that person.
+   * Fails with "Can't init auth without a code".
    */
-  exchangeHandoverCode(code: string | null | undefined): Promise<void>;
+  exchangeHandoverCode(code: string | null | undefined, codeVerifier: string | null): Promise<void>;
   /** Ends the session here and on the server, then leaves (to `postLogoutRedirectUri` when given). */
   logout(postLogoutRedirectUri?: string): Promise<void>;
   /** Forgets the session in this browser only, optionally saying why. */

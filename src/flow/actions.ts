@@ -1,5 +1,6 @@
 // The one action registry. Flows name actions; only the names in registry-names.ts exist, plus
 // gql.<Operation> for every generated GraphQL document.
+import type { PaymentMove } from '../../common/api/auth.ts';
 import type { ApiClient } from '../api/index.ts';
 import type { AuthClient, MfaMethod } from '../auth/types.ts';
 import type { TypedDocumentString } from '../gql/graphql.ts';
@@ -33,11 +34,12 @@ function mfaMethod(value: unknown): MfaMethod | undefined {
 
 /**
  * The API host's payment pages read the access token from its cookie (server/payments/routes.ts):
- * POST /security/setCookie hands it over, then the whole page moves there (SPEC.md section 7).
+ * POST /security/setCookie hands it over, then the whole page moves there (SPEC.md section 7) with
+ * the answer's ticket, without which the page does nothing (another site's link carries none).
  */
 async function toPaymentPage(path: string, { api, config, assign }: ActionServices): Promise<void> {
-  await api.rest('/security/setCookie', { method: 'POST', credentials: 'include', body: {} });
-  assign(`${config.apiUrl.replace(/\/+$/, '')}${path}`);
+  const { ticket } = await api.rest<PaymentMove>('/security/setCookie', { method: 'POST', credentials: 'include', body: {} });
+  assign(`${config.apiUrl.replace(/\/+$/, '')}${path}?${new URLSearchParams({ ticket }).toString()}`);
 }
 
 /** Enterprise connections (SAML, OIDC) are addressed by id; social providers by type alone. */

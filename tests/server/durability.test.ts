@@ -43,18 +43,11 @@ async function graphql(foyer: ChildFoyer, token: string, query: string, variable
   return { status: response.status, body: (await response.json()) as { data?: Record<string, unknown>; errors?: unknown[] } };
 }
 
-/** Starts again on the same data; a killed PGlite process's folder lock goes stale after 10 s (server/main.ts). */
-async function restart(options: ChildOptions): Promise<ChildFoyer> {
-  const until = Date.now() + 30_000;
-  for (;;) {
-    try {
-      return await spawnFoyer(options);
-    } catch (error) {
-      if (Date.now() > until || !String(error).includes('in use by another Foyer process')) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-    }
-  }
-}
+/**
+ * Starts again on the same data at once, as a supervisor restarts a crashed service: the killed
+ * process's folder lock names a dead owner and is taken over (server/data-dir-lock.ts).
+ */
+const restart = (options: ChildOptions): Promise<ChildFoyer> => spawnFoyer(options);
 
 async function storage(): Promise<Omit<ChildOptions, 'ports'>> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'foyer-durable-'));

@@ -149,12 +149,15 @@ export class FoyerClient {
 
   /**
    * The same view through the hosted handover (README "Handing a person over to the hosted screens"),
-   * with the one-time code the app's back end got from `POST {auth}/handover/code/{appId}`.
+   * with the one-time code the app's back end got from `POST {auth}/handover/code/{appId}` for the
+   * challenge of `codeVerifier` (createHandoverProof). The verifier rides in the fragment, which no
+   * server sees; the hosted screen takes both out of its address at once.
    */
-  userManagementHandoverUrl(view: UserManagementView, code: string): string {
-    const args = btoa(JSON.stringify({ code }));
+  userManagementHandoverUrl(view: UserManagementView, handover: { code: string; codeVerifier: string }): string {
+    const args = btoa(JSON.stringify({ code: handover.code }));
     const query = new URLSearchParams({ appId: this.config.appId, flow: `user-management-${view}`, args });
-    return `${this.hostedUi()}/handover/app?${query.toString()}`;
+    const fragment = new URLSearchParams({ codeVerifier: handover.codeVerifier });
+    return `${this.hostedUi()}/handover/app?${query.toString()}#${fragment.toString()}`;
   }
 
   /** The current access token, for the app's own API calls (Authorization: Bearer). */

@@ -40,7 +40,7 @@ export interface Foyer {
   switchWorkspace(returnTo?: string): Promise<void>;
   accessToken(): string | null;
   userManagementUrl(view: UserManagementView): string;
-  userManagementHandoverUrl(view: UserManagementView, code: string): string;
+  userManagementHandoverUrl(view: UserManagementView, handover: { code: string; codeVerifier: string }): string;
 }
 
 /** The session and its actions. */
@@ -56,7 +56,8 @@ export function useFoyer(): Foyer {
       switchWorkspace: (returnTo?: string) => client.switchWorkspace(returnTo),
       accessToken: () => client.accessToken(),
       userManagementUrl: (view: UserManagementView) => client.userManagementUrl(view),
-      userManagementHandoverUrl: (view: UserManagementView, code: string) => client.userManagementHandoverUrl(view, code),
+      userManagementHandoverUrl: (view: UserManagementView, handover: { code: string; codeVerifier: string }) =>
+        client.userManagementHandoverUrl(view, handover),
     }),
     [client, state],
   );

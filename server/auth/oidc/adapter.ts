@@ -8,7 +8,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { and, eq, gt, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Database } from '../../db/client.ts';
 import { apps, oidcPayloads, tenants, tenantUsers, users } from '../../db/schema.ts';
 import { fixedWrite, flushWrites, write } from '../../db/write-batch.ts';
@@ -408,7 +408,22 @@ class PayloadAdapter implements Adapter {
   }
 
   async consume(id: string): Promise<void> {
+    if (this.type === 'AuthorizationCode') return this.consumeCode(id);
     await write(this.db, consumePayload(this.db, { id: stored(id), type: this.type }), this.rowKey(id));
+  }
+
+  /**
+   * A code is good once. oidc-provider checks `consumed` on the code it read, so two redemptions
+   * racing both pass that check: only the one whose write finds the code unused goes on.
+   */
+  private async consumeCode(id: string): Promise<void> {
+    await flushWrites(this.db);
+    const taken = await this.db
+      .update(oidcPayloads)
+      .set({ consumedAt: sql`now()` })
+      .where(and(eq(oidcPayloads.id, stored(id)), eq(oidcPayloads.type, this.type), isNull(oidcPayloads.consumedAt)))
+      .returning({ id: oidcPayloads.id });
+    if (taken.length === 0) throw new errors.InvalidGrant('authorization code already consumed');
   }
 
   async destroy(id: string): Promise<void> {

@@ -22,6 +22,7 @@ import {
   RefreshBody,
   TokenAnswerSchema,
   type CodeExchange,
+  type HandoverCodeRequest,
   type Refresh,
 } from '../../../common/api/auth.ts';
 
@@ -209,11 +210,14 @@ export async function shorthandRoutes(app: FastifyInstance, { context, provider 
     },
   );
 
-  app.post<{ Params: { appId: string }; Body: { accessToken: string } }>(
+  app.post<{ Params: { appId: string }; Body: HandoverCodeRequest }>(
     '/handover/code/:appId',
     {
       schema: {
-        ...authServiceRoute("A one-time code of a member, for the hosted screens (the app's x-api-key)", 'none'),
+        ...authServiceRoute(
+          "A one-time code of a member, for the hosted screens (the app's x-api-key; a public app's code needs a PKCE challenge)",
+          'none',
+        ),
         security: [{ apiKey: [] }],
         response: { 200: HandoverCodeSchema, ...refusals(400, 401, 404) },
         params: appParams,
@@ -226,7 +230,8 @@ export async function shorthandRoutes(app: FastifyInstance, { context, provider 
       if (typeof apiKey !== 'string' || (await appOfApiKey(db, apiKey)) !== target.id) {
         throw new HttpError(401, 'UNAUTHENTICATED', "The app's API key is required");
       }
-      return reply.send({ code: await issueHandoverCode({ db, provider, verifier }, target, request.body.accessToken) });
+      const { accessToken, codeChallenge } = request.body;
+      return reply.send({ code: await issueHandoverCode({ db, provider, verifier }, target, accessToken, codeChallenge) });
     },
   );
 

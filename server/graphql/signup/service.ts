@@ -22,7 +22,8 @@ import type { GraphQLContext } from '../context.ts';
 import type { App } from '../../apps/lookup.ts';
 import type { CreateTenantInput, Tenant } from '../generated/resolvers.ts';
 import { foyerError, tooManyRequests } from '../errors.ts';
-import { checkLogo, checkName, InputProblems, isEmail } from '../input.ts';
+import { checkName, checkUploadedLogo, InputProblems, isEmail } from '../input.ts';
+import { assetsBaseOf } from '../../../common/logos.ts';
 import { checkCustomParams } from '../custom-params/service.ts';
 import { getTenant } from '../tenants/service.ts';
 import { reserveSignup, SIGNUP_LIMIT } from './throttle.ts';
@@ -118,7 +119,7 @@ function checkSignup(config: ServerConfig, app: App, input: CreateTenantInput, p
   if (password !== null) checkPassword(app, password, problems);
   const custom = checkCustomParams(app.settings, owner.customParams ?? [], problems);
   const name = checkName(problems, 'name', input.name ?? '');
-  const logo = checkLogo(problems, 'logo', input.logo ?? null);
+  const logo = checkUploadedLogo(problems, 'logo', input.logo ?? null, assetsBaseOf(config.urls.api, app.id));
   const offer = checkPlan(app, input, problems);
   const collected = checkAttributes(attributeCatalog(config), SIGNUP_FLOW_ID, input.attributes, problems);
   // Custom fields aimed at the person or the workspace are stored as the flow's collected values are.

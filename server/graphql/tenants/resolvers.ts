@@ -2,6 +2,7 @@ import type { Resolvers } from '../generated/resolvers.ts';
 import { memberOf } from '../access/caller.ts';
 import { getTenant, getTenantSummary, updateTenant } from './service.ts';
 import { attributeCatalog } from '../attributes/catalog.ts';
+import { assetsBaseOf } from '../../../common/logos.ts';
 
 export const tenantResolvers: Resolvers = {
   Query: {
@@ -29,6 +30,7 @@ export const tenantResolvers: Resolvers = {
           ip: clientIp,
         },
         attributeCatalog(config),
+        assetsBaseOf(config.urls.api, member.app.id),
       );
     },
   },

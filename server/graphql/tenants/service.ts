@@ -8,7 +8,7 @@ import { paymentStatusOf } from '../payments/views.ts';
 import { trialOf } from '../../../common/payments.ts';
 import type { App } from '../../apps/lookup.ts';
 import type { Tenant, TenantAnonymous, TenantInput } from '../generated/resolvers.ts';
-import { checkLocale, checkLogo, checkName, InputProblems } from '../input.ts';
+import { checkLocale, checkLogo, checkName, checkUploadedLogo, InputProblems } from '../input.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { emitTenantEvent } from '../../outbox/outbox.ts';
 import { plainIssue } from '../../http/field-issues.ts';
@@ -58,11 +58,15 @@ export function toTenant(payments: PaymentsRuntime, app: App, tenant: TenantReco
   };
 }
 
-/** The columns `input` changes; a field left out (or null, except logo) keeps its value. */
+/**
+ * The columns `input` changes; a field left out (or null, except logo) keeps its value. With
+ * `logoUploads`, a logo must be one of the app's uploads under that address.
+ */
 function checkTenantInput(
   app: App,
   input: TenantInput,
   catalog: AttributeCatalog,
+  logoUploads: string | undefined,
 ): { changes: Partial<TenantRecord>; attributes?: AttributeChanges } {
   const problems = new InputProblems();
   const changes: Partial<TenantRecord> = {};
@@ -72,7 +76,9 @@ function checkTenantInput(
     changes.onboarded = true;
   }
   if (input.locale != null) changes.locale = checkLocale(problems, 'locale', input.locale);
-  if (input.logo !== undefined) changes.logo = checkLogo(problems, 'logo', input.logo);
+  if (input.logo !== undefined) {
+    changes.logo = logoUploads ? checkUploadedLogo(problems, 'logo', input.logo, logoUploads) : checkLogo(problems, 'logo', input.logo);
+  }
   if (input.mfa != null) {
     if (app.settings.mfaEnabled) changes.mfa = input.mfa;
     else problems.add('mfa', plainIssue('twoFactorUnavailable'));
@@ -103,8 +109,10 @@ export async function updateTenant(
   input: TenantInput,
   actor: TenantActor,
   catalog: AttributeCatalog,
+  /** A member's logo is an upload under this address; an app's back end (its API key) may name any. */
+  logoUploads?: string,
 ): Promise<Tenant> {
-  const { changes, attributes } = checkTenantInput(app, input, catalog);
+  const { changes, attributes } = checkTenantInput(app, input, catalog, logoUploads);
   if (Object.keys(changes).length > 0 || attributes) {
     await db.transaction(async (tx) => {
       if (attributes) {

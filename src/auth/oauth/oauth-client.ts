@@ -275,11 +275,11 @@ export class OAuthClient implements AuthClient {
     return safeReturnPath(pending.returnPath, this.config.uiUrl) ?? this.config.handoverRoute;
   }
 
-  async exchangeHandoverCode(code: string | null | undefined): Promise<void> {
+  async exchangeHandoverCode(code: string | null | undefined, codeVerifier: string | null): Promise<void> {
     if (!code) throw new AuthError(AuthErrorKeys.missingCode);
     let tokens: TokenSet;
     try {
-      tokens = await exchangeHandoverCode(this.tokenEndpoint, code);
+      tokens = await exchangeHandoverCode(this.tokenEndpoint, code, codeVerifier);
     } catch (error) {
       throw new AuthError(error instanceof TokenEndpointError ? AuthErrorKeys.wrongCredentials : AuthErrorKeys.loginFailed, {
         cause: error,

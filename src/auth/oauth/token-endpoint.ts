@@ -46,12 +46,15 @@ async function tokenRequest(options: TokenEndpointOptions, form: Record<string, 
   return tokenSetOf(await postForm(options, '/token', { ...form, client_id: options.appId }));
 }
 
-/** A handover code (POST /handover/code/{appId}) redeemed at the shorthand /token/code/{appId}. */
-export async function exchangeHandoverCode(options: TokenEndpointOptions, code: string): Promise<TokenSet> {
+/**
+ * A handover code (POST /handover/code/{appId}) redeemed at the shorthand /token/code/{appId}, with
+ * the verifier of the PKCE challenge the app's back end gave for it.
+ */
+export async function exchangeHandoverCode(options: TokenEndpointOptions, code: string, codeVerifier: string | null): Promise<TokenSet> {
   const response = await options.fetch(`${options.authUrl}/token/code/${encodeURIComponent(options.appId)}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ code }),
+    body: JSON.stringify(codeVerifier ? { code, codeVerifier } : { code }),
     credentials: 'omit',
   });
   return tokenSetOf(response);

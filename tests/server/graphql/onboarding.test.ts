@@ -136,17 +136,18 @@ describe('updateMe', () => {
 });
 
 describe('updateTenant', () => {
-  it('by an OWNER: sets the trimmed name (marking the workspace onboarded), locale and logo', async () => {
+  it('by an OWNER: sets the trimmed name (marking the workspace onboarded), locale and logo (an upload of the app)', async () => {
     const owner = await newcomer('OWNER');
+    const uploaded = `${foyer.urls.api}/${foyer.demo.appId}/assets/${randomUUID()}`;
     const answer = await ask(owner, UPDATE_TENANT, {
-      tenant: { name: '  Hooli  ', locale: 'sv', logo: 'https://cdn.example.com/hooli.png' },
+      tenant: { name: '  Hooli  ', locale: 'sv', logo: uploaded },
     });
     expect(answer.body.errors).toBeUndefined();
     expect(answer.body.data?.updateTenant).toEqual({
       id: owner.tenantId,
       name: 'Hooli',
       locale: 'sv',
-      logo: 'https://cdn.example.com/hooli.png',
+      logo: uploaded,
       mfa: false,
       onboarded: true,
       plan: null,
@@ -169,6 +170,7 @@ describe('updateTenant', () => {
     ['an unsupported locale', { locale: 'xx' }, 'locale'],
     ['a logo that is not a web address', { logo: 'javascript:alert(1)' }, 'logo'],
     ['a logo on another scheme', { logo: 'ftp://example.com/logo.png' }, 'logo'],
+    ['a logo elsewhere than the uploads (a tracking address in every token)', { logo: 'https://tracker.example/pixel.png' }, 'logo'],
     ['a federation connection (none exist yet)', { federationConnection: 'okta' }, 'federationConnection'],
   ])('refuses %s with 400 and changes nothing', async (_label, tenant, field) => {
     const owner = await newcomer('OWNER');
@@ -177,6 +179,14 @@ describe('updateTenant', () => {
     expect(answer.status).toBe(400);
     expect(Object.keys(fieldsOf(answer) ?? {})).toEqual([field]);
     expect(await tenantRow(owner.tenantId)).toEqual(before);
+  });
+
+  it("refuses a logo among another app's uploads", async () => {
+    const owner = await newcomer('OWNER');
+    const answer = await ask(owner, UPDATE_TENANT, { tenant: { logo: `${foyer.urls.api}/${randomUUID()}/assets/${randomUUID()}` } });
+    expect(answer.status).toBe(400);
+    expect(Object.keys(fieldsOf(answer) ?? {})).toEqual(['logo']);
+    expect((await tenantRow(owner.tenantId)).logo).toBeNull();
   });
 
   it('offers exactly the supported locales', async () => {

@@ -249,6 +249,15 @@ describe('refusals write nothing', () => {
     await expectRefused({ owner: { email: uniqueEmail(), password: STRONG_PASSWORD } }, 403, 'SELF_SIGNUP_DISABLED');
   });
 
+  it('a logo that is not an upload of the app (a tracking address would reach every token): 400 with fields.logo', async () => {
+    const answer = await expectRefused(
+      { owner: { email: uniqueEmail(), password: STRONG_PASSWORD }, logo: 'https://tracker.example/pixel.png?who=signup' },
+      400,
+      'BAD_USER_INPUT',
+    );
+    expect(Object.keys(fieldsOf(answer) ?? {})).toEqual(['logo']);
+  });
+
   it('a plan key the app does not have: 400 with fields.plan', async () => {
     const answer = await expectRefused({ owner: { email: uniqueEmail() }, plan: 'PLATINUM' }, 400, 'BAD_USER_INPUT');
     expect(fieldsOf(answer)).toEqual({ plan: expect.any(String) });

@@ -110,7 +110,7 @@ describe('the outbox and the development mailbox', () => {
     expect(page).toContain('<title>Development mailbox · Foyer</title>');
     expect(page).toContain('<h1>Development mailbox</h1>');
     expect(page).toContain(`<article aria-labelledby="message-${id}">`);
-    expect(page).toContain(`<h2 id="message-${id}">You were invited to &lt;script&gt;alert(1)&lt;/script&gt;</h2>`);
+    expect(page).toContain(`<h2 id="message-${id}">You were invited to “&lt;script&gt;alert(1)&lt;/script&gt;”</h2>`);
     expect(page).not.toContain('<script>');
     const link = `${foyer.urls.ui}/auth/set-password/t-page@example.com`;
     expect(page).toContain(`<a href="${link}">${link}</a>`);

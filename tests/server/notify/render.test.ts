@@ -87,12 +87,12 @@ describe('mail rendering', () => {
     expect(mail.text).toContain('If it was not you, ignore this e-mail. Your password is unchanged.');
   });
 
-  it('names the workspace of an invitation and asks to accept it', () => {
+  it('names the workspace of an invitation, quoted, and asks to accept it', () => {
     const invite = render({ kind: 'invite', workspace: 'Globex' });
-    expect(invite.subject).toBe('You were invited to Globex');
+    expect(invite.subject).toBe('You were invited to “Globex”');
     expect(invite.text).toContain('Accept invitation: ');
     const existing = render({ kind: 'invite-existing', workspace: 'Globex' });
-    expect(existing.subject).toBe('You were invited to Globex');
+    expect(existing.subject).toBe('You were invited to “Globex”');
     expect(existing.text).toContain('Accept invitation: ');
     expect(existing.text).toContain('with your existing account');
     expect(() => render({ kind: 'invite' })).toThrow(RefusedMessage);
@@ -101,7 +101,7 @@ describe('mail rendering', () => {
 
   it('names the workspace and the domain of a domain proof, with the lifetime its sender states', () => {
     const proof = render({ kind: 'domain-proof', workspace: 'Globex', domain: 'globex.example', expiresInSeconds: 24 * 3600 });
-    expect(proof.subject).toBe('Confirm globex.example for Globex');
+    expect(proof.subject).toBe('Confirm globex.example for “Globex”');
     expect(proof.text).toContain('The link works once and expires in 1 day.');
     expect(proof.text).toContain('Review and confirm: ');
     expect(() => render({ kind: 'domain-proof', workspace: 'Globex', expiresInSeconds: 60 })).toThrow(RefusedMessage);
@@ -124,13 +124,33 @@ describe('mail rendering', () => {
     expect(mail.html).not.toContain('<b>');
     expect(mail.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;img src=x onerror=alert(1)&gt;');
     expect(mail.html).toContain('Evil &quot;App&quot; &lt;b&gt;');
-    expect(mail.subject).toBe(`You were invited to ${workspace}`);
-    expect(mail.text).toContain(`You were invited to join ${workspace} on Evil "App" <b>.`);
+    expect(mail.subject).toBe(`You were invited to “${workspace}”`);
+    expect(mail.text).toContain(`You were invited to join “${workspace}” on Evil "App" <b>.`);
   });
 
   it('keeps a subject on one line whatever the workspace name holds', () => {
     const mail = render({ kind: 'invite', workspace: 'Globex\r\nBcc: victim@example.com' });
-    expect(mail.subject).toBe('You were invited to Globex Bcc: victim@example.com');
+    expect(mail.subject).toBe('You were invited to “Globex Bcc: victim@example[.]com”');
+  });
+
+  it('never lets a workspace name become a link a mail client would make clickable', () => {
+    for (const [workspace, shown] of [
+      ['Claim your prize at evil.example', 'Claim your prize at evil[.]example'],
+      ['Visit https://evil.example/claim?now=1', 'Visit evil[.]example/claim?now=1'],
+      ['www.evil.example', 'www[.]evil[.]example'],
+      ['Write to prize@evil.example', 'Write to prize@evil[.]example'],
+      ['Claim at evil。example or evil．example', 'Claim at evil[.]example or evil[.]example'],
+      ['Acme Inc.', 'Acme Inc.'],
+      ['Version 2.0 team', 'Version 2.0 team'],
+    ]) {
+      for (const kind of ['invite', 'invite-existing'] as const) {
+        const mail = render({ kind, workspace });
+        expect(mail.subject, workspace).toBe(`You were invited to “${shown}”`);
+        expect(mail.text, workspace).toContain(`You were invited to join “${shown}” on Acme Cloud.`);
+        expect(mail.text, workspace).not.toMatch(/evil[.。．]example|:\/\/evil/);
+        expect(linksOf(mail.html)).toEqual([LINK]);
+      }
+    }
   });
 
   it('escapes a link with markup characters in its attribute', () => {
@@ -149,7 +169,7 @@ describe('mail languages', () => {
     expect(swedish.text).toContain(`Välj ett nytt lösenord: ${LINK}`);
     expect(swedish.text).toContain('slutar gälla om 1 timme');
     expect(render({ kind: 'magic-link', locale: 'sv-SE', expiresInSeconds: 15 * 60 }).text).toContain('gäller i 15 minuter');
-    expect(render({ kind: 'invite', workspace: 'Globex', locale: 'SV' }).subject).toBe('Du har bjudits in till Globex');
+    expect(render({ kind: 'invite', workspace: 'Globex', locale: 'SV' }).subject).toBe('Du har bjudits in till ”Globex”');
     for (const locale of ['eo', '', null, undefined, 'x-klingon', 'sv\r\nBcc: x', '"><script>']) {
       expect(render({ kind: 'reset', locale }).language).toBe('en');
     }

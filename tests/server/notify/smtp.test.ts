@@ -109,10 +109,10 @@ describe('mail over SMTP', () => {
     await notifier.close();
 
     const { mail } = await sink.waitFor(to);
-    expect(mail.subject).toBe(`You were invited to ${workspace}`);
+    expect(mail.subject).toBe(`You were invited to “${workspace}”`);
     expect(mail.html).not.toContain('<script>');
     expect(mail.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&quot;Evil&quot; &amp; Co');
-    expect(mail.text).toContain(`You were invited to join ${workspace} on Demo app.`);
+    expect(mail.text).toContain(`You were invited to join “${workspace}” on Demo app.`);
   });
 
   it('reports and logs a failed delivery without the message, and never rejects', async () => {

@@ -59,19 +59,31 @@ async function detailsOf(membership: Membership) {
 
 const tenantRow = async (tenantId: string) => (await foyer.db.select().from(tenants).where(eq(tenants.id, tenantId)))[0]!;
 
-/** The API host's payment cookie for `membership`, as the runtime gets it before a page move. */
-async function paymentsCookie(membership: Membership): Promise<string> {
+interface PageMove {
+  cookie: string;
+  ticket: string;
+}
+
+/** The API host's payment cookie for `membership` and the ticket of the move, as the runtime gets them before a page move. */
+async function paymentsCookie(membership: Membership): Promise<PageMove> {
   const response = await fetch(`${foyer.urls.api}/security/setCookie`, {
     method: 'POST',
     headers: { ...bearer(await tokenFor(membership)), origin: foyer.urls.ui },
   });
-  expect(response.status).toBe(204);
+  expect(response.status).toBe(200);
   expect(response.headers.get('access-control-allow-origin')).toBe(foyer.urls.ui);
   expect(response.headers.get('access-control-allow-credentials')).toBe('true');
   const cookie = response.headers.get('set-cookie')!;
   expect(cookie).toMatch(/HttpOnly/i);
   expect(cookie).toMatch(/SameSite=Lax/i);
-  return cookie.split(';')[0]!;
+  const { ticket } = (await response.json()) as { ticket: string };
+  return { cookie: cookie.split(';')[0]!, ticket };
+}
+
+/** What the hosted UI's payment buttons do: a page move naming the ticket, with the cookie. */
+function openPaymentPage(path: string, move?: PageMove): Promise<Response> {
+  const address = move ? `${path}?${new URLSearchParams({ ticket: move.ticket }).toString()}` : path;
+  return follow(address, move?.cookie);
 }
 
 async function follow(path: string, cookie?: string): Promise<Response> {
@@ -88,8 +100,7 @@ const postForm = (url: string, form: Record<string, string>) =>
 
 /** Opens the checkout of the workspace's pending offer: the test-mode checkout page's address. */
 async function openCheckout(membership: Membership): Promise<string> {
-  const cookie = await paymentsCookie(membership);
-  const view = await follow('/payments/checkoutView', cookie);
+  const view = await openPaymentPage('/payments/checkoutView', await paymentsCookie(membership));
   expect(view.status).toBe(303);
   const location = view.headers.get('location')!;
   expect(location).toMatch(new RegExp(`^${foyer.urls.api}/payments/test/checkout/cs_test_`));
@@ -258,9 +269,9 @@ describe('the test-mode checkout', () => {
   });
 
   it('without the cookie, or as a member who may not pay, the views lead to the error page', async () => {
-    const anonymous = await follow('/payments/checkoutView');
+    const anonymous = await openPaymentPage('/payments/checkoutView');
     expect(anonymous.headers.get('location')).toBe(`${foyer.urls.ui}/auth/error?error=UNAUTHENTICATED`);
-    const asViewer = await follow('/payments/subscriptionPortal', await paymentsCookie(viewer));
+    const asViewer = await openPaymentPage('/payments/subscriptionPortal', await paymentsCookie(viewer));
     expect(asViewer.headers.get('location')).toBe(`${foyer.urls.ui}/auth/error?error=FORBIDDEN`);
     const noToken = await fetch(`${foyer.urls.api}/security/setCookie`, { method: 'POST' });
     expect(noToken.status).toBe(401);
@@ -270,8 +281,7 @@ describe('the test-mode checkout', () => {
 
 describe('the test-mode portal', () => {
   it('cancels at the period end: the plan lasts until the clock passes it, then the owner selects again', async () => {
-    const cookie = await paymentsCookie(ownerAtGlobex);
-    const portal = (await follow('/payments/subscriptionPortal', cookie)).headers.get('location')!;
+    const portal = (await openPaymentPage('/payments/subscriptionPortal', await paymentsCookie(ownerAtGlobex))).headers.get('location')!;
     expect(portal).toMatch(/\/payments\/test\/portal\/bps_test_/);
     expect(await (await follow(portal)).text()).toContain('Cancel at the end of the period');
     const cancelled = await postForm(`${portal}/cancel`, {});
@@ -292,7 +302,7 @@ describe('the test-mode portal', () => {
 
 describe('the portal and other workspaces', () => {
   it("changes the plan in the portal; the change arrives as the provider's event", async () => {
-    const portal = (await follow('/payments/subscriptionPortal', await paymentsCookie(owner))).headers.get('location')!;
+    const portal = (await openPaymentPage('/payments/subscriptionPortal', await paymentsCookie(owner))).headers.get('location')!;
     const changed = await postForm(`${portal}/change`, { offer: 'TEAM|EUR|month' });
     expect(await changed.text()).toContain('The subscription was updated.');
     expect((await detailsOf(owner)).details).toMatchObject({
@@ -307,9 +317,45 @@ describe('the portal and other workspaces', () => {
   it("an owner's cookie opens only the own workspace's checkout", async () => {
     await setPlan(ownerAtGlobex, 'ESSENTIAL', 'USD', 'month');
     // Acme has nothing waiting to be paid: its owner's checkout view leads back to the plan page.
-    const view = await follow('/payments/checkoutView', await paymentsCookie(owner));
+    const view = await openPaymentPage('/payments/checkoutView', await paymentsCookie(owner));
     expect(view.headers.get('location')).toBe(`${foyer.urls.ui}/tenant/plan`);
     expect((await tenantRow(ownerAtGlobex.tenantId)).pendingPlan).toBe('ESSENTIAL');
+  });
+});
+
+describe('the payment pages and other sites', () => {
+  const opened = async (tenantId: string) =>
+    (await foyer.db.select().from(auditEvents).where(eq(auditEvents.type, 'payment.checkout_opened'))).filter(
+      (event) => (event.detail as { tenantId?: string }).tenantId === tenantId,
+    ).length;
+
+  it('a GET, which another site can make with the Lax cookie (a link, an image), opens nothing', async () => {
+    await setPlan(ownerAtGlobex, 'ESSENTIAL', 'EUR', 'month');
+    const { cookie } = await paymentsCookie(ownerAtGlobex);
+    const before = await opened(ownerAtGlobex.tenantId);
+    for (const path of ['/payments/checkoutView', '/payments/subscriptionPortal', '/payments/checkoutView?ticket=guessed']) {
+      const crossSite = await fetch(`${foyer.urls.api}${path}`, {
+        redirect: 'manual',
+        headers: { cookie, 'sec-fetch-site': 'cross-site', referer: 'https://evil.example/' },
+      });
+      expect(crossSite.status, path).toBe(303);
+      expect(crossSite.headers.get('location'), path).toBe(`${foyer.urls.ui}/tenant/plan`);
+    }
+    expect(await opened(ownerAtGlobex.tenantId)).toBe(before);
+  });
+
+  it("opens the checkout for the hosted UI's move, which names the cookie's ticket, and removes the cookie", async () => {
+    await setPlan(ownerAtGlobex, 'ESSENTIAL', 'EUR', 'month');
+    const move = await paymentsCookie(ownerAtGlobex);
+    const before = await opened(ownerAtGlobex.tenantId);
+    const own = await openPaymentPage('/payments/checkoutView', move);
+    expect(own.headers.get('location')).toMatch(new RegExp(`^${foyer.urls.api}/payments/test/checkout/cs_test_`));
+    expect(own.headers.get('set-cookie')).toMatch(new RegExp(`^foyer_payments=;.*Expires=Thu, 01 Jan 1970`));
+    expect(await opened(ownerAtGlobex.tenantId)).toBe(before + 1);
+    // A browser without the cookie (the move removed it) opens nothing, even with the ticket.
+    const again = await openPaymentPage('/payments/checkoutView?ticket=' + move.ticket);
+    expect(again.headers.get('location')).toBe(`${foyer.urls.ui}/auth/error?error=UNAUTHENTICATED`);
+    expect(await opened(ownerAtGlobex.tenantId)).toBe(before + 1);
   });
 });
 

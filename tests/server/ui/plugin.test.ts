@@ -84,6 +84,12 @@ describe('hosted UI pages', () => {
     }
   });
 
+  it("sends a handover page with no Referer policy, so its code never rides along on the page's own requests", async () => {
+    const response = await fetch(`${foyer.urls.ui}/handover/go?flow=user-management-users&args=e30`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+  });
+
   it('never sends a page without its config, and keeps real 404s for missing files', async () => {
     for (const route of ['/index.html', '/configurator/index.html', '/assets/missing.js']) {
       expect((await fetch(`${foyer.urls.ui}${route}`)).status, route).toBe(404);

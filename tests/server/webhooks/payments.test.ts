@@ -47,7 +47,11 @@ describe('payment events', () => {
       headers: { ...bearer(token), origin: foyer.urls.ui },
     });
     const cookie = cookieAnswer.headers.get('set-cookie')!.split(';')[0]!;
-    const view = await fetch(`${foyer.urls.api}/payments/checkoutView`, { redirect: 'manual', headers: { cookie } });
+    const { ticket } = (await cookieAnswer.json()) as { ticket: string };
+    const view = await fetch(`${foyer.urls.api}/payments/checkoutView?${new URLSearchParams({ ticket }).toString()}`, {
+      redirect: 'manual',
+      headers: { cookie },
+    });
     const checkout = view.headers.get('location')!;
     const paid = await fetch(`${checkout}/pay`, {
       method: 'POST',

@@ -1,7 +1,9 @@
 // The hosted handover's decisions (SPEC.md section 2): each flow's target, when it signs out or
-// exchanges the code, the args as base64 JSON, and entryPoint honoured only as a same-origin path.
+// exchanges the code, the args as base64 JSON, and entryPoint honoured only as a same-origin path; the
+// code and its verifier taken out of the address at load.
 import { describe, expect, it } from 'vitest';
 import { parseHandoverArgs, planHandover, sameOriginPath, type HandoverArgs } from '../../../src/app/handover.ts';
+import { handoverSecrets, takeHandoverSecrets } from '../../../src/app/handover-address.ts';
 
 const ORIGIN = 'https://ui.foyer.test';
 const plan = (flow: string | null, args: HandoverArgs = {}) => planHandover(flow, args, ORIGIN);
@@ -64,5 +66,22 @@ describe('parseHandoverArgs', () => {
   it('reads anything else as no arguments', () => {
     for (const bad of [null, '', 'not base64!', btoa('not json'), btoa('[1,2]'), btoa('"text"')])
       expect(parseHandoverArgs(bad)).toEqual({});
+  });
+});
+
+describe('takeHandoverSecrets', () => {
+  it('takes the args and the fragment out of a handover address, keeping the rest', () => {
+    window.history.replaceState(null, '', '/handover/go?appId=app-1&flow=user-management-users&args=e30#codeVerifier=verifier-1');
+    takeHandoverSecrets(window.location, window.history);
+    expect(`${window.location.pathname}${window.location.search}${window.location.hash}`).toBe(
+      '/handover/go?appId=app-1&flow=user-management-users',
+    );
+    expect(handoverSecrets()).toEqual({ args: 'e30', codeVerifier: 'verifier-1' });
+  });
+
+  it('leaves any other address alone', () => {
+    window.history.replaceState(null, '', '/auth/login?args=e30#codeVerifier=x');
+    takeHandoverSecrets(window.location, window.history);
+    expect(`${window.location.pathname}${window.location.search}${window.location.hash}`).toBe('/auth/login?args=e30#codeVerifier=x');
   });
 });
