@@ -51,16 +51,14 @@ describe('sign-ins started with a provider', () => {
     const ip = '198.51.100.71';
     expect((await samlStart(ip)).status).toBe(303);
     // The earlier starts of the window, as the limiter records them.
-    await foyer.db
-      .insert(auditEvents)
-      .values(
-        Array.from({ length: limit!.max - 2 }, () => ({
-          type: 'federation.started',
-          appId: foyer.demo.appId,
-          ip,
-          detail: { username: '' },
-        })),
-      );
+    await foyer.db.insert(auditEvents).values(
+      Array.from({ length: limit!.max - 2 }, () => ({
+        type: 'federation.started',
+        appId: foyer.demo.appId,
+        ip,
+        detail: { username: '' },
+      })),
+    );
     expect((await samlStart(ip)).status).toBe(303);
     const before = await keptRows();
 
