@@ -4,6 +4,7 @@
 // workspace's language, escaped whole.
 import { escapeHtml } from '../../notify/render.ts';
 import { createTranslator } from '../../notify/texts.ts';
+import { renderPlainPage } from '../../notify/plain-page.ts';
 import type { ClaimRefusal } from './domains.ts';
 
 export interface DomainProofAbout {
@@ -35,18 +36,5 @@ export function renderDomainProofPage(
         : state.kind === 'refused'
           ? `<p role="alert">${escapeHtml(t(`domainProof.${state.refusal}`, values))}</p>`
           : `<p role="alert">${escapeHtml(t('domainProof.expired'))}</p>`;
-  return `<!doctype html>
-<html lang="${escapeHtml(language)}">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>${escapeHtml(title)}</title>
-</head>
-<body>
-  <main>
-    <h1>${escapeHtml(title)}</h1>
-    ${body}
-  </main>
-</body>
-</html>`;
+  return renderPlainPage(language, title, body);
 }

@@ -11,7 +11,7 @@ import { federationStates } from '../../db/schema.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { escapeHtml } from '../../notify/render.ts';
 import { createTranslator } from '../../notify/texts.ts';
-import { localeDirection } from '../../../common/locales.ts';
+import { renderPlainPage } from '../../notify/plain-page.ts';
 import { FEDERATION_STATE_TTL_SECONDS } from '../federation/service.ts';
 import { connectionById, type EnterpriseConnection } from './connections.ts';
 import { joinConnectionWorkspace, linkSubject, type EnterpriseProfile } from './profile.ts';
@@ -127,18 +127,5 @@ export function renderLinkPage(
     body = `<p role="alert">${escapeHtml(t('enterpriseLink.gone'))}</p>
     <p><a href="${escapeHtml(continueLink(state.continueWith))}">${escapeHtml(t('enterpriseLink.continue'))}</a></p>`;
   }
-  return `<!doctype html>
-<html lang="${escapeHtml(language)}" dir="${localeDirection(language)}">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>${escapeHtml(title)}</title>
-</head>
-<body>
-  <main>
-    <h1>${escapeHtml(title)}</h1>
-    ${body}
-  </main>
-</body>
-</html>`;
+  return renderPlainPage(language, title, body);
 }

@@ -4,7 +4,6 @@
 // another app, a malformed certificate, SAML request options Foyer does not offer, a console token on
 // the management API. A domain proved through the admin API routes logins (credentialsConfig).
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { tenants } from '../../../server/db/schema.ts';
@@ -13,7 +12,7 @@ import { accessTokenFor, admin, consoleOwnerToken, CONSOLE_WORKSPACE, newConsole
 import { createTestIdp, type TestIdp } from '../support/saml-idp.ts';
 import { startDnsStandIn, type DnsStandIn } from '../support/dns-stand-in.ts';
 import { insertApp } from '../support/apps.ts';
-import { credentialsConfig } from './enterprise-support.ts';
+import { credentialsConfig, workspaceNamed } from './enterprise-support.ts';
 
 let foyer: TestFoyer;
 let dns: DnsStandIn;
@@ -27,14 +26,6 @@ let otherAppTenant: string;
 let acme: string;
 let globex: string;
 
-async function tenantNamed(appId: string, name: string) {
-  const [row] = await foyer.db
-    .select({ id: tenants.id })
-    .from(tenants)
-    .where(and(eq(tenants.appId, appId), eq(tenants.name, name)));
-  return row!.id;
-}
-
 beforeAll(async () => {
   dns = await startDnsStandIn();
   foyer = await startFoyer({ dnsServers: [dns.server] });
@@ -47,8 +38,8 @@ beforeAll(async () => {
   ({ key: otherAppKey } = await createApiKey(foyer.db, otherApp, 'Other back end'));
   otherAppTenant = randomUUID();
   await foyer.db.insert(tenants).values({ id: otherAppTenant, appId: otherApp, name: 'Other workspace', onboarded: true });
-  acme = await tenantNamed(foyer.demo.appId, 'Acme');
-  globex = await tenantNamed(foyer.demo.appId, 'Globex');
+  acme = await workspaceNamed(foyer, foyer.demo.appId, 'Acme');
+  globex = await workspaceNamed(foyer, foyer.demo.appId, 'Globex');
 });
 afterAll(async () => {
   await foyer?.close();

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_ENV, startFoyer, type TestFoyer } from '../../../server/testing.ts';
-import { appOwners, auditEvents, enterpriseDomains, tenants } from '../../../server/db/schema.ts';
+import { appOwners, auditEvents, enterpriseDomains } from '../../../server/db/schema.ts';
 import { createApiKey } from '../../../server/apps/api-keys.ts';
 import { servesVerifiedDomain } from '../../../server/auth/enterprise/connections.ts';
 import { accessTokenFor, admin, consoleOwnerToken, CONSOLE_OWNER_EMAIL, CONSOLE_WORKSPACE, newConsoleUser } from '../support/console.ts';
@@ -15,7 +15,7 @@ import { createTestIdp, type TestIdp } from '../support/saml-idp.ts';
 import { startDnsStandIn, type DnsStandIn } from '../support/dns-stand-in.ts';
 import { insertApp } from '../support/apps.ts';
 import { errorCodes } from '../support/graphql.ts';
-import { asMember, CONNECTION_FIELDS, credentialsConfig } from './enterprise-support.ts';
+import { asMember, CONNECTION_FIELDS, credentialsConfig, workspaceNamed } from './enterprise-support.ts';
 
 let foyer: TestFoyer;
 let dns: DnsStandIn;
@@ -27,14 +27,6 @@ let key: string;
 let otherAppKey: string;
 let acme: string;
 let globex: string;
-
-async function tenantNamed(name: string) {
-  const [row] = await foyer.db
-    .select({ id: tenants.id })
-    .from(tenants)
-    .where(and(eq(tenants.appId, foyer.demo.appId), eq(tenants.name, name)));
-  return row!.id;
-}
 
 beforeAll(async () => {
   dns = await startDnsStandIn();
@@ -49,8 +41,8 @@ beforeAll(async () => {
   otherAppOwnerToken = await accessTokenFor(foyer, otherOwner);
   ({ key } = await createApiKey(foyer.db, foyer.demo.appId, 'Back end'));
   ({ key: otherAppKey } = await createApiKey(foyer.db, otherApp, 'Other back end'));
-  acme = await tenantNamed('Acme');
-  globex = await tenantNamed('Globex');
+  acme = await workspaceNamed(foyer, foyer.demo.appId, 'Acme');
+  globex = await workspaceNamed(foyer, foyer.demo.appId, 'Globex');
 });
 afterAll(async () => {
   await foyer?.close();

@@ -4,14 +4,14 @@
 // other mailbox at the domain (one person's), an address at another domain or a subdomain, another
 // workspace's connection, a public mail domain, two workspaces' links confirmed at once, a used, an
 // expired and a made-up link, the token stored only as its hash.
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { enterpriseDomains, tenants } from '../../../server/db/schema.ts';
 import { admin, consoleOwnerToken } from '../support/console.ts';
 import { createTestIdp, type TestIdp } from '../support/saml-idp.ts';
 import { startSmtpSink, type SmtpSink } from '../notify/smtp-sink.ts';
-import { asMember, credentialsConfig } from './enterprise-support.ts';
+import { asMember, credentialsConfig, workspaceNamed } from './enterprise-support.ts';
 import { errorCodes } from '../support/graphql.ts';
 
 let foyer: TestFoyer;
@@ -22,21 +22,13 @@ let acme: string;
 let globex: string;
 let counter = 0;
 
-async function tenantNamed(name: string) {
-  const [row] = await foyer.db
-    .select({ id: tenants.id })
-    .from(tenants)
-    .where(and(eq(tenants.appId, foyer.demo.appId), eq(tenants.name, name)));
-  return row!.id;
-}
-
 beforeAll(async () => {
   sink = await startSmtpSink();
   foyer = await startFoyer({ smtpUrl: sink.url });
   idp = await createTestIdp('proof');
   ownerToken = await consoleOwnerToken(foyer);
-  acme = await tenantNamed('Acme');
-  globex = await tenantNamed('Globex');
+  acme = await workspaceNamed(foyer, foyer.demo.appId, 'Acme');
+  globex = await workspaceNamed(foyer, foyer.demo.appId, 'Globex');
 });
 afterAll(async () => {
   await foyer?.close();
@@ -83,7 +75,7 @@ describe('proving a domain by mail', () => {
       expect(sent).toMatchObject({ status: 202, body: { sentTo: address } });
       const { mail } = await sink.waitFor(address);
       // In the workspace's language (Swedish), naming the workspace and the domain.
-      expect(mail.subject).toBe(`Bekräfta ${domain} för Acme`);
+      expect(mail.subject).toBe(`Bekräfta ${domain} för ”Acme”`);
       expect(mail.text).toContain('Länken fungerar en gång och slutar gälla om 1 dag.');
       const link = linkIn(mail.text!, foyer.urls.auth);
       const [row] = await foyer.db.select().from(enterpriseDomains).where(eq(enterpriseDomains.connectionId, id));

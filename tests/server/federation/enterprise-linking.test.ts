@@ -26,7 +26,7 @@ import { Browser } from '../oidc/browser.ts';
 import { startDnsStandIn, type DnsStandIn } from '../support/dns-stand-in.ts';
 import { createTestIdp, readAuthnRequest, signedResponse } from '../support/saml-idp.ts';
 import { federate } from './dev-idp.ts';
-import { asMember, createConnection, publishAndVerify, type ConnectionAnswer } from './enterprise-support.ts';
+import { asMember, createConnection, publishAndVerify, workspaceNamed, type ConnectionAnswer } from './enterprise-support.ts';
 
 const DOMAIN = 'dev-idp.foyer.test';
 const GRACE = 'grace@dev-idp.foyer.test';
@@ -40,18 +40,10 @@ let connection: ConnectionAnswer;
 let acme: string;
 let globex: string;
 
-async function workspaceId(name: string) {
-  const [row] = await foyer.db
-    .select({ id: tenants.id })
-    .from(tenants)
-    .where(and(eq(tenants.appId, foyer.demo.appId), eq(tenants.name, name)));
-  return row!.id;
-}
-
 beforeAll(async () => {
   dns = await startDnsStandIn();
   foyer = await startFoyer({ dnsServers: [dns.server] });
-  [acme, globex] = await Promise.all([workspaceId('Acme'), workspaceId('Globex')]);
+  [acme, globex] = await Promise.all([workspaceNamed(foyer, foyer.demo.appId, 'Acme'), workspaceNamed(foyer, foyer.demo.appId, 'Globex')]);
   const acmeOwner = await asMember(foyer, foyer.demo.users[0]!.email, 'Acme');
   connection = await createConnection(acmeOwner, {
     kind: 'OIDC',

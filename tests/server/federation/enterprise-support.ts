@@ -1,6 +1,8 @@
 // What the enterprise connection tests share: the demo workspaces' owners and admin calling GraphQL
 // with real access tokens, and a connection made and its domain verified through the DNS stand-in.
+import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
+import { tenants } from '../../../server/db/schema.ts';
 import type { TestFoyer } from '../../../server/testing.ts';
 import { bearer, postGraphQL, type GraphQLAnswer } from '../support/graphql.ts';
 import { findMembership, mintAccessToken } from '../support/tokens.ts';
@@ -71,4 +73,13 @@ export async function credentialsConfig(foyer: TestFoyer, appId: string, usernam
   });
   expect(response.status).toBe(200);
   return (await response.json()) as { federationConnections: { id: string; name: string; type: string }[] };
+}
+
+/** The id of the app's workspace named `name`. */
+export async function workspaceNamed(foyer: TestFoyer, appId: string, name: string): Promise<string> {
+  const [row] = await foyer.db
+    .select({ id: tenants.id })
+    .from(tenants)
+    .where(and(eq(tenants.appId, appId), eq(tenants.name, name)));
+  return row!.id;
 }
