@@ -69,6 +69,14 @@ async function victimId() {
   return victim!.id;
 }
 
+/** The provider links of the victim's identity. */
+async function victimLinks() {
+  return suite.foyer.db
+    .select()
+    .from(federatedIdentities)
+    .where(eq(federatedIdentities.userId, await victimId()));
+}
+
 /** The attacker's signup through the hosted screens, to the signed-in home of their own new workspace. */
 async function signUpAttacker(page: Page, email: string, password: string) {
   await page.goto(`${ui()}/auth/signup?plan=FREEMIUM&currency=USD&recurrenceInterval=month`);
@@ -136,12 +144,7 @@ describe('an enterprise connection made by an attacker', () => {
     await throughConnectionAsVictim(page, start);
     expect(new URL(page.url()).searchParams.get('notice')).toBe('enterpriseLink');
     await expectNoAxeViolations(page);
-    expect(
-      await foyer.db
-        .select()
-        .from(federatedIdentities)
-        .where(eq(federatedIdentities.userId, await victimId())),
-    ).toEqual([]);
+    expect(await victimLinks()).toEqual([]);
     // The pending link waits for the victim's account alone: the attacker signing in here drops it.
     const email = page.getByLabel('Email');
     await email.fill(attackerEmail);
@@ -152,12 +155,7 @@ describe('an enterprise connection made by an attacker', () => {
     await expect.poll(() => page.locator('dl').textContent()).toContain('Evil Corp');
     expect(await page.locator('dl').textContent()).not.toContain('Grace Labs');
     expect(await foyer.db.select().from(federationStates).where(eq(federationStates.intent, 'link'))).toEqual([]);
-    expect(
-      await foyer.db
-        .select()
-        .from(federatedIdentities)
-        .where(eq(federatedIdentities.userId, await victimId())),
-    ).toEqual([]);
+    expect(await victimLinks()).toEqual([]);
 
     // The victim, in their own browser, sent through the same connection (a link the attacker mails them, say).
     const victimContext = await suite.browser.newContext();
@@ -173,12 +171,7 @@ describe('an enterprise connection made by an attacker', () => {
     await expect.poll(() => heading(victim).textContent()).toBe('Link Evil IdP to your account');
     await victim.getByText(`You are signed in as ${VICTIM}.`, { exact: false }).waitFor();
     await expectNoAxeViolations(victim);
-    expect(
-      await foyer.db
-        .select()
-        .from(federatedIdentities)
-        .where(eq(federatedIdentities.userId, await victimId())),
-    ).toEqual([]);
+    expect(await victimLinks()).toEqual([]);
 
     // From the keyboard: the first button is the link.
     await victim.keyboard.press('Tab');
@@ -186,11 +179,7 @@ describe('an enterprise connection made by an attacker', () => {
     await victim.keyboard.press('Enter');
     await victim.waitForURL(`${ui()}/`);
     await expect.poll(() => victim.locator('dl').textContent()).toContain('Evil Corp');
-    const links = await foyer.db
-      .select()
-      .from(federatedIdentities)
-      .where(eq(federatedIdentities.userId, await victimId()));
-    expect(links.map((link) => link.subject)).toEqual(['dev-grace']);
+    expect((await victimLinks()).map((link) => link.subject)).toEqual(['dev-grace']);
     const linked = await foyer.db
       .select()
       .from(auditEvents)

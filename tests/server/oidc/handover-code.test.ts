@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import { replaceApiKey } from '../../../server/apps/api-keys.ts';
-import { authorizationRequest, callbackUri, relyingParty, signIn } from './sign-in.ts';
+import { tokensOf } from './sign-in.ts';
 
 let foyer: TestFoyer;
 let apiKey: string;
@@ -15,18 +15,7 @@ let accessToken: string;
 beforeAll(async () => {
   foyer = await startFoyer();
   apiKey = await replaceApiKey(foyer.db, foyer.demo.appId);
-  const admin = foyer.demo.users[1]!;
-  const rp = await relyingParty(foyer);
-  const pending = await authorizationRequest(rp, callbackUri(foyer));
-  const { callback } = await signIn(foyer, {
-    authorizeUrl: pending.url,
-    redirectUri: callbackUri(foyer),
-    email: admin.email,
-    password: admin.password,
-    workspace: 'Acme',
-  });
-  const tokens = await client.authorizationCodeGrant(rp, callback, { pkceCodeVerifier: pending.verifier, expectedState: pending.state });
-  accessToken = tokens.access_token;
+  accessToken = (await tokensOf(foyer, foyer.demo.users[1]!, 'Acme')).access_token;
 });
 
 afterAll(() => foyer?.close());
