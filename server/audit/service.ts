@@ -20,6 +20,8 @@ export type AuditType =
   | 'password.reset_requested'
   /** A magic link was asked for (known and unknown e-mails alike; counted by the limits). */
   | 'magic_link.requested'
+  /** A social signup on an unverified e-mail answered "check your email" (whether or not a link went out; counted by the limits). */
+  | 'federation.signup_link_requested'
   /** A social provider account was linked to an existing identity on its verified e-mail (detail: federation). */
   | 'federation.linked'
   /**
