@@ -275,9 +275,8 @@ export async function finishFederatedSignup(
   const app = held && (await findApp(db, held.appId));
   const type = held?.provider as FederationType;
   if (!held || !app?.settings.tenantSelfSignup || !input.allowed(app, type)) return { kind: 'invalid' };
-  if ((await findUserByEmail(db, app.id, held.email)) || (await linkedUser(db, app.id, type, held.subject))) {
-    return { kind: 'taken', app };
-  }
+  const taken = async () => Boolean((await findUserByEmail(db, app.id, held.email)) ?? (await linkedUser(db, app.id, type, held.subject)));
+  if (await taken()) return { kind: 'taken', app };
   const profile = {
     subject: held.subject,
     email: held.email,
@@ -285,7 +284,13 @@ export async function finishFederatedSignup(
     firstName: held.firstName,
     lastName: held.lastName,
   };
-  return { kind: 'user', app, user: await signUpFederated(context, app, type, profile, input.ip) };
+  try {
+    return { kind: 'user', app, user: await signUpFederated(context, app, type, profile, input.ip) };
+  } catch (error) {
+    // A signup with the address (or a link of the subject) that won the race breaks a unique index.
+    if (await taken()) return { kind: 'taken', app };
+    throw error;
+  }
 }
 
 export async function purgeExpiredFederationStates(db: Database): Promise<void> {
