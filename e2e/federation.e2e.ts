@@ -1,8 +1,8 @@
 // Social sign-in in a real Chromium against the real server and the development identity provider
 // (server/dev-idp), which stands in for every provider of an app without credentials: sign-up and
 // sign-in with each of the six types, the continue screen after a login that found no account, an
-// existing password account linked on a verified e-mail, and refused on an unverified one, as is a
-// signup on an unverified one. Every new screen passes axe.
+// existing password account linked on a verified e-mail, and refused on an unverified one, and a
+// signup on an unverified one held until the mailed link is opened. Every new screen passes axe.
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { hashPassword } from '../server/auth/passwords.ts';
 import type { AppSettings } from '../server/db/app-settings.ts';
 import { federationTypes, type FederationType } from '../common/app-config.ts';
 import { insertApp } from '../tests/server/support/apps.ts';
+import { waitForMail } from '../tests/server/password/helpers.ts';
 import { expectNoAxeViolations } from './support/browser.ts';
 import { browserSuite } from './support/suite.ts';
 
@@ -136,18 +137,23 @@ describe('social sign-in through the development identity provider', () => {
     expect(linked).toMatchObject([{ provider: 'google', subject: 'dev-ada' }]);
   });
 
-  it('refuses a social signup on an e-mail the provider does not vouch for, and says so', async () => {
+  it('holds a social signup on an e-mail the provider does not vouch for until the mailed link is opened in the same browser', async () => {
     const { page } = suite;
     const appId = await newApp();
     await page.goto(`${ui()}/auth/signup?appId=${appId}`);
     await page.getByRole('link', { name: 'Sign up with GitHub' }).click();
     await pick('Una Unverified');
-    await page.waitForURL(/\/auth\/login/);
-    await page
-      .getByText('The provider has not verified this e-mail address, so it cannot be used to sign in or sign up here.', { exact: false })
-      .waitFor();
+    await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+    await page.getByText('We sent a link to una@dev-idp.foyer.test to finish signing up. Open it in this browser.').waitFor();
     await expectNoAxeViolations(page);
     expect(await suite.foyer.db.select().from(users).where(eq(users.appId, appId))).toEqual([]);
+
+    const [mail] = await waitForMail(suite.foyer, 'una@dev-idp.foyer.test');
+    expect(mail!.kind).toBe('federated-signup');
+    await page.goto(mail!.link);
+    await signedInHome('Una Unverified');
+    const [user] = await suite.foyer.db.select().from(users).where(eq(users.appId, appId));
+    expect(user!.emailVerifiedAt).not.toBeNull();
   });
 
   it('shows no social buttons to an app in legacy mode', async () => {

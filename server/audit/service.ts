@@ -22,6 +22,8 @@ export type AuditType =
   | 'magic_link.requested'
   /** A sign-in with a social or enterprise provider was started (counted by FEDERATION_STARTS only). */
   | 'federation.started'
+  /** A social signup on an unverified e-mail answered "check your email" (whether or not a link went out; counted by the limits). */
+  | 'federation.signup_link_requested'
   /** A social provider account was linked to an existing identity on its verified e-mail (detail: federation). */
   | 'federation.linked'
   /**

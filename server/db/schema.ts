@@ -654,6 +654,31 @@ export const federationStates = pgTable(
 );
 
 /**
+ * A social signup whose provider did not vouch for the e-mail (server/auth/federation/service.ts):
+ * nothing usable exists until the mailed link proves the address. Kept under the SHA-256 of the
+ * link's token, single use, short-lived, and bound to the browser (login session) that signed up,
+ * so the mailbox's owner clicking a stranger's link cannot hand the stranger an account.
+ */
+export const pendingFederatedSignups = pgTable(
+  'pending_federated_signups',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    appId: text('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    subject: text('subject').notNull(),
+    email: text('email').notNull(),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    loginSessionHash: text('login_session_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('pending_federated_signups_expiry_idx').on(t.expiresAt)],
+);
+
+/**
  * A workspace's enterprise sign-in connection (server/auth/enterprise): an OpenID Provider or a SAML
  * 2.0 IdP that signs in the people of the e-mail domains it serves, once each domain is verified.
  */

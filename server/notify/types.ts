@@ -9,6 +9,8 @@ export type MessageKind =
   | 'signup'
   /** Someone signed up with an e-mail that already has an account: say what happened, link to confirm. */
   | 'signup-existing'
+  /** A social signup on an e-mail its provider did not verify: confirm the address (in the same browser) to finish. */
+  | 'federated-signup'
   /** A magic sign-in link, valid 15 minutes. */
   | 'magic-link'
   /** A new identity was invited to {workspace}: set a password. */

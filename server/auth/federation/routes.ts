@@ -2,7 +2,8 @@
 // where the social buttons lead, send the browser to the provider (server/auth/federation/providers.ts);
 // the provider sends it back to /federated/{type}/callback (GET, or a form post that is turned into
 // the GET, where the login-session cookie, SameSite=Lax, travels), which signs the person in like a
-// password would and continues to the same next step.
+// password would and continues to the same next step. A signup on an e-mail the provider did not
+// verify waits for the mailed link, GET /federated/confirm/{token}, opened in the same browser.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FoyerContext } from '../../context.ts';
 import { HttpError } from '../../http/errors.ts';
@@ -10,15 +11,19 @@ import { federationTypes, socialProviderFlags, socialProviderOf, type Federation
 import { requireApp, type App } from '../../apps/lookup.ts';
 import type { LoginSession } from '../login-session.ts';
 import { signIn } from '../sign-in.ts';
+import { MAILED_LINK_LIMITS, recordWithinLimits } from '../../audit/limits.ts';
 import { nextStepAfterSignIn } from '../magic-link/service.ts';
 import type { AuthServiceOptions } from '../service-options.ts';
 import { federationCallbackUrl } from '../../dev-idp/server.ts';
+import { TokenParams } from '../../../common/api/auth.ts';
 import { upstreamFor, type FederatedProfile } from './providers.ts';
 import { appleUserName } from './apple.ts';
 import {
   countFederationStart,
   FEDERATION_STATE_TTL_SECONDS,
+  finishFederatedSignup,
   finishFederation,
+  holdFederatedSignup,
   resolveFederatedUser,
   startFederation,
   stateInvalid,
@@ -92,7 +97,7 @@ function withAppleName(profile: FederatedProfile, user: string | undefined): Fed
   return { ...profile, firstName: profile.firstName ?? name.firstName, lastName: profile.lastName ?? name.lastName };
 }
 
-export async function federationRoutes(app: FastifyInstance, { context, sessions }: AuthServiceOptions) {
+export async function federationRoutes(app: FastifyInstance, { context, sessions, deferred }: AuthServiceOptions) {
   const { config, db } = context;
   const hosted = (path: string, query: Record<string, string>) => `${config.urls.ui}${path}?${new URLSearchParams(query).toString()}`;
   const cookieOptions = { httpOnly: true, sameSite: 'lax' as const, path: COOKIE_PATH, secure: config.urls.auth.startsWith('https:') };
@@ -173,6 +178,20 @@ export async function federationRoutes(app: FastifyInstance, { context, sessions
         303,
       );
     }
+    if (outcome.kind === 'pending') {
+      const { profile: held } = outcome;
+      const attempt = { appId: target.id, ip: request.ip, username: held.email };
+      if (!(await recordWithinLimits(db, 'federation.signup_link_requested', attempt, MAILED_LINK_LIMITS))) {
+        throw new HttpError(429, 'TOO_MANY_REQUESTS', 'Too many sign-up links asked for; try again later');
+      }
+      // The link works only in this browser: it names this login session (a new one when there is none).
+      const current = await sessions.read(request);
+      const session = current?.appId === target.id ? current : await sessions.start(reply, { appId: target.id }, current);
+      deferred.enqueue('federated signup link', () =>
+        holdFederatedSignup(context, { app: target, type, profile: held, loginSessionHash: session.idHash }),
+      );
+      return reply.redirect(hosted('/auth/signup', { appId: target.id, federation: type, sent: held.email }), 303);
+    }
     if (outcome.kind === 'unverified') {
       return reply.redirect(
         hosted('/auth/login', { appId: target.id, error: 'federation', errorDetails: 'unverifiedEmail', federation: type }),
@@ -183,6 +202,28 @@ export async function federationRoutes(app: FastifyInstance, { context, sessions
       app: target,
       user: outcome.user,
       previous: await sessions.read(request),
+      ip: request.ip,
+      method: 'federation',
+    });
+    return reply.redirect(nextStepAfterSignIn(config, answer), 303);
+  });
+
+  app.get<{ Params: { token: string } }>('/federated/confirm/:token', { schema: { params: TokenParams } }, async (request, reply) => {
+    const session = await sessions.read(request);
+    const finished = session
+      ? await finishFederatedSignup(context, { token: request.params.token, session, ip: request.ip, allowed: federationEnabled })
+      : { kind: 'invalid' as const };
+    if (finished.kind === 'invalid') {
+      // Expired, used, unknown, or opened in another browser: one answer for all.
+      return reply.redirect(`${config.urls.ui}/auth/login?error=federation&errorDetails=signupLinkExpired`, 303);
+    }
+    if (finished.kind === 'taken') {
+      return reply.redirect(hosted('/auth/login', { appId: finished.app.id, error: 'federation', errorDetails: 'emailTaken' }), 303);
+    }
+    const { answer } = await signIn(context, sessions, reply, {
+      app: finished.app,
+      user: finished.user,
+      previous: session,
       ip: request.ip,
       method: 'federation',
     });

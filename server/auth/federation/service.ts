@@ -3,23 +3,25 @@
 // openid-client), and deciding who the person is in the app: the identity linked to the provider's
 // subject; else, only when the provider says the e-mail is verified, the identity with that e-mail or
 // a new account (when the person asked to sign up and the app allows self-signup). An e-mail the
-// provider does not vouch for makes and links nothing: an account at someone else's address would be
-// waiting for its owner (pre-account hijacking).
-import { createHash, randomUUID } from 'node:crypto';
+// provider does not vouch for links nothing and makes nothing usable: an account at someone else's
+// address would be waiting for its owner (pre-account hijacking). A signup with one is only held, and
+// made when a mailed link, opened in the browser that signed up, proves the address.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import * as client from 'openid-client';
 import type { FoyerContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
-import { federatedIdentities, federationStates, tenants, tenantUsers, users } from '../../db/schema.ts';
+import { federatedIdentities, federationStates, pendingFederatedSignups, tenants, tenantUsers, users } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { recordAudit } from '../../audit/service.ts';
 import { recordWithinLimits, type RequestLimit } from '../../audit/limits.ts';
 import { DEFAULT_LOCALE } from '../../../common/locales.ts';
 import type { FederationType } from '../../../common/app-config.ts';
-import type { App } from '../../apps/lookup.ts';
+import { findApp, type App } from '../../apps/lookup.ts';
 import { findUserByEmail, normalizeUsername, type User } from '../sign-in.ts';
 import { upstreamFor, type FederatedProfile, type Upstream } from './providers.ts';
 import { emitTenantEvent, emitTenantUserEvent } from '../../outbox/outbox.ts';
+import type { LoginSession } from '../login-session.ts';
 
 export const FEDERATION_STATE_TTL_SECONDS = 10 * 60;
 
@@ -37,6 +39,9 @@ export async function countFederationStart(db: Database, appId: string, ip: stri
     throw new HttpError(429, 'TOO_MANY_REQUESTS', 'Too many sign-ins started from this address; try again later');
   }
 }
+
+/** How long the link that finishes a signup on an unverified e-mail works. */
+export const FEDERATED_SIGNUP_TTL_SECONDS = 60 * 60;
 
 export type FederationIntent = 'login' | 'signup';
 
@@ -124,7 +129,12 @@ export type FederatedOutcome =
    * The provider gave no e-mail or does not vouch for it: never merged into an account, nor made one
    * (the same answer whether or not an account has the address).
    */
-  | { kind: 'unverified' };
+  | { kind: 'unverified' }
+  /**
+   * A signup (asked for, open in the app) on an e-mail the provider does not vouch for: nothing is made
+   * until a mailed link proves the address (holdFederatedSignup, after the answer).
+   */
+  | { kind: 'pending'; profile: FederatedProfile & { email: string } };
 
 async function linkedUser(db: Database, appId: string, type: string, subject: string): Promise<User | undefined> {
   const [row] = await db
@@ -136,7 +146,7 @@ async function linkedUser(db: Database, appId: string, type: string, subject: st
   return row?.user;
 }
 
-/** A new identity with its own workspace (OWNER, usable at once: the provider vouched for the e-mail). */
+/** A new identity with its own workspace (OWNER, usable at once: the provider or a mailed link vouched for the e-mail). */
 async function signUpFederated(
   context: FoyerContext,
   app: App,
@@ -196,8 +206,13 @@ export async function resolveFederatedUser(
   const { app, type, profile } = input;
   const linked = await linkedUser(db, app.id, type, profile.subject);
   if (linked) return { kind: 'user', user: linked };
-  if (!profile.email || !profile.emailVerified) return { kind: 'unverified' };
+  if (!profile.email) return { kind: 'unverified' };
   const email = normalizeUsername(profile.email);
+  if (!profile.emailVerified) {
+    // Whether an account has the address is decided after the answer (holdFederatedSignup), so the answer tells nothing.
+    const signup = input.intent === 'signup' && app.settings.tenantSelfSignup === true;
+    return signup ? { kind: 'pending', profile: { ...profile, email } } : { kind: 'unverified' };
+  }
   const existing = await findUserByEmail(db, app.id, email);
   if (existing) {
     await db
@@ -211,6 +226,90 @@ export async function resolveFederatedUser(
   return { kind: 'user', user: await signUpFederated(context, app, type, { ...profile, email }, input.ip) };
 }
 
+/**
+ * Runs after the callback answered: when no identity has the address yet, keeps the signup under the
+ * hash of a new token, bound to the login session that signed up, and mails the link to the address.
+ * An address with an account gets nothing: its owner signs in the way they already do.
+ */
+export async function holdFederatedSignup(
+  context: FoyerContext,
+  input: { app: App; type: FederationType; profile: FederatedProfile & { email: string }; loginSessionHash: string },
+): Promise<void> {
+  const { app, profile } = input;
+  if (await findUserByEmail(context.db, app.id, profile.email)) return;
+  const token = randomBytes(32).toString('base64url');
+  await context.db.insert(pendingFederatedSignups).values({
+    tokenHash: hashState(token),
+    appId: app.id,
+    provider: input.type,
+    subject: profile.subject,
+    email: profile.email,
+    firstName: profile.firstName,
+    lastName: profile.lastName,
+    loginSessionHash: input.loginSessionHash,
+    expiresAt: new Date(Date.now() + FEDERATED_SIGNUP_TTL_SECONDS * 1000),
+  });
+  await context.notifier.send({
+    appId: app.id,
+    to: profile.email,
+    kind: 'federated-signup',
+    // Nobody with the address has a locale yet; the new workspace starts in the default one.
+    locale: DEFAULT_LOCALE,
+    link: `${context.config.urls.auth}/federated/confirm/${token}`,
+    expiresInSeconds: FEDERATED_SIGNUP_TTL_SECONDS,
+  });
+}
+
+export type FederatedSignupOutcome =
+  | { kind: 'user'; app: App; user: User }
+  /** Unknown, expired, used, opened in another browser, or the app no longer takes such signups. */
+  | { kind: 'invalid' }
+  /** Meanwhile an identity took the address (or linked the provider account): nothing was made or linked. */
+  | { kind: 'taken'; app: App };
+
+/**
+ * Finishes a held signup with its mailed link opened in `session`: it must be live and bound to this
+ * very login session (a link opened elsewhere stays unused, like a magic link), and is then spent.
+ * Opening it proves the address, so the account is made as a verified signup would be.
+ */
+export async function finishFederatedSignup(
+  context: FoyerContext,
+  input: { token: string; session: LoginSession; ip: string; allowed: (app: App, type: FederationType) => boolean },
+): Promise<FederatedSignupOutcome> {
+  const { db } = context;
+  const [held] = await db
+    .delete(pendingFederatedSignups)
+    .where(
+      and(
+        eq(pendingFederatedSignups.tokenHash, hashState(input.token)),
+        eq(pendingFederatedSignups.loginSessionHash, input.session.idHash),
+        eq(pendingFederatedSignups.appId, input.session.appId),
+        gt(pendingFederatedSignups.expiresAt, sql`now()`),
+      ),
+    )
+    .returning();
+  const app = held && (await findApp(db, held.appId));
+  const type = held?.provider as FederationType;
+  if (!held || !app?.settings.tenantSelfSignup || !input.allowed(app, type)) return { kind: 'invalid' };
+  const taken = async () => Boolean((await findUserByEmail(db, app.id, held.email)) ?? (await linkedUser(db, app.id, type, held.subject)));
+  if (await taken()) return { kind: 'taken', app };
+  const profile = {
+    subject: held.subject,
+    email: held.email,
+    emailVerified: true,
+    firstName: held.firstName,
+    lastName: held.lastName,
+  };
+  try {
+    return { kind: 'user', app, user: await signUpFederated(context, app, type, profile, input.ip) };
+  } catch (error) {
+    // A signup with the address (or a link of the subject) that won the race breaks a unique index.
+    if (await taken()) return { kind: 'taken', app };
+    throw error;
+  }
+}
+
 export async function purgeExpiredFederationStates(db: Database): Promise<void> {
   await db.delete(federationStates).where(lt(federationStates.expiresAt, sql`now()`));
+  await db.delete(pendingFederatedSignups).where(lt(pendingFederatedSignups.expiresAt, sql`now()`));
 }

@@ -51,7 +51,8 @@ describe('the migrations check at start', () => {
     // Its statements already ran on this database, so running them again may fail (a column that
     // exists); what is checked is that the migrator sent them instead of finding nothing to do.
     await handle.migrate().catch(() => undefined);
-    expect(statements).toContain(newest.firstStatement);
+    // The migrator sends a statement as the file has it, up to the breakpoint (a CREATE TABLE ends in a newline).
+    expect(statements.map((statement) => statement.trim())).toContain(newest.firstStatement);
   });
 
   it('migrates a database whose migrations table is empty', async () => {

@@ -10,7 +10,16 @@ import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFoyer, type TestFoyer } from '../../../server/testing.ts';
 import type { AppSettings } from '../../../server/db/app-settings.ts';
-import { auditEvents, federatedIdentities, federationStates, passkeys, tenants, tenantUsers, users } from '../../../server/db/schema.ts';
+import {
+  auditEvents,
+  federatedIdentities,
+  federationStates,
+  passkeys,
+  pendingFederatedSignups,
+  tenants,
+  tenantUsers,
+  users,
+} from '../../../server/db/schema.ts';
 import type { TokenPurpose } from '../../../server/auth/tokens/service.ts';
 import { hashPassword } from '../../../server/auth/passwords.ts';
 import { sealWrittenConfig } from '../../../server/admin/config-document.ts';
@@ -155,12 +164,19 @@ describe('account linking', () => {
   });
 
   it('never merges into an existing account on an e-mail the provider does not vouch for, by login or by signup', async () => {
-    const appId = await socialApp();
+    const appId = await socialApp({ magicLinkEnabled: true });
     const userId = await passwordAccount(appId, 'una@dev-idp.foyer.test');
-    for (const intent of ['login', 'signup'] as const) {
-      const run = await federate(foyer, new Browser(), start('github', intent, appId), 'dev-una');
-      expect(run.url).toBe(`${foyer.urls.ui}/auth/login?appId=${appId}&error=federation&errorDetails=unverifiedEmail&federation=github`);
-    }
+    const login = await federate(foyer, new Browser(), start('github', 'login', appId), 'dev-una');
+    expect(login.url).toBe(`${foyer.urls.ui}/auth/login?appId=${appId}&error=federation&errorDetails=unverifiedEmail&federation=github`);
+    // A signup answers as for a new address (it tells nobody the account exists), but holds and mails nothing.
+    const before = (await mailTo(foyer, 'una@dev-idp.foyer.test')).length;
+    const signup = await federate(foyer, new Browser(), start('github', 'signup', appId), 'dev-una');
+    expect(signup.url).toBe(`${foyer.urls.ui}/auth/signup?appId=${appId}&federation=github&sent=una%40dev-idp.foyer.test`);
+    // Mail goes out in order after the answers: the magic link asked for next is the only new one.
+    await call(foyer, new Browser(), 'POST', '/auth/magic-link', { username: 'una@dev-idp.foyer.test' }, { appId });
+    const mail = await waitForMail(foyer, 'una@dev-idp.foyer.test', before + 1);
+    expect(mail.slice(before).map((sent) => sent.kind)).toEqual(['magic-link']);
+    expect(await foyer.db.select().from(pendingFederatedSignups).where(eq(pendingFederatedSignups.appId, appId))).toEqual([]);
     expect(await identitiesOf(appId)).toEqual([]);
     expect(await foyer.db.select().from(users).where(eq(users.appId, appId))).toMatchObject([{ id: userId }]);
   });
@@ -171,15 +187,109 @@ describe('pre-account hijacking: an address nobody proved', () => {
   const unverifiedEmail = (appId: string, type: string) =>
     `${foyer.urls.ui}/auth/login?appId=${appId}&error=federation&errorDetails=unverifiedEmail&federation=${type}`;
 
-  it('refuses a social signup (and login) on an e-mail the provider does not vouch for: no identity, workspace or link is made', async () => {
-    const appId = await socialApp();
-    for (const intent of ['signup', 'login'] as const) {
-      const run = await federate(foyer, new Browser(), start('linkedin', intent, appId), 'dev-una');
-      expect(run.url).toBe(unverifiedEmail(appId, 'linkedin'));
-    }
+  /** Where a social signup on an unverified e-mail lands: the hosted "check your inbox" notice. */
+  const heldSignup = (appId: string, type: string) =>
+    `${foyer.urls.ui}/auth/signup?appId=${appId}&federation=${type}&sent=${encodeURIComponent(UNA)}`;
+  const signupLinkExpired = () => `${foyer.urls.ui}/auth/login?error=federation&errorDetails=signupLinkExpired`;
+  const toUi = (url: URL) => url.origin === foyer.urls.ui;
+
+  /** A social signup as dev-una in `browser`: answers the link mailed to Una. */
+  async function heldSignupLink(appId: string, browser: Browser, type = 'github') {
+    const before = (await mailTo(foyer, UNA)).length;
+    const run = await federate(foyer, browser, start(type, 'signup', appId), 'dev-una');
+    expect(run.url).toBe(heldSignup(appId, type));
+    return mailedLink(before, 'federated-signup');
+  }
+
+  async function nothingMadeIn(appId: string) {
     expect(await userOf(appId, UNA)).toBeUndefined();
     expect(await foyer.db.select().from(tenants).where(eq(tenants.appId, appId))).toEqual([]);
     expect(await identitiesOf(appId)).toEqual([]);
+  }
+
+  it('holds a social signup on an e-mail the provider does not vouch for: nothing usable is made until the mailed link is opened', async () => {
+    const appId = await socialApp();
+    const attacker = new Browser();
+    const link = await heldSignupLink(appId, attacker, 'linkedin');
+    await nothingMadeIn(appId);
+    expect((await attacker.request(`${foyer.urls.auth}/auth/tenantUsers`, { origin: foyer.urls.ui })).status).toBe(401);
+    // A login on the unverified e-mail stays refused.
+    const login = await federate(foyer, new Browser(), start('linkedin', 'login', appId), 'dev-una');
+    expect(login.url).toBe(unverifiedEmail(appId, 'linkedin'));
+    // The mailbox's owner (or a mail scanner) opening the link in another browser makes nothing for the stranger.
+    const owner = new Browser();
+    expect((await owner.navigate(link, toUi)).url).toBe(signupLinkExpired());
+    await nothingMadeIn(appId);
+    expect((await owner.request(`${foyer.urls.auth}/auth/tenantUsers`, { origin: foyer.urls.ui })).status).toBe(401);
+  });
+
+  it('makes the account, its workspace and the provider link once the link is opened in the browser that signed up, and only once', async () => {
+    const appId = await socialApp();
+    const browser = new Browser();
+    const link = await heldSignupLink(appId, browser);
+    expect((await browser.navigate(link, toUi)).url.startsWith(foyer.urls.ui)).toBe(true);
+    const user = await userOf(appId, UNA);
+    expect(user).toMatchObject({ firstName: 'Una', lastName: 'Unverified', passwordHash: null });
+    expect(user!.emailVerifiedAt).not.toBeNull();
+    const memberships = await foyer.db.select().from(tenantUsers).where(eq(tenantUsers.userId, user!.id));
+    expect(memberships).toMatchObject([{ role: 'OWNER', enabled: true }]);
+    expect(await identitiesOf(appId)).toMatchObject([{ provider: 'github', subject: 'dev-una', userId: user!.id }]);
+    expect((await browser.request(`${foyer.urls.auth}/auth/tenantUsers`, { origin: foyer.urls.ui })).status).toBe(200);
+    // Spent: opened again, it makes nothing more.
+    expect((await browser.navigate(link, toUi)).url).toBe(signupLinkExpired());
+    expect(await foyer.db.select().from(tenants).where(eq(tenants.appId, appId))).toHaveLength(1);
+    // From now on the provider account signs in by its subject.
+    const login = await federate(foyer, new Browser(), start('github', 'login', appId), 'dev-una', (url) =>
+      url.pathname.startsWith('/auth/chooseTenantUser/'),
+    );
+    expect(new URL(login.url).pathname).toBe(`/auth/chooseTenantUser/${memberships[0]!.id}`);
+  });
+
+  it('refuses an expired link: nothing is made', async () => {
+    const appId = await socialApp();
+    const browser = new Browser();
+    const link = await heldSignupLink(appId, browser);
+    await foyer.db
+      .update(pendingFederatedSignups)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(pendingFederatedSignups.appId, appId));
+    expect((await browser.navigate(link, toUi)).url).toBe(signupLinkExpired());
+    await nothingMadeIn(appId);
+  });
+
+  it('limits the sign-up links one address can be sent: a sixth signup within 15 minutes answers 429 and mails nothing', async () => {
+    const appId = await socialApp();
+    for (let attempt = 0; attempt < 5; attempt += 1) await heldSignupLink(appId, new Browser());
+    const mailed = (await mailTo(foyer, UNA)).length;
+    const refused = await federate(foyer, new Browser(), start('github', 'signup', appId), 'dev-una');
+    expect(refused.status).toBe(429);
+    await nothingMadeIn(appId);
+    expect(await mailTo(foyer, UNA)).toHaveLength(mailed);
+  });
+
+  it("does not stand in the way of the address owner's password signup, after which the held link links nothing", async () => {
+    const appId = await socialApp();
+    const attacker = new Browser();
+    const link = await heldSignupLink(appId, attacker);
+    const before = (await mailTo(foyer, UNA)).length;
+    const signup = await postGraphQL(
+      foyer.urls.api,
+      {
+        query: 'mutation ($tenant: CreateTenantInput!) { createTenantAnonymous(tenant: $tenant) { id } }',
+        variables: { tenant: { name: 'Real Una', owner: { email: UNA, password: NEW_PASSWORD } } },
+      },
+      { 'x-app-id': appId },
+    );
+    expect(signup.body.errors).toBeUndefined();
+    await mailedLink(before, 'signup');
+    const owner = await userOf(appId, UNA);
+    expect(owner).toBeDefined();
+    expect((await attacker.navigate(link, toUi)).url).toBe(
+      `${foyer.urls.ui}/auth/login?appId=${appId}&error=federation&errorDetails=emailTaken`,
+    );
+    expect(await identitiesOf(appId)).toEqual([]);
+    expect(await foyer.db.select().from(users).where(eq(users.appId, appId))).toMatchObject([{ id: owner!.id }]);
+    expect(await foyer.db.select().from(tenants).where(eq(tenants.appId, appId))).toHaveLength(1);
   });
 
   /**

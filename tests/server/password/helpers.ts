@@ -50,7 +50,7 @@ export interface Mail {
   link: string;
 }
 
-const LINK = /https?:\/\/[^\s"'<>]+\/auth\/(?:set-password|magic-link)\/[\w-]+/;
+const LINK = /https?:\/\/[^\s"'<>]+\/(?:auth\/(?:set-password|magic-link)|federated\/confirm)\/[\w-]+/;
 
 /** The mail sent to `address`, oldest first, with the link each carries. */
 export async function mailTo(foyer: TestFoyer, address: string): Promise<Mail[]> {
