@@ -196,7 +196,13 @@ describe('an enterprise connection made by an attacker', () => {
     await page.waitForURL(`${ui()}/`);
     await expect.poll(() => page.locator('dl').textContent()).toContain('Evil Corp');
     expect(await page.locator('dl').textContent()).not.toContain('Grace Labs');
-    expect(await foyer.db.select().from(federationStates).where(eq(federationStates.intent, 'link'))).toEqual([]);
+    const connectionId = start.slice(start.lastIndexOf('/') + 1);
+    expect(
+      await foyer.db
+        .select()
+        .from(federationStates)
+        .where(and(eq(federationStates.intent, 'link'), eq(federationStates.connectionId, connectionId))),
+    ).toEqual([]);
     expect(await linksOf(VICTIM)).toEqual([]);
 
     // The victim, in their own browser, sent through the same connection (a link the attacker mails them, say).
