@@ -16,7 +16,7 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dataDir, { recursive: true, force: true }));
 
-/** Another process holding the folder's lock. */
+/** Another process holding the folder's lock until it is killed. */
 async function holderProcess(folder: string): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
@@ -24,7 +24,8 @@ async function holderProcess(folder: string): Promise<ChildProcess> {
       '--import',
       'tsx',
       '-e',
-      `import('./server/data-dir-lock.ts').then((m) => m.lockDataDir(${JSON.stringify(folder)})).then(() => process.stdout.write('locked'));`,
+      // It stays until killed, as a running Foyer does: the lock's refresh timer alone keeps no process alive.
+      `import('./server/data-dir-lock.ts').then((m) => m.lockDataDir(${JSON.stringify(folder)})).then(() => { process.stdout.write('locked'); setInterval(() => {}, 60_000); });`,
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
