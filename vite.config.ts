@@ -23,7 +23,7 @@ function serverEntryBuild(): Plugin {
 // Two pages built into dist/ui and served by the UI server, which injects the client config in place
 // of <!--foyer-config--> (and, in the runtime's page, the first step the server entry drew): the hosted runtime (index.html) and the owners' configurator
 // (configurator/index.html → dist/ui/configurator/index.html). FOYER_FLOWS_DIR, FOYER_FORMS_DIR and
-// FOYER_LOCALES_DIR build it from other flows, forms and English texts (README "Configuration").
+// FOYER_LOCALES_DIR build it from other flows, forms and English texts (docs/configuration.md).
 const flowsDir = process.env.FOYER_FLOWS_DIR || 'flows';
 const formsDir = process.env.FOYER_FORMS_DIR || 'schema/forms';
 

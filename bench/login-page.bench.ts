@@ -50,7 +50,7 @@ const STATIC_PAGE = `<!doctype html>
 /**
  * The static page's address sent with the header Foyer's pages carry (server/ui/plugin.ts), which
  * puts them in a browsing context group of their own: a first visit in a fresh tab then starts a new
- * renderer process, which the bare page's visit does not (README "Benchmarks").
+ * renderer process, which the bare page's visit does not (docs/benchmarks.md).
  */
 const ISOLATED_PATH = '/isolated';
 

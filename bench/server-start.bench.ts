@@ -19,7 +19,7 @@ import type { BenchEntry } from './types.ts';
 const RUNS = 5;
 /**
  * Resident memory moves from one start to the next, the floor's most (173 to 200 MiB one evening):
- * one sample of each moved their ratio by a tenth (README, Benchmarks).
+ * one sample of each moved their ratio by a tenth (docs/benchmarks.md).
  */
 const MEMORY_RUNS = 3;
 

@@ -1,4 +1,4 @@
-// The webhook event types an app's endpoints can subscribe to (server/webhooks/, README "Webhooks"):
+// The webhook event types an app's endpoints can subscribe to (server/webhooks/, docs/webhooks.md):
 // the original's five tenant and tenant-user events, and the ones Foyer adds. The server accepts
 // only these; the configurator offers exactly these.
 export const WEBHOOK_EVENT_TYPES = [

@@ -1,4 +1,4 @@
-// Operator settings, read once from the environment (README "Configuration").
+// Operator settings, read once from the environment (docs/configuration.md).
 import type { CustomFetch } from 'openid-client';
 import { BlockList, isIP } from 'node:net';
 import path from 'node:path';

@@ -4,7 +4,7 @@
 // runtime's modules takes 60–120 ms of the page's one thread (more on a slow device), which would
 // otherwise run before the first paint and hold the drawn field's first keystrokes. Its modules are
 // fetched then too, all at once: fetched with the page (modulepreload links), they held the first paint
-// by 50–140 ms, more than the 5–120 ms they later cost hydration (README "Design notes"). What is typed
+// by 50–140 ms, more than the 5–120 ms they later cost hydration (docs/architecture.md). What is typed
 // meanwhile survives hydration (e2e/first-paint.e2e.ts). A page the server did not draw
 // (the configurator's preview frame, a stored session's screens) starts at once: it has nothing to show first.
 import './theme/tokens.css';

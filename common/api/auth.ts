@@ -185,7 +185,7 @@ export const HandoverCodeBody = Type.Object({
 });
 export type HandoverCodeRequest = Static<typeof HandoverCodeBody>;
 export const HandoverCodeSchema = Type.Object({ code: Type.String({ description: 'A one-time code of the same membership' }) });
-/** The claims of the token's granted OpenID scopes (README "Connecting an app"). */
+/** The claims of the token's granted OpenID scopes (docs/connecting-an-app.md). */
 export const UserinfoSchema = Type.Object(
   {},
   {

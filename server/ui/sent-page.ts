@@ -2,7 +2,7 @@
 // address in the same languages (server/ui/first-paint.ts), and its inline stylesheets are allowed by
 // their hashes rather than by a nonce of each answer, so its bytes are the same too: they are put
 // together and compressed once per drawing, not for every answer, which took about half of a drawn
-// page's CPU (README, Benchmarks). They also get an entity tag, made once, so that a browser that has
+// page's CPU (docs/benchmarks.md). They also get an entity tag, made once, so that a browser that has
 // the page already is answered 304 without it (rather than @fastify/etag, which hashes every answer).
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';

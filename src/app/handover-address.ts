@@ -1,6 +1,5 @@
 // A handover's address carries the person's one-time code (in `args`) and the PKCE verifier that
-// redeems it (in the fragment, which no server sees: README "Handing a person over to the hosted
-// screens"). Both leave the address as the page's first script runs, before the rest of the page can
+// redeems it (in the fragment, which no server sees: docs/handover.md ("Handing a person over to the hosted// screens"). Both leave the address as the page's first script runs, before the rest of the page can
 // keep them in the history or pass them on; the handover screen reads them from here.
 
 export interface HandoverSecrets {

@@ -1,5 +1,5 @@
 // What a hosted handover (/handover/*, SPEC.md section 2) does: read `flow` and `args` (base64 of
-// the JSON the README documents for app builders) and decide whether to sign out, whether to
+// the JSON docs/handover.md documents for app builders) and decide whether to sign out, whether to
 // exchange a handover code for a session, and where to go. `entryPoint` is honoured only as a path of
 // this origin, so a handover link can never send the person elsewhere.
 

@@ -1,7 +1,7 @@
 // The texts of a server-drawn page before i18next has loaded (src/app/first-step.tsx): the drawn
 // language's shipped texts and the app's overrides the page carries (src/ssr/first-paint.ts), read as
 // i18next reads them with ./i18next.ts's settings. Hand-written rather than i18next itself so that
-// i18next stays out of the page's first load (README.md, Design notes, Texts before i18next);
+// i18next stays out of the page's first load (docs/architecture.md, Texts before i18next);
 // tests/unit/i18n/carried-texts.test.ts checks it gives i18next's strings for every text.
 import type { TranslationResources } from './index.ts';
 import { formatInterpolated } from './intl-formatter.ts';

@@ -2,7 +2,7 @@
 // plain node, without tsx, and behaves as server/main.ts does: a first start migrates and seeds, a
 // restart on the same data folder serves the same app, a password sign-in (argon2id, login session,
 // audit), the OpenAPI document (@fastify/swagger, bundled), and SIGTERM stops it cleanly. Every part
-// the bundle loads on first use (README, Production) answers for real: the GraphQL engine, SAML
+// the bundle loads on first use (docs/production.md) answers for real: the GraphQL engine, SAML
 // (metadata, a login start and a signed sign-in with a test IdP), Stripe (a webhook's signature),
 // nodemailer (a mail over SMTP), @simplewebauthn/server (passkey options) and qrcode (an
 // authenticator app's enrolment). A chunk that exposes a package otherwise than its importer expects

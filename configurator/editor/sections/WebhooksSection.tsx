@@ -1,7 +1,7 @@
 // Webhooks: the app's endpoints (URL, description, the events each takes, on or paused), each with its
 // signing secret (revealed on request, rotated after confirmation), a delivery log (status, attempts,
-// response code and time, with Resend) and deletion after confirmation (server/webhooks/, README
-// "Webhooks"). The server checks every field (and the SSRF rule); the form names the refused ones.
+// response code and time, with Resend) and deletion after confirmation (server/webhooks/,
+// docs/webhooks.md). The server checks every field (and the SSRF rule); the form names the refused ones.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';

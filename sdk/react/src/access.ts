@@ -1,5 +1,5 @@
 // Role, plan and privilege gates: comfort for the host app's screens only. The app's own API must
-// check the access token's `role`, `plan` and `scope` itself (README "Connecting an app").
+// check the access token's `role`, `plan` and `scope` itself (docs/connecting-an-app.md).
 import type { FoyerUser } from './claims.ts';
 
 export interface AccessRule {

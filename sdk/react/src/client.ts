@@ -24,7 +24,7 @@ export type FoyerState =
   | { status: 'signed-out'; user: null }
   | { status: 'signed-in'; user: FoyerUser; accessToken: string; expiresAt: number };
 
-/** The hosted user-management views (README "Handing a person over to the hosted screens"). */
+/** The hosted user-management views (docs/handover.md). */
 export type UserManagementView = 'portal' | 'users' | 'workspace' | 'profile';
 
 const LOADING: FoyerState = { status: 'loading', user: null };
@@ -148,7 +148,7 @@ export class FoyerClient {
   }
 
   /**
-   * The same view through the hosted handover (README "Handing a person over to the hosted screens"),
+   * The same view through the hosted handover (docs/handover.md),
    * with the one-time code the app's back end got from `POST {auth}/handover/code/{appId}` for the
    * challenge of `codeVerifier` (createHandoverProof). The verifier rides in the fragment, which no
    * server sees; the hosted screen takes both out of its address at once.

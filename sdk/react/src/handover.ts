@@ -1,4 +1,4 @@
-// A hosted handover's proof (README "Handing a person over to the hosted screens"). The app's front
+// A hosted handover's proof (docs/handover.md). The app's front
 // end makes a PKCE verifier; its back end asks POST {auth}/handover/code/{appId} with the verifier's
 // challenge; the verifier travels to the hosted screen in the address's fragment, which no server
 // sees, so a code read from a log or a Referer redeems nothing.

@@ -1,6 +1,6 @@
 // Vite plugin that bundles the flows of one folder as data, and the English texts of one locales
 // folder, so a deployment (or a test) builds the runtime from flows other than the repository's
-// (FOYER_FLOWS_DIR, FOYER_LOCALES_DIR; README "Configuration") without editing any TypeScript.
+// (FOYER_FLOWS_DIR, FOYER_LOCALES_DIR; docs/configuration.md) without editing any TypeScript.
 //   virtual:foyer-flows  → default export: every <flowsDir>/*.json as { id, routes, flow } for the
 //                          flows of the login route and { id, routes, load } for the others, sorted
 //                          by file name; each other flow is its own module, fetched when it is entered

@@ -305,7 +305,7 @@ describe('what is never sent', () => {
       const otherTenantId = workspace.body.workspace.id;
       await vi.waitFor(
         () =>
-          // Posted side by side: the order of arrival is not promised (README "Webhooks").
+          // Posted side by side: the order of arrival is not promised (docs/webhooks.md).
           expect(
             otherReceiver
               .verifiedEvents(otherEndpoint.secret)

@@ -74,7 +74,7 @@ describe('payment events', () => {
       plan: 'ESSENTIAL',
       tenant: { id: owner.tenantId, plan: 'ESSENTIAL', paymentStatus: { paymentsEnabled: true, shouldSetupPayments: false } },
     });
-    // Events are posted side by side (their order of arrival is not promised, README "Webhooks"):
+    // Events are posted side by side (their order of arrival is not promised, docs/webhooks.md):
     // the workspace's own event may come after the payment's.
     await vi.waitFor(
       () =>

@@ -1,7 +1,7 @@
 // @vitest-environment node
 // What the built server loads at start: server/main.ts, the modules it imports while the database
 // opens (its dynamic imports) and everything those import statically. Parts that most starts never
-// use load on first use instead (README, Production); esbuild's account of the bundle
+// use load on first use instead (docs/production.md); esbuild's account of the bundle
 // (scripts/build-server.ts) shows a static import that pulls one of them back into every start.
 import { build } from 'esbuild';
 import { expect, it } from 'vitest';
