@@ -41,7 +41,7 @@ export async function countFederationStart(db: Database, appId: string, ip: stri
 }
 
 /** How long the link that finishes a signup on an unverified e-mail works. */
-export const FEDERATED_SIGNUP_TTL_SECONDS = 60 * 60;
+const FEDERATED_SIGNUP_TTL_SECONDS = 60 * 60;
 
 export type FederationIntent = 'login' | 'signup';
 
